@@ -1,0 +1,43 @@
+# Iris: two commands on a fresh machine.
+#   make run   — set up, migrate, load demo data, serve on http://127.0.0.1:$(PORT)
+#   make test  — set up, then the whole suite (SQLite unless DATABASE_URL says otherwise)
+
+PORT ?= 8000
+VENV := .venv
+PY := $(VENV)/bin/python
+# Finds a Python >= 3.12: $(PYTHON) if given, else python3.14..3.12 on PATH, else pyenv's.
+FIND_PYTHON := for c in "$(PYTHON)" python3.14 python3.13 python3.12 \
+	  $$(command -v pyenv >/dev/null 2>&1 && ls -d "$$(pyenv root)"/versions/3.1[2-9]*/bin/python 2>/dev/null | sort -rV) python3; do \
+	  [ -n "$$c" ] || continue; \
+	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; exit 0; fi; \
+	done; exit 1
+
+.PHONY: run test install migrate lint check
+
+$(VENV)/.installed: pyproject.toml
+	@py="$$($(FIND_PYTHON))" || { echo "Iris needs Python >= 3.12 (Django 6). Install one, or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12" >&2; exit 1; }; \
+	echo "Using $$py ($$("$$py" --version))"; \
+	[ -x $(PY) ] || "$$py" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo
+	@echo "Iris is starting on http://127.0.0.1:$(PORT)/  (API docs: /api/docs/, admin: /admin/)"
+	@trap 'kill 0' INT TERM EXIT; \
+	$(PY) manage.py db_worker --queue-name default & \
+	$(PY) manage.py crontask & \
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT) --noreload
+
+test: install
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .

@@ -1,0 +1,79 @@
+"""Operator API over the episodic chain: list, filter, verify."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hierarchy.filters import AuditEventFilter
+from hierarchy.models import AuditEvent
+from hierarchy.selectors import audit_chain_verify, audit_event_list
+from iris_site.api.pagination import CursorPagination
+from iris_site.permissions import IsOperator
+from iris_site.selectors import operator_tenant_id
+
+
+class AuditEventListApi(generics.ListAPIView):
+    """Episodic audit events, newest first. Tenant-bound operators see their tenant only."""
+
+    class AuditEventOutputSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = AuditEvent
+            fields = [
+                "id",
+                "sequence",
+                "action",
+                "policy_id",
+                "severity",
+                "actor_type",
+                "actor_id",
+                "actor_role",
+                "target_member_id",
+                "target_tenant_id",
+                "payload",
+                "occurred_at",
+                "previous_hash",
+                "hash",
+            ]
+
+    class Pagination(CursorPagination):
+        ordering = "-sequence"
+
+    permission_classes = [IsOperator]
+    serializer_class = AuditEventOutputSerializer
+    pagination_class = Pagination
+    filterset_class = AuditEventFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return AuditEvent.objects.none()
+        return audit_event_list(tenant_id=operator_tenant_id(self.request.user))
+
+
+class AuditChainVerifyApi(APIView):
+    """Walk the whole chain and report the first event whose hash does not hold."""
+
+    class ChainReportOutputSerializer(serializers.Serializer):
+        valid = serializers.BooleanField()
+        checked_count = serializers.IntegerField()
+        first_invalid_event_id = serializers.UUIDField(allow_null=True)
+        first_invalid_sequence = serializers.IntegerField(allow_null=True)
+        reason = serializers.CharField(allow_null=True)
+
+    permission_classes = [IsOperator]
+
+    @extend_schema(responses=ChainReportOutputSerializer)
+    def get(self, request):
+        report = audit_chain_verify()
+        broken = report.first_break
+        return Response(
+            self.ChainReportOutputSerializer(
+                {
+                    "valid": report.valid,
+                    "checked_count": report.checked_count,
+                    "first_invalid_event_id": broken.event_id if broken else None,
+                    "first_invalid_sequence": broken.sequence if broken else None,
+                    "reason": broken.reason if broken else None,
+                }
+            ).data
+        )

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class HierarchyConfig(AppConfig):
+    name = "hierarchy"
+    verbose_name = "Memory hierarchy"

@@ -1,0 +1,182 @@
+"""The episodic chain's pure rules: payload vetting, canonical JSON, chain hashing.
+
+No Django import: tested without a database.
+"""
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+GENESIS_HASH = "0" * 64
+MAX_PAYLOAD_DEPTH = 4
+MAX_LIST_LENGTH = 1000
+
+ACTION_RE = re.compile(r"^[a-z][a-z0-9_\-]*(\.[a-z][a-z0-9_\-]*){1,5}$")
+KEY_RE = re.compile(r"^[a-z][a-z0-9_\-:]{0,63}$")
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+HEX_RE = re.compile(r"^[0-9a-f]{16,128}$")
+ISO_TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
+# Enum values and machine identifiers: lowercase tokens joined by . _ : - / &,
+# never whitespace or capitals, so prose, names and sentences cannot pass.
+TOKEN_RE = re.compile(r"^[a-z0-9]+(?:[._:\-/&][a-z0-9]+)*$")
+MAX_TOKEN_LENGTH = 160
+# Keys that name content by intent are refused whatever their value looks like.
+FORBIDDEN_KEYS = frozenset(
+    {
+        "body",
+        "content",
+        "text",
+        "note",
+        "notes",
+        "name",
+        "email",
+        "message",
+        "justification",
+        "relationship_note",
+        "query",
+        "summary",
+        "title",
+        "description",
+    }
+)
+
+
+class PayloadRejected(ValueError):
+    """An audit payload carried something other than identifiers, enums and numbers."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"audit payload {path or '<root>'}: {reason}")
+
+
+def _vet_string(path: str, value: str) -> None:
+    if len(value) > MAX_TOKEN_LENGTH:
+        raise PayloadRejected(path, "string too long for an identifier")
+    if UUID_RE.match(value) or HEX_RE.match(value) or ISO_TIME_RE.match(value):
+        return
+    if not TOKEN_RE.match(value):
+        raise PayloadRejected(path, "free text is not allowed; use identifiers, enums, numbers")
+
+
+def vet_payload(payload: Mapping[str, Any]) -> None:
+    """Raise PayloadRejected unless every leaf is an id, an enum token, a number or null."""
+
+    def walk(path: str, value: Any, depth: int) -> None:
+        if depth > MAX_PAYLOAD_DEPTH:
+            raise PayloadRejected(path, "nested too deeply")
+        if value is None or isinstance(value, bool | int):
+            return
+        if isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                raise PayloadRejected(path, "numbers must be finite")
+            return
+        if isinstance(value, str):
+            _vet_string(path, value)
+            return
+        if isinstance(value, Mapping):
+            for key, inner in value.items():
+                if not isinstance(key, str) or not KEY_RE.match(key):
+                    raise PayloadRejected(
+                        f"{path}.{key}".lstrip("."), "keys are lowercase identifiers"
+                    )
+                if key in FORBIDDEN_KEYS:
+                    raise PayloadRejected(f"{path}.{key}".lstrip("."), "content keys are refused")
+                walk(f"{path}.{key}".lstrip("."), inner, depth + 1)
+            return
+        if isinstance(value, Sequence):
+            if len(value) > MAX_LIST_LENGTH:
+                raise PayloadRejected(path, "list too long")
+            for index, inner in enumerate(value):
+                walk(f"{path}[{index}]", inner, depth + 1)
+            return
+        raise PayloadRejected(path, f"unsupported type {type(value).__name__}")
+
+    if not isinstance(payload, Mapping):
+        raise PayloadRejected("", "payload must be an object")
+    walk("", payload, 0)
+
+
+def vet_action(action: str) -> None:
+    if not ACTION_RE.match(action):
+        raise PayloadRejected("action", "action must be a dotted lowercase name")
+
+
+def vet_policy_id(policy_id: str) -> None:
+    if len(policy_id) > 128 or not TOKEN_RE.match(policy_id):
+        raise PayloadRejected("policy_id", "policy ids are lowercase tokens")
+
+
+def canonical_json(value: Any) -> bytes:
+    """Sorted keys, no whitespace, UTF-8: one byte string per logical value."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class ChainLink:
+    """What the hash covers: everything about an event except its own hash."""
+
+    sequence: int
+    event_id: str
+    action: str
+    policy_id: str
+    severity: str
+    actor_type: str
+    actor_id: str | None
+    actor_role: str
+    target_member_id: str | None
+    target_tenant_id: str | None
+    payload: Mapping[str, Any]
+    occurred_at: str
+
+    def canonical(self) -> bytes:
+        return canonical_json(
+            {
+                "sequence": self.sequence,
+                "id": self.event_id,
+                "action": self.action,
+                "policy_id": self.policy_id,
+                "severity": self.severity,
+                "actor_type": self.actor_type,
+                "actor_id": self.actor_id,
+                "actor_role": self.actor_role,
+                "target_member_id": self.target_member_id,
+                "target_tenant_id": self.target_tenant_id,
+                "payload": self.payload,
+                "occurred_at": self.occurred_at,
+            }
+        )
+
+
+def chain_hash(previous_hash: str, link: ChainLink) -> str:
+    return hashlib.sha256(previous_hash.encode("ascii") + link.canonical()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ChainBreak:
+    event_id: str
+    sequence: int
+    reason: str  # hash-mismatch | previous-hash-mismatch | sequence-gap
+
+
+def first_break(
+    links: Iterable[tuple[ChainLink, str, str]], start_hash: str = GENESIS_HASH
+) -> ChainBreak | None:
+    """Walk `(link, stored_previous_hash, stored_hash)` in sequence order."""
+    expected_previous = start_hash
+    expected_sequence = 1
+    for link, stored_previous, stored_hash in links:
+        if link.sequence != expected_sequence:
+            return ChainBreak(link.event_id, link.sequence, "sequence-gap")
+        if stored_previous != expected_previous:
+            return ChainBreak(link.event_id, link.sequence, "previous-hash-mismatch")
+        if chain_hash(stored_previous, link) != stored_hash:
+            return ChainBreak(link.event_id, link.sequence, "hash-mismatch")
+        expected_previous = stored_hash
+        expected_sequence += 1
+    return None

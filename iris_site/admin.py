@@ -1,0 +1,70 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+
+from iris_site.models import (
+    ApiToken,
+    OperatorProfile,
+    ServiceClient,
+    Tenant,
+    TenantMembership,
+    User,
+)
+from iris_site.services import token_revoke
+
+
+class OperatorProfileInline(admin.StackedInline):
+    model = OperatorProfile
+    can_delete = False
+
+
+class TenantMembershipInline(admin.TabularInline):
+    model = TenantMembership
+    extra = 0
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    ordering = ["email"]
+    list_display = ["email", "kind", "is_active", "is_staff", "date_joined"]
+    list_filter = ["kind", "is_active", "is_staff"]
+    search_fields = ["email"]
+    fieldsets = [
+        (None, {"fields": ["email", "password", "kind"]}),
+        ("Access", {"fields": ["is_active", "is_staff", "is_superuser", "groups"]}),
+        ("Dates", {"fields": ["last_login", "date_joined"]}),
+    ]
+    add_fieldsets = [
+        (None, {"classes": ["wide"], "fields": ["email", "kind", "password1", "password2"]})
+    ]
+    inlines = [OperatorProfileInline, TenantMembershipInline]
+
+
+@admin.register(Tenant)
+class TenantAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(ServiceClient)
+class ServiceClientAdmin(admin.ModelAdmin):
+    list_display = ["label", "consumer", "is_active", "created_at"]
+    list_filter = ["consumer", "is_active"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens are minted by `token_issue` (the raw value is shown once); here only revoked."""
+
+    list_display = ["prefix", "label", "user", "service_client", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    readonly_fields = ["prefix", "user", "service_client", "label", "created_at", "last_used_at"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Revoke selected tokens")
+    def revoke(self, request, queryset) -> None:
+        for token in queryset:
+            token_revoke(token=token)

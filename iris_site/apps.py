@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class IrisSiteConfig(AppConfig):
+    name = "iris_site"
+    verbose_name = "Identity"

@@ -1,0 +1,55 @@
+"""API authentication: `Authorization: Bearer <token>` for members, operators and surfaces."""
+
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from iris_site.models import ApiToken
+from iris_site.tokens import token_digest
+
+# Writing last_used_at on every request would turn reads into writes; a minute is enough
+# to tell an owner whether a token is in use.
+LAST_USED_RESOLUTION_SECONDS = 60
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("Malformed Authorization header.")
+        try:
+            raw = header[1].decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise exceptions.AuthenticationFailed("Malformed bearer token.") from exc
+        token = (
+            ApiToken.objects.select_related("user", "service_client")
+            .filter(digest=token_digest(raw), revoked_at__isnull=True)
+            .first()
+        )
+        principal = None
+        if token is not None:
+            principal = token.user if token.user_id else token.service_client
+        if principal is None or not principal.is_active:
+            raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+        now = timezone.now()
+        if (
+            token.last_used_at is None
+            or (now - token.last_used_at).total_seconds() > LAST_USED_RESOLUTION_SECONDS
+        ):
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return principal, token
+
+    def authenticate_header(self, request) -> str:
+        return self.keyword
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "iris_site.auth.BearerTokenAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer"}

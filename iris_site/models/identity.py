@@ -1,0 +1,127 @@
+import uuid
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from iris_site.enums import OperatorRole, UserKind
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def create_user(self, email: str, password: str | None = None, **fields) -> "User":
+        if not email:
+            raise ValueError("email is required")
+        user = self.model(email=self.normalize_email(email), **fields)
+        user.set_password(password)
+        user.full_clean(exclude=["password"])
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **fields) -> "User":
+        fields.update(kind=UserKind.OPERATOR, is_staff=True, is_superuser=True)
+        return self.create_user(email, password, **fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A person who signs in to Iris: a member, or an operator (staff)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    email = models.EmailField(unique=True)
+    kind = models.CharField(max_length=16, choices=UserKind, default=UserKind.MEMBER)
+    is_active = models.BooleanField(default=True)
+    # Django admin access; only operators may have it (constraint below).
+    is_staff = models.BooleanField(default=False)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+
+    class Meta:
+        ordering = ["email"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_staff=False) | Q(kind=UserKind.OPERATOR),
+                name="%(app_label)s_%(class)s_staff_is_operator",
+                violation_error_message="Only operators may use the admin console.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.email
+
+    # Service clients authenticate too; permission classes ask which kind of principal.
+    is_service = False
+
+    @property
+    def is_member(self) -> bool:
+        return self.kind == UserKind.MEMBER
+
+    @property
+    def is_operator(self) -> bool:
+        return self.kind == UserKind.OPERATOR
+
+
+class Tenant(models.Model):
+    """An institution (e.g. a Metis school) whose members' tenant memory stays inside it."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TenantMembership(models.Model):
+    """A member's belonging to a tenant."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="tenant_memberships")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "user"],
+                name="%(app_label)s_%(class)s_unique_member",
+                violation_error_message="This member already belongs to the tenant.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.tenant_id}"
+
+
+class OperatorProfile(models.Model):
+    """An operator's role, optionally bound to one tenant (then it sees only that tenant)."""
+
+    user = models.OneToOneField(
+        User, on_delete=models.CASCADE, primary_key=True, related_name="operator_profile"
+    )
+    role = models.CharField(max_length=16, choices=OperatorRole)
+    tenant = models.ForeignKey(
+        Tenant, on_delete=models.PROTECT, null=True, blank=True, related_name="operators"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=OperatorRole.values),
+                name="%(app_label)s_%(class)s_role_valid",
+                violation_error_message="Unknown operator role.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} operator"

@@ -1,0 +1,25 @@
+"""Production mode: everything in `iris_site.settings`, hardened for `check --deploy`."""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+from iris_site.settings import *  # noqa: F403
+from iris_site.settings import env_bool
+
+DEBUG = False
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured("production needs SECRET_KEY of at least 50 characters")
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_SECURE = True
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SECURE = True
+X_FRAME_OPTIONS = "DENY"
+WHITENOISE_USE_FINDERS = False  # `manage.py collectstatic` at deploy time

@@ -1,0 +1,59 @@
+"""Identity writes: accounts, tenant memberships, service clients and their tokens.
+
+Identity is the bottom layer (the episodic chain builds on it), so these writes are
+not chained; token use is visible through `ApiToken.last_used_at` and `revoked_at`.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from iris_site.enums import UserKind
+from iris_site.models import (
+    ApiToken,
+    OperatorProfile,
+    ServiceClient,
+    Tenant,
+    TenantMembership,
+    User,
+)
+from iris_site.tokens import token_digest, token_generate
+
+
+@transaction.atomic
+def member_create(*, email: str, password: str, tenants: list[Tenant] = ()) -> User:
+    member = User.objects.create_user(email=email, password=password, kind=UserKind.MEMBER)
+    for tenant in tenants:
+        TenantMembership.objects.create(tenant=tenant, user=member)
+    return member
+
+
+@transaction.atomic
+def operator_create(*, email: str, password: str, role: str, tenant: Tenant | None = None) -> User:
+    operator = User.objects.create_user(
+        email=email, password=password, kind=UserKind.OPERATOR, is_staff=True
+    )
+    profile = OperatorProfile(user=operator, role=role, tenant=tenant)
+    profile.full_clean()
+    profile.save()
+    return operator
+
+
+@transaction.atomic
+def token_issue(*, owner: User | ServiceClient, label: str = "") -> tuple[ApiToken, str]:
+    """Mint a token; the raw value is returned once and never stored."""
+    raw = token_generate()
+    token = ApiToken(prefix=raw[:12], digest=token_digest(raw), label=label)
+    if isinstance(owner, ServiceClient):
+        token.service_client = owner
+    else:
+        token.user = owner
+    token.full_clean()
+    token.save()
+    return token, raw
+
+
+def token_revoke(*, token: ApiToken) -> ApiToken:
+    """Revoke once; revoking again keeps the first revocation time."""
+    ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    token.refresh_from_db(fields=["revoked_at"])
+    return token

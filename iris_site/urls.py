@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from hierarchy.urls import operator_api_urlpatterns as hierarchy_operator_api
+from iris_site import views
+
+handler404 = "iris_site.api.exceptions.json_not_found_for_api"
+handler500 = "iris_site.api.exceptions.json_server_error_for_api"
+
+operator_api = [*hierarchy_operator_api]
+
+urlpatterns = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/operator/", include((operator_api, "operator"))),
+]

@@ -1,0 +1,73 @@
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from iris_site.appendonly import append_only_models, sqlite_set_triggers
+from iris_site.services import token_issue
+
+DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def _uses_db(request) -> tuple[bool, bool]:
+    marker = request.node.get_closest_marker("django_db")
+    names = set(request.fixturenames)
+    transactional = bool(
+        names & {"transactional_db", "live_server"} or (marker and marker.kwargs.get("transaction"))
+    )
+    return bool(marker or names & DB_FIXTURES), transactional
+
+
+@pytest.fixture(autouse=True)
+def _sqlite_append_only_triggers(request):
+    """Keep SQLite's native append-only triggers in place for every database test.
+
+    A transactional test ends with a table flush (DELETE on SQLite) that the triggers
+    would refuse, so they are dropped just before it and re-created by the next test.
+    PostgreSQL flushes with TRUNCATE, which the triggers allow.
+    """
+    uses_db, transactional = _uses_db(request)
+    if not uses_db or connection.vendor != "sqlite":
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    sqlite_set_triggers(append_only_models(), enabled=True)
+    yield
+    if transactional:
+        sqlite_set_triggers(append_only_models(), enabled=False)
+
+
+def bearer_client(principal) -> APIClient:
+    """An API client authenticated the way real callers are: a bearer token."""
+    client = APIClient()
+    _, raw = token_issue(owner=principal)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    return client
+
+
+@dataclass
+class HttpResponse:
+    status: int
+    body: dict
+    headers: dict
+
+
+def http_request(url: str, *, method: str = "GET", token: str | None = None, body=None):
+    """A real HTTP round trip (stdlib only) for tests against `live_server`."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method)  # noqa: S310
+    request.add_header("Accept", "application/json")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            raw, status, headers = response.read(), response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        raw, status, headers = error.read(), error.code, dict(error.headers)
+    return HttpResponse(status, json.loads(raw) if raw else {}, headers)
