@@ -3,12 +3,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from consent.urls import me_api_urlpatterns as consent_me_api
 from hierarchy.urls import operator_api_urlpatterns as hierarchy_operator_api
 from iris_site import views
 
 handler404 = "iris_site.api.exceptions.json_not_found_for_api"
 handler500 = "iris_site.api.exceptions.json_server_error_for_api"
 
+me_api = [*consent_me_api]
 operator_api = [*hierarchy_operator_api]
 
 urlpatterns = [
@@ -23,5 +25,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/me/", include((me_api, "me"))),
     path("api/v1/operator/", include((operator_api, "operator"))),
 ]

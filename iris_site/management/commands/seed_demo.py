@@ -1,9 +1,12 @@
 """Idempotent demo data: tenants, members, one operator per role, a client per surface."""
 
 import json
+from importlib import import_module
 
+from django.apps import apps
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils.module_loading import module_has_submodule
 
 from iris_site.enums import Consumer, OperatorRole
 from iris_site.models import ServiceClient, Tenant, TenantMembership, User
@@ -86,6 +89,12 @@ class Command(BaseCommand):
                     "token": self._fresh_token(client),
                 }
             )
+
+        # Each app adds its own demo data through an optional `<app>.demo.seed(data)`,
+        # in INSTALLED_APPS order, so identity never imports the layers above it.
+        for app_config in apps.get_app_configs():
+            if module_has_submodule(app_config.module, "demo"):
+                import_module(f"{app_config.name}.demo").seed(data)
 
         if options["json"]:
             self.stdout.write(json.dumps(data, indent=2))

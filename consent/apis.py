@@ -1,0 +1,202 @@
+"""The member's consent API: active consents, the ledger, appends, verification."""
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from consent.enums import CONSENT_TYPES, CaptureMethod, ConsentEventKind, ConsentStatus, LegalBasis
+from consent.filters import ConsentEventFilter
+from consent.models import ConsentEvent
+from consent.policy import is_in_force
+from consent.selectors import consent_event_list, consent_ledger_verify, consent_states
+from consent.services import consent_event_append
+from consent.terms import CURRENT_TERMS_VERSION, TERMS_HASHES
+from hierarchy.events import Actor
+from iris_site.api.pagination import CursorPagination
+from iris_site.api.schema import error_responses
+from iris_site.models import ApiToken
+from iris_site.permissions import IsMember
+
+
+class ConsentEventOutputSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ConsentEvent
+        fields = [
+            "id",
+            "sequence",
+            "consent_type",
+            "kind",
+            "status",
+            "legal_basis",
+            "capture_method",
+            "terms_version",
+            "terms_hash",
+            "witness",
+            "occurred_at",
+            "recorded_at",
+            "valid_until",
+            "supersedes",
+            "record_version",
+            "fingerprint",
+            "previous_hash",
+            "hash",
+        ]
+
+
+class ActiveConsentOutputSerializer(serializers.Serializer):
+    consent_type = serializers.ChoiceField(choices=CONSENT_TYPES)
+    status = serializers.ChoiceField(choices=ConsentStatus.choices)
+    in_force = serializers.BooleanField(help_text="Granted and not past its end date.")
+    event_id = serializers.UUIDField()
+    valid_until = serializers.DateTimeField(allow_null=True)
+
+
+def witness_for(request) -> str:
+    """How this capture was witnessed: the bearer token's id, or the signed-in session."""
+    return f"token:{request.auth.id}" if isinstance(request.auth, ApiToken) else "session"
+
+
+class ActiveConsentListApi(APIView):
+    """The member's consents now: the latest event per consent type."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "ActiveConsentList", {"results": ActiveConsentOutputSerializer(many=True)}
+            ),
+            **error_responses(),
+        }
+    )
+    def get(self, request):
+        now = timezone.now()
+        states = sorted(
+            consent_states(member_id=request.user.pk).values(), key=lambda s: s.consent_type
+        )
+        results = [
+            {
+                "consent_type": state.consent_type,
+                "status": state.status,
+                "in_force": is_in_force(state, now),
+                "event_id": state.event_id,
+                "valid_until": state.valid_until,
+            }
+            for state in states
+        ]
+        return Response({"results": ActiveConsentOutputSerializer(results, many=True).data})
+
+
+class ConsentEventListCreateApi(generics.ListAPIView):
+    """GET: the member's ledger, newest first. POST: append a grant, withdrawal or denial.
+
+    Granting what is already granted (or denying what is denied) returns the event in
+    force with 200 and writes nothing; withdrawing what is not granted is a 409.
+    """
+
+    class InputSerializer(serializers.Serializer):
+        consent_type = serializers.ChoiceField(choices=CONSENT_TYPES)
+        kind = serializers.ChoiceField(
+            choices=[
+                ConsentEventKind.GRANT,
+                ConsentEventKind.WITHDRAWAL,
+                ConsentEventKind.DENIAL,
+            ],
+            help_text="Expiry events are written by Iris when a grant's end date passes.",
+        )
+        legal_basis = serializers.ChoiceField(
+            choices=LegalBasis.choices, default=LegalBasis.CONSENT
+        )
+        capture_method = serializers.ChoiceField(
+            choices=CaptureMethod.choices, default=CaptureMethod.API
+        )
+        terms_version = serializers.ChoiceField(
+            choices=sorted(TERMS_HASHES), default=CURRENT_TERMS_VERSION
+        )
+        valid_until = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+    class Pagination(CursorPagination):
+        ordering = "-sequence"
+
+    permission_classes = [IsMember]
+    serializer_class = ConsentEventOutputSerializer
+    pagination_class = Pagination
+    filterset_class = ConsentEventFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return ConsentEvent.objects.none()
+        return consent_event_list(member_id=self.request.user.pk)
+
+    @extend_schema(responses={200: ConsentEventOutputSerializer(many=True), **error_responses(400)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: ConsentEventOutputSerializer,
+            200: ConsentEventOutputSerializer,
+            **error_responses(400, 409, 413),
+        },
+    )
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = consent_event_append(
+            member=request.user,
+            witness=witness_for(request),
+            actor=Actor.of(request.user),
+            **serializer.validated_data,
+        )
+        return Response(
+            ConsentEventOutputSerializer(result.event).data,
+            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+        )
+
+
+class ConsentEventDetailApi(generics.RetrieveAPIView):
+    """One event of the member's own ledger; anyone else's is a 404."""
+
+    permission_classes = [IsMember]
+    serializer_class = ConsentEventOutputSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return ConsentEvent.objects.none()
+        return consent_event_list(member_id=self.request.user.pk)
+
+    @extend_schema(responses={200: ConsentEventOutputSerializer, **error_responses(404)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class ConsentLedgerVerifyApi(APIView):
+    """Recompute every fingerprint and hash of the member's ledger."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "ConsentLedgerVerification",
+                {
+                    "valid": serializers.BooleanField(),
+                    "first_invalid_event_id": serializers.UUIDField(allow_null=True),
+                    "reason": serializers.CharField(allow_null=True),
+                },
+            ),
+            **error_responses(),
+        }
+    )
+    def get(self, request):
+        broken = consent_ledger_verify(member_id=request.user.pk)
+        return Response(
+            {
+                "valid": broken is None,
+                "first_invalid_event_id": broken.event_id if broken else None,
+                "reason": broken.reason if broken else None,
+            }
+        )

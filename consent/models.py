@@ -1,0 +1,124 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from consent.enums import (
+    CONSENT_TYPES,
+    CaptureMethod,
+    ConsentEventKind,
+    ConsentStatus,
+    LegalBasis,
+)
+from consent.policy import RECORD_VERSION
+from hierarchy.events import iso
+from iris_site.appendonly import append_only_triggers
+
+
+class ConsentEvent(models.Model):
+    """One append-only entry of a member's consent ledger (grant, withdrawal, expiry, denial).
+
+    Each event is fingerprinted (FNV-1a over its canonical body, for drift) and chained
+    to the member's previous event (SHA-256, for tamper evidence).
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="consent_events",
+        editable=False,
+    )
+    # Position in the member's ledger; strictly increasing, gaps only after a purge.
+    sequence = models.PositiveIntegerField(editable=False)
+    consent_type = models.CharField(
+        max_length=64, choices=[(t, t) for t in CONSENT_TYPES], editable=False
+    )
+    kind = models.CharField(max_length=16, choices=ConsentEventKind, editable=False)
+    status = models.CharField(max_length=16, choices=ConsentStatus, editable=False)
+    legal_basis = models.CharField(max_length=32, choices=LegalBasis, editable=False)
+    capture_method = models.CharField(max_length=32, choices=CaptureMethod, editable=False)
+    terms_version = models.CharField(max_length=32, editable=False)
+    terms_hash = models.CharField(max_length=64, editable=False)
+    # How the capture was witnessed: "session", "token:<id>", "operator:<id>", "system:<job>".
+    witness = models.CharField(max_length=96, editable=False)
+    occurred_at = models.DateTimeField(editable=False)
+    recorded_at = models.DateTimeField(editable=False)
+    # A grant may end by itself; the expiry job then appends an `expiry` event.
+    valid_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # A withdrawal or expiry points at the grant it ends.
+    # DO_NOTHING: rows are never deleted except by the purge, which takes both ends.
+    supersedes = models.ForeignKey(
+        "self", on_delete=models.DO_NOTHING, null=True, blank=True, editable=False, related_name="+"
+    )
+    record_version = models.PositiveSmallIntegerField(default=RECORD_VERSION, editable=False)
+    fingerprint = models.CharField(max_length=16, editable=False)
+    previous_hash = models.CharField(max_length=64, editable=False)
+    hash = models.CharField(max_length=64, editable=False)
+
+    class Meta:
+        ordering = ["member", "sequence"]
+        indexes = [
+            models.Index(
+                fields=["member", "consent_type", "-sequence"], name="consent_member_type_seq"
+            ),
+            models.Index(
+                fields=["valid_until"],
+                name="consent_grant_valid_until",
+                condition=Q(kind=ConsentEventKind.GRANT, valid_until__isnull=False),
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "sequence"],
+                name="%(app_label)s_%(class)s_unique_sequence",
+                violation_error_message="The ledger already has an event at this position.",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind=ConsentEventKind.GRANT, status=ConsentStatus.GRANTED)
+                    | Q(kind=ConsentEventKind.WITHDRAWAL, status=ConsentStatus.WITHDRAWN)
+                    | Q(kind=ConsentEventKind.EXPIRY, status=ConsentStatus.EXPIRED)
+                    | Q(kind=ConsentEventKind.DENIAL, status=ConsentStatus.DENIED)
+                ),
+                name="%(app_label)s_%(class)s_status_matches_kind",
+                violation_error_message="An event's status follows from its kind.",
+            ),
+            models.CheckConstraint(
+                condition=Q(supersedes__isnull=True)
+                | Q(kind__in=[ConsentEventKind.WITHDRAWAL, ConsentEventKind.EXPIRY]),
+                name="%(app_label)s_%(class)s_only_endings_supersede",
+                violation_error_message="Only a withdrawal or an expiry supersedes a grant.",
+            ),
+        ]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.consent_type} #{self.sequence}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("consent events are append-only")
+        super().save(*args, **kwargs)
+
+    def body(self) -> dict:
+        """What the fingerprint covers: everything the member agreed to, and when."""
+        return {
+            "record_version": self.record_version,
+            "id": str(self.id),
+            "member_id": str(self.member_id),
+            "sequence": self.sequence,
+            "consent_type": self.consent_type,
+            "kind": self.kind,
+            "status": self.status,
+            "legal_basis": self.legal_basis,
+            "capture_method": self.capture_method,
+            "terms_version": self.terms_version,
+            "terms_hash": self.terms_hash,
+            "witness": self.witness,
+            "occurred_at": iso(self.occurred_at),
+            "recorded_at": iso(self.recorded_at),
+            "valid_until": iso(self.valid_until) if self.valid_until else None,
+            "supersedes": str(self.supersedes_id) if self.supersedes_id else None,
+        }

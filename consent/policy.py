@@ -1,0 +1,158 @@
+"""The consent ledger's pure rules: fingerprints, the hash chain, and state transitions.
+
+No ORM: the ledger's behaviour is tested without a database.
+"""
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from consent.enums import STATUS_FOR_KIND, ConsentEventKind, ConsentStatus
+from hierarchy.policy import GENESIS_HASH, canonical_json
+
+RECORD_VERSION = 1
+
+FNV64_OFFSET_BASIS = 0xCBF29CE484222325
+FNV64_PRIME = 0x100000001B3
+FNV64_MASK = 0xFFFFFFFFFFFFFFFF
+
+
+def fnv1a_64(data: bytes) -> int:
+    """FNV-1a, 64-bit: fast and stable, for drift detection (not tamper proof)."""
+    value = FNV64_OFFSET_BASIS
+    for byte in data:
+        value = ((value ^ byte) * FNV64_PRIME) & FNV64_MASK
+    return value
+
+
+def compute_terms_hash(terms_text: str) -> str:
+    """SHA-256 of the consent terms as shown, with line endings normalised."""
+    normalised = terms_text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
+
+
+def compute_event_fingerprint(body: Mapping[str, Any]) -> str:
+    """The seed's fingerprint: FNV-1a 64 over the canonical JSON of the event body."""
+    return f"{fnv1a_64(canonical_json(body)):016x}"
+
+
+def compute_event_hash(previous_hash: str, body: Mapping[str, Any], fingerprint: str) -> str:
+    """The member's chain link: SHA-256(previous hash + canonical JSON of body+fingerprint)."""
+    sealed = canonical_json({"body": body, "fingerprint": fingerprint})
+    return hashlib.sha256(previous_hash.encode("ascii") + sealed).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What appending an event of `kind` means given the type's current status."""
+
+    action: str  # append | noop | refuse
+    code: str = ""
+    message: str = ""
+
+
+APPEND = Decision("append")
+
+
+def decide(state: "ConsentState | None", kind: ConsentEventKind, now: datetime) -> Decision:
+    """Refuse events that contradict the state; make repeated grants/denials no-ops.
+
+    A grant past its end date is no longer in force even before the expiry job has
+    recorded it: the member may grant again, and only the job may expire it.
+    """
+    if kind == ConsentEventKind.EXPIRY:
+        if (
+            state is not None
+            and state.status == ConsentStatus.GRANTED
+            and not is_in_force(state, now)
+        ):
+            return APPEND
+        return Decision("refuse", "consent-not-expirable", "Only a lapsed grant can expire.")
+    granted = state is not None and is_in_force(state, now)
+    if kind == ConsentEventKind.GRANT:
+        if granted:
+            return Decision("noop", "already-granted", "This consent is already granted.")
+        return APPEND
+    if kind == ConsentEventKind.WITHDRAWAL:
+        if granted:
+            return APPEND
+        return Decision("refuse", "consent-not-granted", "There is no active grant to withdraw.")
+    # A denial answers a request for consent; a granted consent is withdrawn instead.
+    if granted:
+        return Decision(
+            "refuse", "consent-currently-granted", "Withdraw the grant instead of denying it."
+        )
+    if state is not None and state.status == ConsentStatus.DENIED:
+        return Decision("noop", "already-denied", "This consent is already denied.")
+    return APPEND
+
+
+def status_after(kind: ConsentEventKind) -> ConsentStatus:
+    return ConsentStatus(STATUS_FOR_KIND[ConsentEventKind(kind)])
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    """One stored event as verification sees it."""
+
+    event_id: str
+    body: Mapping[str, Any]
+    fingerprint: str
+    previous_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerBreak:
+    event_id: str
+    reason: str  # fingerprint-mismatch | previous-hash-mismatch | hash-mismatch | terms-drift
+
+
+def first_invalid(
+    rows: Iterable[LedgerRow], *, terms_hashes: Mapping[str, str] | None = None
+) -> LedgerBreak | None:
+    """Recompute fingerprint and chain for a member's events in order; name the first bad one.
+
+    With `terms_hashes` (terms version → hash of the terms text as published now), an
+    event whose recorded terms hash no longer matches its version's text is reported as
+    terms drift: the member consented to different words than we now show.
+    """
+    expected_previous = GENESIS_HASH
+    for row in rows:
+        if compute_event_fingerprint(row.body) != row.fingerprint:
+            return LedgerBreak(row.event_id, "fingerprint-mismatch")
+        if row.previous_hash != expected_previous:
+            return LedgerBreak(row.event_id, "previous-hash-mismatch")
+        if compute_event_hash(row.previous_hash, row.body, row.fingerprint) != row.hash:
+            return LedgerBreak(row.event_id, "hash-mismatch")
+        if terms_hashes is not None:
+            published = terms_hashes.get(row.body["terms_version"])
+            if published is not None and published != row.body["terms_hash"]:
+                return LedgerBreak(row.event_id, "terms-drift")
+        expected_previous = row.hash
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ConsentState:
+    consent_type: str
+    status: ConsentStatus
+    event_id: str
+    valid_until: datetime | None
+
+
+def fold_latest(events: Iterable[ConsentState]) -> dict[str, ConsentState]:
+    """Latest event per consent type, for events given in ledger order."""
+    latest: dict[str, ConsentState] = {}
+    for event in events:
+        latest[event.consent_type] = event
+    return latest
+
+
+def is_in_force(state: ConsentState, now: datetime) -> bool:
+    """Granted and not past its end date (even before the expiry job has run)."""
+    return state.status == ConsentStatus.GRANTED and (
+        state.valid_until is None or state.valid_until > now
+    )

@@ -1,0 +1,234 @@
+"""Writes to the consent ledger. `consent_event_append` is the only mutation."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from consent.enums import CONSENT_TYPES, CaptureMethod, ConsentEventKind, LegalBasis
+from consent.models import ConsentEvent
+from consent.policy import (
+    RECORD_VERSION,
+    ConsentState,
+    compute_event_fingerprint,
+    compute_event_hash,
+    decide,
+    status_after,
+)
+from consent.selectors import consent_latest_event
+from consent.signals import consent_ended
+from consent.terms import TERMS_HASHES
+from hierarchy.enums import Severity
+from hierarchy.events import Actor, audit_event_append
+from hierarchy.policy import GENESIS_HASH
+from iris_site.appendonly import purge_bypass
+from iris_site.errors import Conflict, InvalidInput
+from iris_site.models import User
+
+POLICY_ID = "iris.consent.ledger.v1"
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    event: ConsentEvent
+    created: bool  # False when the request repeated the current state (idempotent)
+
+
+def _lock_member(member_id) -> None:
+    # Serializes one member's appends (chain position and state check); other members
+    # proceed in parallel. SQLite's IMMEDIATE transactions already serialize writers.
+    User.objects.select_for_update().filter(pk=member_id).values_list("pk", flat=True).first()
+
+
+def _validate(
+    *, consent_type: str, kind: str, legal_basis: str, capture_method: str, terms_version: str
+) -> None:
+    fields: dict[str, list[str]] = {}
+    if consent_type not in CONSENT_TYPES:
+        fields["consent_type"] = [f"Unknown consent type {consent_type!r}."]
+    if kind not in ConsentEventKind.values:
+        fields["kind"] = [f"Unknown event kind {kind!r}."]
+    if legal_basis not in LegalBasis.values:
+        fields["legal_basis"] = [f"Unknown legal basis {legal_basis!r}."]
+    if capture_method not in CaptureMethod.values:
+        fields["capture_method"] = [f"Unknown capture method {capture_method!r}."]
+    if terms_version not in TERMS_HASHES:
+        fields["terms_version"] = [f"Unknown terms version {terms_version!r}."]
+    if fields:
+        raise InvalidInput("The consent event is invalid.", code="invalid", fields=fields)
+
+
+@transaction.atomic
+def consent_event_append(
+    *,
+    member: User,
+    consent_type: str,
+    kind: str,
+    legal_basis: str,
+    capture_method: str,
+    terms_version: str,
+    witness: str,
+    actor: Actor,
+    valid_until: datetime | None = None,
+    now: datetime | None = None,
+) -> AppendResult:
+    """Append one event after checking it against the member's current state.
+
+    A repeated grant (or denial) returns the event already in force and writes nothing;
+    an event that contradicts the state (withdrawing what is not granted) is refused.
+    """
+    _validate(
+        consent_type=consent_type,
+        kind=kind,
+        legal_basis=legal_basis,
+        capture_method=capture_method,
+        terms_version=terms_version,
+    )
+    now = now or timezone.now()
+    if valid_until is not None and (kind != ConsentEventKind.GRANT or valid_until <= now):
+        raise InvalidInput(
+            "Only a grant carries an end date, and it must lie in the future.",
+            fields={"valid_until": ["Must be a future time on a grant."]},
+        )
+    _lock_member(member.pk)
+    latest = consent_latest_event(member_id=member.pk, consent_type=consent_type)
+    state = None
+    if latest is not None:
+        state = ConsentState(consent_type, latest.status, str(latest.id), latest.valid_until)
+    decision = decide(state, ConsentEventKind(kind), now)
+    if decision.action == "refuse":
+        raise Conflict(decision.message, code=decision.code)
+    if decision.action == "noop":
+        return AppendResult(event=latest, created=False)
+
+    head = (
+        ConsentEvent.objects.filter(member=member)
+        .order_by("-sequence")
+        .only("sequence", "hash")
+        .first()
+    )
+    event = ConsentEvent(
+        id=uuid.uuid4(),
+        member=member,
+        sequence=(head.sequence + 1) if head else 1,
+        consent_type=consent_type,
+        kind=kind,
+        status=status_after(kind),
+        legal_basis=legal_basis,
+        capture_method=capture_method,
+        terms_version=terms_version,
+        terms_hash=TERMS_HASHES[terms_version],
+        witness=witness,
+        occurred_at=now,
+        recorded_at=now,
+        valid_until=valid_until,
+        supersedes=latest
+        if kind in (ConsentEventKind.WITHDRAWAL, ConsentEventKind.EXPIRY)
+        else None,
+        record_version=RECORD_VERSION,
+        previous_hash=head.hash if head else GENESIS_HASH,
+    )
+    body = event.body()
+    event.fingerprint = compute_event_fingerprint(body)
+    event.hash = compute_event_hash(event.previous_hash, body, event.fingerprint)
+    event.save(force_insert=True)
+
+    audit_event_append(
+        action=f"consent.event.{kind}",
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=Severity.INFO,
+        target_member_id=member.pk,
+        payload={
+            "event_id": str(event.id),
+            "consent_type": consent_type,
+            "kind": kind,
+            "legal_basis": legal_basis,
+            "capture_method": capture_method,
+            "supersedes": str(event.supersedes_id) if event.supersedes_id else None,
+        },
+        occurred_at=now,
+    )
+    if kind in (ConsentEventKind.WITHDRAWAL, ConsentEventKind.EXPIRY):
+        transaction.on_commit(
+            lambda: consent_ended.send(
+                sender=ConsentEvent,
+                member_id=member.pk,
+                consent_type=consent_type,
+                event_id=event.id,
+                kind=kind,
+            )
+        )
+    return AppendResult(event=event, created=True)
+
+
+def consent_expire_due(*, now: datetime | None = None) -> int:
+    """Append an `expiry` for every grant in force whose end date has passed. Idempotent."""
+    now = now or timezone.now()
+    expired = 0
+    candidates = (
+        ConsentEvent.objects.filter(kind=ConsentEventKind.GRANT, valid_until__lte=now)
+        .values_list("member_id", "consent_type")
+        .distinct()
+    )
+    for member_id, consent_type in candidates:
+        with transaction.atomic():
+            _lock_member(member_id)
+            latest = consent_latest_event(member_id=member_id, consent_type=consent_type)
+            state = ConsentState(consent_type, latest.status, str(latest.id), latest.valid_until)
+            if decide(state, ConsentEventKind.EXPIRY, now).action != "append":
+                continue  # already expired, withdrawn or re-granted since
+            consent_event_append(
+                member=latest.member,
+                consent_type=consent_type,
+                kind=ConsentEventKind.EXPIRY,
+                legal_basis=latest.legal_basis,
+                capture_method=latest.capture_method,
+                terms_version=latest.terms_version,
+                witness="system:consent-expiry",
+                actor=Actor.system("consent-expiry"),
+                now=now,
+            )
+            expired += 1
+    return expired
+
+
+@transaction.atomic
+def consent_ledger_purge(
+    *, member: User, consent_types: list[str], dsar_request_id: uuid.UUID
+) -> int:
+    """Erase a member's events of these types: the data-rights hard delete's path only.
+
+    The remaining events are re-chained so the ledger verifies again, and the episodic
+    chain records the purge (ids and counts only), so the rewrite is itself evidenced.
+    """
+    unknown = sorted(set(consent_types) - set(CONSENT_TYPES))
+    if unknown or not consent_types:
+        raise InvalidInput(fields={"consent_types": [f"Unknown or empty: {unknown}"]})
+    _lock_member(member.pk)
+    with purge_bypass(ConsentEvent):
+        # `supersedes` links stay within one consent type, so nothing outside is orphaned.
+        purged, _ = ConsentEvent.objects.filter(
+            member=member, consent_type__in=consent_types
+        ).delete()
+        previous = GENESIS_HASH
+        for event in ConsentEvent.objects.filter(member=member).order_by("sequence"):
+            digest = compute_event_hash(previous, event.body(), event.fingerprint)
+            ConsentEvent.objects.filter(pk=event.pk).update(previous_hash=previous, hash=digest)
+            previous = digest
+    audit_event_append(
+        action="consent.ledger.purged",
+        policy_id=POLICY_ID,
+        actor=Actor.system("datarights"),
+        severity=Severity.WARNING,
+        target_member_id=member.pk,
+        payload={
+            "dsar_request_id": str(dsar_request_id),
+            "purged_count": purged,
+            "consent_types": sorted(consent_types),
+            "head_hash": previous,
+        },
+    )
+    return purged

@@ -1,0 +1,38 @@
+"""OpenAPI pieces shared by every app: the error envelope and its responses."""
+
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code.")
+    message = serializers.CharField(help_text="Human-readable explanation.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Per-field problems, keyed by field path.",
+    )
+
+
+class ErrorEnvelopeSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+ERROR_DESCRIPTIONS = {
+    400: "Invalid input.",
+    401: "No or invalid credentials.",
+    403: "Authenticated, but not allowed.",
+    404: "Not found, or not yours.",
+    409: "Conflicts with the current state.",
+    413: "Request body too large.",
+    422: "Refused by a memory policy.",
+    503: "Temporarily unavailable; retry.",
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Document the envelope for these statuses (401/403 are added to every call)."""
+    wanted = sorted({401, 403, *statuses})
+    return {
+        code: OpenApiResponse(ErrorEnvelopeSerializer, description=ERROR_DESCRIPTIONS[code])
+        for code in wanted
+    }
