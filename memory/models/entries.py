@@ -1,0 +1,159 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from iris_site.appendonly import append_only_triggers
+from memory.enums import (
+    EntryAuditAction,
+    Lifecycle,
+    MemoryCategory,
+    Origin,
+    ScopeKind,
+    SuppressionReason,
+)
+
+
+class MemoryEntry(models.Model):
+    """What Iris currently remembers about one thing: the head of a revision chain.
+
+    Content changes only by appending a `MemoryRevision` and moving this head; usage
+    counters (`reference_count`, `last_referenced_at`) are not content and change in
+    place. `tombstoned` is terminal: its body is kept only until the purge.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="memory_entries"
+    )
+    tenant_id = models.UUIDField(null=True, blank=True)
+    revision = models.OneToOneField(
+        "memory.MemoryRevision", on_delete=models.PROTECT, related_name="+", null=True
+    )
+    revision_count = models.PositiveIntegerField(default=0)
+
+    # The scope key, flattened so recall can filter in SQL.
+    scope_kind = models.CharField(max_length=24, choices=ScopeKind)
+    scope_key = models.CharField(max_length=400)
+    session_id = models.CharField(max_length=128, blank=True)
+    scene_id = models.CharField(max_length=128, blank=True)
+    room_id = models.CharField(max_length=128, blank=True)
+    pose_id = models.CharField(max_length=128, blank=True)
+    avatar_id = models.CharField(max_length=128, blank=True)
+    notebook_id = models.CharField(max_length=128, blank=True)
+    operator_id = models.UUIDField(null=True, blank=True)
+
+    category = models.CharField(max_length=32, choices=MemoryCategory)
+    subject = models.CharField(max_length=200, blank=True)
+    body = models.TextField(max_length=4000)
+    origin = models.CharField(max_length=32, choices=Origin)
+    lifecycle = models.CharField(max_length=16, choices=Lifecycle, default=Lifecycle.ACTIVE)
+    confidence = models.FloatField()
+    # category :: actor_handle :: subject, the key conflicts and dedupe group on.
+    conflict_key = models.CharField(max_length=400)
+
+    suppression_reason = models.CharField(max_length=24, choices=SuppressionReason, blank=True)
+    suppression_started_at = models.DateTimeField(null=True, blank=True)
+    suppression_ends_at = models.DateTimeField(null=True, blank=True)
+    suppression_notes = models.CharField(max_length=500, blank=True)
+
+    actor_handle = models.CharField(max_length=80, blank=True)
+    relationship_note = models.CharField(max_length=500, blank=True)
+    sensitive_interaction = models.BooleanField(default=False)
+
+    provenance_chain = models.JSONField(default=list)
+    consent = models.JSONField(default=list)
+    # Ranker statistics computed when the body is written, never per recall.
+    term_stats = models.JSONField(default=dict)
+
+    expires_at = models.DateTimeField(null=True, blank=True)
+    last_referenced_at = models.DateTimeField(null=True, blank=True)
+    reference_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "memory entries"
+        ordering = ["-updated_at", "id"]
+        indexes = [
+            # Recall: a member's live rows of the reachable scope kinds.
+            models.Index(
+                fields=["member", "scope_kind", "-updated_at"],
+                name="memory_recall_live",
+                condition=Q(lifecycle="active"),
+            ),
+            models.Index(fields=["member", "lifecycle", "-updated_at"], name="memory_member_life"),
+            models.Index(fields=["member", "conflict_key"], name="memory_member_conflict"),
+            models.Index(fields=["member", "category"], name="memory_member_category"),
+            models.Index(
+                fields=["member", "actor_handle"],
+                name="memory_member_actor",
+                condition=~Q(actor_handle=""),
+            ),
+            models.Index(fields=["scope_kind", "updated_at"], name="memory_retention"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(confidence__gte=0) & Q(confidence__lte=1),
+                name="%(app_label)s_%(class)s_confidence_unit",
+                violation_error_message="Confidence lies in [0, 1].",
+            ),
+            models.CheckConstraint(
+                condition=Q(lifecycle__in=Lifecycle.values),
+                name="%(app_label)s_%(class)s_lifecycle_valid",
+                violation_error_message="Unknown lifecycle.",
+            ),
+            models.CheckConstraint(
+                condition=~Q(scope_kind=ScopeKind.TENANT) | Q(tenant_id__isnull=False),
+                name="%(app_label)s_%(class)s_tenant_scope_has_tenant",
+                violation_error_message="Tenant memory names its tenant.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category} memory {self.id}"
+
+
+class MemoryRevision(models.Model):
+    """One immutable state of an entry. The chain of these is the entry's history."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    entry = models.ForeignKey(
+        MemoryEntry, on_delete=models.DO_NOTHING, related_name="revisions", editable=False
+    )
+    # Denormalized owner: every query on member data filters by it.
+    member_id = models.UUIDField(editable=False)
+    previous_revision = models.OneToOneField(
+        "self", on_delete=models.DO_NOTHING, null=True, blank=True, editable=False, related_name="+"
+    )
+    number = models.PositiveIntegerField(editable=False)
+    action = models.CharField(max_length=16, choices=EntryAuditAction, editable=False)
+    # `member`, `system`, `consumer:<name>` or `operator:<uuid>`: survives account changes.
+    actor = models.CharField(max_length=160, editable=False)
+    # The entry's contract fields as of this revision (scope, category, subject, body,
+    # origin, lifecycle, confidence, suppression, multi_actor, provenance, consent).
+    content = models.JSONField(editable=False)
+    # Field names that differ from the previous revision, for the member's history tab.
+    changed_fields = models.JSONField(default=list, editable=False)
+    created_at = models.DateTimeField(editable=False)
+
+    class Meta:
+        ordering = ["entry", "number"]
+        indexes = [models.Index(fields=["member_id", "created_at"], name="memory_rev_member_time")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "number"],
+                name="%(app_label)s_%(class)s_unique_number",
+                violation_error_message="The entry already has a revision with this number.",
+            ),
+        ]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"revision {self.number} of {self.entry_id}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("memory revisions are immutable")
+        super().save(*args, **kwargs)

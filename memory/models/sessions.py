@@ -1,0 +1,71 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from iris_site.appendonly import append_only_triggers
+
+
+class ConversationTurn(models.Model):
+    """One turn of a conversation, appended by a surface; `session-turn` provenance
+    links point here, and compaction summarizes expired turns into memory."""
+
+    class Speaker(models.TextChoices):
+        MEMBER = "member"
+        ASSISTANT = "assistant"
+        SYSTEM = "system"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", editable=False
+    )
+    session_id = models.CharField(max_length=128, editable=False)
+    sequence = models.PositiveIntegerField(editable=False)
+    speaker = models.CharField(max_length=16, choices=Speaker, editable=False)
+    consumer = models.CharField(max_length=32, editable=False)
+    text = models.TextField(max_length=8000, editable=False)
+    # Kinds of PII replaced by tokens on the way in (values are never kept).
+    redacted_kinds = models.JSONField(default=list, editable=False)
+    created_at = models.DateTimeField(editable=False)
+
+    class Meta:
+        ordering = ["member", "session_id", "sequence"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "session_id", "sequence"],
+                name="%(app_label)s_%(class)s_unique_position",
+                violation_error_message="The session already has a turn at this position.",
+            ),
+        ]
+        indexes = [models.Index(fields=["created_at"], name="memory_turn_created")]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"turn {self.sequence} of {self.session_id}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("conversation turns are append-only")
+        super().save(*args, **kwargs)
+
+
+class OffTheRecordSession(models.Model):
+    """While active, nothing is remembered for the member in that session ("" = all)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    session_id = models.CharField(max_length=128, blank=True)
+    active = models.BooleanField(default=True)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "session_id"],
+                name="%(app_label)s_%(class)s_one_per_session",
+                violation_error_message="This session already has an off-the-record state.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"off-the-record {'on' if self.active else 'off'}"

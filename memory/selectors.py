@@ -1,0 +1,147 @@
+"""Reads of memory. Other apps (recall, inspection, data rights, hierarchy) read here."""
+
+from django.db.models import QuerySet
+
+from memory.contracts import (
+    SCOPE_IDENTIFIERS,
+    SCOPE_KEY_ADAPTER,
+    AuditEntry,
+    ConsentEntry,
+    MemorySuppression,
+    MultiActor,
+    ProvenanceLink,
+)
+from memory.contracts import (
+    MemoryEntry as MemoryEntryContract,
+)
+from memory.enums import Lifecycle
+from memory.filters import MemoryEntryFilter
+from memory.models import (
+    MemoryClearRequest,
+    MemoryEntry,
+    MemoryNotice,
+    MemoryRevision,
+    OffTheRecordSession,
+    RecallRecord,
+)
+
+SCOPE_COLUMNS = ("session_id", "scene_id", "room_id", "pose_id", "avatar_id", "notebook_id")
+
+
+def memory_entry_list(*, member_id, filters: dict | None = None) -> QuerySet[MemoryEntry]:
+    """The member's entries, forgotten ones excluded, newest first."""
+    entries = MemoryEntry.objects.filter(member_id=member_id).exclude(
+        lifecycle=Lifecycle.TOMBSTONED
+    )
+    if filters:
+        entries = MemoryEntryFilter(filters, entries).qs
+    return entries
+
+
+def memory_entry_get(*, member_id, entry_id) -> MemoryEntry | None:
+    """One entry of this member, or None — another member's entry is simply not found."""
+    return MemoryEntry.objects.filter(member_id=member_id, pk=entry_id).first()
+
+
+def memory_revision_list(*, member_id, entry_id) -> QuerySet[MemoryRevision]:
+    return MemoryRevision.objects.filter(member_id=member_id, entry_id=entry_id).order_by("number")
+
+
+def memory_entries_by_conflict_key(*, member_id, conflict_key: str) -> QuerySet[MemoryEntry]:
+    return MemoryEntry.objects.filter(
+        member_id=member_id,
+        conflict_key=conflict_key,
+        lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
+    )
+
+
+def memory_off_the_record(*, member_id, session_id: str = "") -> bool:
+    """Is nothing to be remembered right now for this member (in this session)?"""
+    sessions = [""] if not session_id else ["", session_id]
+    return OffTheRecordSession.objects.filter(
+        member_id=member_id, session_id__in=sessions, active=True
+    ).exists()
+
+
+def memory_pending_clear(*, member_id) -> MemoryClearRequest | None:
+    return MemoryClearRequest.objects.filter(
+        member_id=member_id, state=MemoryClearRequest.State.PENDING
+    ).first()
+
+
+def memory_notice_list(*, member_id) -> QuerySet[MemoryNotice]:
+    return MemoryNotice.objects.filter(member_id=member_id).select_related("entry")
+
+
+def memory_recall_list(*, member_id, entry_id=None) -> QuerySet[RecallRecord]:
+    records = RecallRecord.objects.filter(member_id=member_id)
+    if entry_id is not None:
+        records = records.filter(returned_ids__contains=[str(entry_id)])
+    return records
+
+
+def scope_of(entry: MemoryEntry) -> dict:
+    """The entry's scope key as the contract's dict (only its kind's identifiers)."""
+    values = {
+        "kind": entry.scope_kind,
+        "user_id": str(entry.member_id),
+        "tenant_id": str(entry.tenant_id) if entry.tenant_id else None,
+        "operator_id": str(entry.operator_id) if entry.operator_id else None,
+        **{column: getattr(entry, column) for column in SCOPE_COLUMNS},
+    }
+    return {"kind": entry.scope_kind} | {
+        name: values[name] for name in SCOPE_IDENTIFIERS[entry.scope_kind]
+    }
+
+
+def suppression_of(entry: MemoryEntry) -> MemorySuppression | None:
+    if not entry.suppression_reason:
+        return None
+    return MemorySuppression(
+        reason=entry.suppression_reason,
+        started_at=entry.suppression_started_at,
+        ends_at=entry.suppression_ends_at,
+        notes=entry.suppression_notes,
+    )
+
+
+def multi_actor_of(entry: MemoryEntry) -> MultiActor | None:
+    if not entry.actor_handle:
+        return None
+    return MultiActor(
+        actor_handle=entry.actor_handle,
+        relationship_note=entry.relationship_note,
+        sensitive_interaction=entry.sensitive_interaction,
+    )
+
+
+def entry_contract(entry: MemoryEntry) -> MemoryEntryContract:
+    """The stored entry as the seed's `MemoryEntry` contract (the API's wire shape)."""
+    revisions = memory_revision_list(member_id=entry.member_id, entry_id=entry.pk)
+    return MemoryEntryContract(
+        id=entry.pk,
+        revision_id=entry.revision_id,
+        previous_revision_id=entry.revision.previous_revision_id if entry.revision else None,
+        user_id=entry.member_id,
+        tenant_id=entry.tenant_id,
+        scope=SCOPE_KEY_ADAPTER.validate_python(scope_of(entry)),
+        category=entry.category,
+        subject=entry.subject or None,
+        body=entry.body,
+        confidence=entry.confidence,
+        origin=entry.origin,
+        lifecycle=entry.lifecycle,
+        consent=[ConsentEntry.model_validate(c) for c in entry.consent],
+        provenance_chain=[ProvenanceLink.model_validate(p) for p in entry.provenance_chain],
+        expires_at=entry.expires_at,
+        last_referenced_at=entry.last_referenced_at,
+        reference_count=entry.reference_count,
+        suppression=suppression_of(entry),
+        multi_actor=multi_actor_of(entry),
+        audit_chain=[
+            AuditEntry(at=r.created_at, action=r.action, actor=r.actor, revision_id=r.pk)
+            for r in revisions
+        ],
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
+    )

@@ -1,0 +1,703 @@
+"""Writes to memory. Every mutation appends a revision and an episodic audit event."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from consent.enums import CaptureMethod, category_consent_type
+from consent.selectors import consent_active, consent_latest_event
+from hierarchy.enums import ActorType, Severity
+from hierarchy.events import Actor, audit_event_append, iso
+from iris_site.appendonly import purge_bypass
+from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
+from iris_site.models import User
+from memory import policy
+from memory.contracts import MemoryWriteRequest, scope_key
+from memory.enums import (
+    ConflictOutcome,
+    ConsentSource,
+    EntryAuditAction,
+    Lifecycle,
+    Origin,
+    ScopeKind,
+    SuppressionReason,
+    is_sensitive_category,
+)
+from memory.models import (
+    MemoryClearRequest,
+    MemoryEntry,
+    MemoryNotice,
+    MemoryRevision,
+    OffTheRecordSession,
+)
+from memory.recall.rankers import term_stats_for
+from memory.selectors import (
+    SCOPE_COLUMNS,
+    memory_entries_by_conflict_key,
+    memory_off_the_record,
+    memory_pending_clear,
+    multi_actor_of,
+    scope_of,
+    suppression_of,
+)
+
+POLICY_ID = "iris-memory-v1"
+FULL_CLEAR_GRACE = timedelta(days=7)
+# What a revision snapshots: the entry's contract content, not its usage counters.
+CONTENT_FIELDS = (
+    "scope",
+    "category",
+    "subject",
+    "body",
+    "origin",
+    "lifecycle",
+    "confidence",
+    "suppression",
+    "multi_actor",
+    "provenance_chain",
+    "consent",
+    "expires_at",
+)
+
+
+def actor_token(actor: Actor) -> str:
+    if actor.type == ActorType.SERVICE:
+        return f"consumer:{actor.role}"
+    if actor.type == ActorType.OPERATOR:
+        return f"operator:{actor.id}"
+    return str(actor.type)
+
+
+def _content(entry: MemoryEntry) -> dict:
+    suppression = suppression_of(entry)
+    multi_actor = multi_actor_of(entry)
+    return {
+        "scope": scope_of(entry),
+        "category": entry.category,
+        "subject": entry.subject,
+        "body": entry.body,
+        "origin": entry.origin,
+        "lifecycle": entry.lifecycle,
+        "confidence": entry.confidence,
+        "suppression": suppression.model_dump(mode="json") if suppression else None,
+        "multi_actor": multi_actor.model_dump(mode="json") if multi_actor else None,
+        "provenance_chain": entry.provenance_chain,
+        "consent": entry.consent,
+        "expires_at": iso(entry.expires_at) if entry.expires_at else None,
+    }
+
+
+def _audit(
+    action: str,
+    *,
+    entry: MemoryEntry,
+    actor: Actor,
+    severity: str = Severity.INFO,
+    **payload,
+) -> None:
+    audit_event_append(
+        action=f"memory.entry.{action}",
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=severity,
+        target_member_id=entry.member_id,
+        target_tenant_id=entry.tenant_id,
+        payload={
+            "entry_id": str(entry.pk),
+            "revision_id": str(entry.revision_id),
+            "category": entry.category,
+            "scope_kind": entry.scope_kind,
+            **payload,
+        },
+    )
+
+
+def _append_revision(entry: MemoryEntry, *, action: str, actor: Actor, now: datetime) -> None:
+    """Snapshot the entry as a new immutable revision and move the head to it."""
+    content = _content(entry)
+    previous = entry.revision
+    changed = (
+        sorted(k for k in CONTENT_FIELDS if previous.content.get(k) != content.get(k))
+        if previous
+        else []
+    )
+    revision = MemoryRevision(
+        entry=entry,
+        member_id=entry.member_id,
+        previous_revision=previous,
+        number=entry.revision_count + 1,
+        action=action,
+        actor=actor_token(actor),
+        content=content,
+        changed_fields=changed,
+        created_at=now,
+    )
+    revision.save(force_insert=True)
+    entry.revision = revision
+    entry.revision_count = revision.number
+    entry.updated_at = now
+    entry.save()
+    _audit(action, entry=entry, actor=actor, revision_number=revision.number)
+
+
+def _lock(entry: MemoryEntry) -> MemoryEntry:
+    """Re-read the entry under a row lock so concurrent edits queue, never interleave."""
+    locked = MemoryEntry.objects.select_for_update().select_related("revision").get(pk=entry.pk)
+    if locked.lifecycle == Lifecycle.TOMBSTONED:
+        raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")
+    return locked
+
+
+def _consent_entries(member_id, category: str, active_types: frozenset[str]) -> list[dict]:
+    """The per-entry consent record a sensitive entry carries, from the ledger's grant."""
+    if not is_sensitive_category(category):
+        return []
+    consent_type = category_consent_type(category)
+    if consent_type not in active_types:
+        return []
+    grant = consent_latest_event(member_id=member_id, consent_type=consent_type)
+    source = {
+        CaptureMethod.INLINE_PROMPT: ConsentSource.INLINE_PROMPT,
+        CaptureMethod.DSAR_IMPORT: ConsentSource.DSAR_IMPORT,
+    }.get(grant.capture_method, ConsentSource.SETTINGS_TOGGLE)
+    return [
+        {
+            "category": category,
+            "granted_at": iso(grant.occurred_at),
+            "revoked_at": None,
+            "source": str(source),
+        }
+    ]
+
+
+def _apply_scope(entry: MemoryEntry, scope) -> None:
+    values = scope.model_dump(mode="json")
+    entry.scope_kind = scope.kind
+    entry.scope_key = scope_key(scope)
+    for column in SCOPE_COLUMNS:
+        setattr(entry, column, values.get(column) or "")
+    entry.operator_id = values.get("operator_id")
+    entry.tenant_id = values.get("tenant_id")
+
+
+def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset[str]) -> None:
+    if (
+        scope.kind == ScopeKind.TENANT
+        and not member.tenant_memberships.filter(tenant_id=scope.tenant_id).exists()
+    ):
+        raise NotPermitted("The member does not belong to this tenant.", code="not-a-tenant-member")
+    scope_policy = policy.evaluate_kind_policy(
+        scope.kind, active_consent_types=active, opt_outs=frozenset(), consumer=consumer
+    )
+    if not scope_policy.consumer_allowed:
+        raise NotPermitted(" ".join(scope_policy.notes), code="consumer-not-allowed-for-scope")
+    if not scope_policy.enabled:
+        raise PolicyRefusal(" ".join(scope_policy.notes), code="scope-suppressed")
+
+
+@dataclass(frozen=True, slots=True)
+class RememberResult:
+    """What a remember did: stored a new entry, or kept the existing one in a conflict."""
+
+    entry: MemoryEntry
+    created: bool
+    conflict_rule: str | None = None
+    notice: MemoryNotice | None = None
+
+
+def _session_of(scope) -> str:
+    return getattr(scope, "session_id", "") or ""
+
+
+@transaction.atomic
+def memory_remember(
+    *,
+    member: User,
+    write: MemoryWriteRequest,
+    actor: Actor,
+    consumer: str | None = None,
+    session_id: str = "",
+    now: datetime | None = None,
+) -> RememberResult:
+    """The consent-checked write path: off-the-record → scope policy → privacy storage
+    gate → conflict ladder → revision. Refusals raise with the seed's reason code."""
+    now = now or timezone.now()
+    if memory_off_the_record(
+        member_id=member.pk, session_id=session_id or _session_of(write.scope)
+    ):
+        raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
+    active = consent_active(member_id=member.pk, now=now).types
+    _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
+
+    multi_actor = write.multi_actor
+    handle = ""
+    if multi_actor is not None:
+        handle = multi_actor.actor_handle or policy.actor_handle(
+            secret=settings.IRIS_HASH_SECRET.encode(),
+            member_id=member.pk,
+            raw_name=multi_actor.actor_name,
+        )
+    gate = policy.evaluate_privacy_storage_gate(
+        category=write.category,
+        origin=write.origin,
+        multi_actor_sensitive=bool(multi_actor and multi_actor.sensitive_interaction),
+        active_consent_types=active,
+    )
+    if not gate.allowed:
+        raise PolicyRefusal(gate.message, code=gate.reason)
+
+    entry = MemoryEntry(
+        id=uuid.uuid4(),
+        member=member,
+        category=write.category,
+        subject=write.subject or "",
+        body=write.body,
+        origin=write.origin,
+        lifecycle=Lifecycle.ACTIVE,
+        confidence=write.confidence
+        if write.confidence is not None
+        else policy.confidence_for_origin(write.origin),
+        conflict_key=policy.conflict_key(
+            category=write.category, actor_handle=handle, subject=write.subject
+        ),
+        actor_handle=handle,
+        relationship_note=multi_actor.relationship_note if multi_actor else "",
+        sensitive_interaction=bool(multi_actor and multi_actor.sensitive_interaction),
+        provenance_chain=[link.model_dump(mode="json") for link in write.provenance],
+        consent=_consent_entries(member.pk, write.category, active),
+        term_stats=term_stats_for(write.body).to_json(),
+        created_at=now,
+        updated_at=now,
+    )
+    if write.suppression is not None:
+        entry.suppression_reason = write.suppression.reason
+        entry.suppression_started_at = write.suppression.started_at
+        entry.suppression_ends_at = write.suppression.ends_at
+        entry.suppression_notes = write.suppression.notes
+    _apply_scope(entry, write.scope)
+
+    existing = (
+        memory_entries_by_conflict_key(member_id=member.pk, conflict_key=entry.conflict_key)
+        .select_for_update()
+        .order_by("-updated_at", "id")
+        .first()
+    )
+    if existing is None:
+        entry.save(force_insert=True)
+        _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+        return RememberResult(entry=entry, created=True)
+
+    resolution = policy.resolve_write_conflict(
+        existing_origin=existing.origin,
+        existing_updated_at=existing.updated_at,
+        new_origin=entry.origin,
+        new_updated_at=now,
+    )
+    conflict_payload = {
+        "existing_entry_id": str(existing.pk),
+        "existing_origin": existing.origin,
+        "new_origin": entry.origin,
+        "rule": resolution.rule,
+        "outcome": resolution.outcome,
+    }
+    if resolution.outcome == ConflictOutcome.KEEP_EXISTING:
+        notice = None
+        if resolution.ask_member:
+            # Hold the proposal as a draft the member can accept; never overwrite silently.
+            entry.lifecycle = Lifecycle.DRAFT
+            entry.save(force_insert=True)
+            _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+            notice = MemoryNotice.objects.create(
+                member=member,
+                kind=MemoryNotice.Kind.CONFLICT_QUESTION,
+                entry=existing,
+                proposed_entry=entry,
+                rule=resolution.rule,
+                created_at=now,
+            )
+            conflict_payload["notice_id"] = str(notice.pk)
+            conflict_payload["proposed_entry_id"] = str(entry.pk)
+        audit_event_append(
+            action="memory.conflict.resolved",
+            policy_id=POLICY_ID,
+            actor=actor,
+            severity=Severity.WARNING,
+            target_member_id=member.pk,
+            payload=conflict_payload,
+        )
+        return RememberResult(
+            entry=existing, created=False, conflict_rule=resolution.rule, notice=notice
+        )
+
+    entry.save(force_insert=True)
+    _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+    existing.lifecycle = Lifecycle.SUPERSEDED
+    _append_revision(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+    conflict_payload["new_entry_id"] = str(entry.pk)
+    audit_event_append(
+        action="memory.conflict.resolved",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload=conflict_payload,
+    )
+    return RememberResult(entry=entry, created=True, conflict_rule=resolution.rule)
+
+
+@transaction.atomic
+def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) -> MemoryNotice:
+    """The member answers "should I update?": accept promotes the draft, else it is dropped."""
+    notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
+    if notice.state != MemoryNotice.State.OPEN:
+        raise Conflict("This question was already answered.", code="notice-answered")
+    now = timezone.now()
+    proposal = _lock(notice.proposed_entry)
+    if accept:
+        proposal.lifecycle = Lifecycle.ACTIVE
+        proposal.origin = Origin.USER_CONFIRMED
+        proposal.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
+        _append_revision(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
+        existing = _lock(notice.entry)
+        existing.lifecycle = Lifecycle.SUPERSEDED
+        _append_revision(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+    else:
+        proposal.lifecycle = Lifecycle.TOMBSTONED
+        _append_revision(proposal, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+    notice.state = MemoryNotice.State.ACCEPTED if accept else MemoryNotice.State.DISMISSED
+    notice.answered_at = now
+    notice.save(update_fields=["state", "answered_at"])
+    return notice
+
+
+@dataclass(frozen=True, slots=True)
+class EditPreview:
+    """What saving an edit would do, shown before the member saves."""
+
+    conflicting_entry_ids: tuple[uuid.UUID, ...]
+    storage_refusal: str | None
+
+
+def memory_edit_preview(*, entry: MemoryEntry, category: str, subject: str) -> EditPreview:
+    key = policy.conflict_key(category=category, actor_handle=entry.actor_handle, subject=subject)
+    others = memory_entries_by_conflict_key(member_id=entry.member_id, conflict_key=key).exclude(
+        pk=entry.pk
+    )
+    gate = policy.evaluate_privacy_storage_gate(
+        category=category,
+        origin=Origin.USER_STATED,
+        multi_actor_sensitive=entry.sensitive_interaction,
+        active_consent_types=consent_active(member_id=entry.member_id).types,
+    )
+    return EditPreview(
+        conflicting_entry_ids=tuple(others.values_list("pk", flat=True)),
+        storage_refusal=None if gate.allowed else gate.reason,
+    )
+
+
+@transaction.atomic
+def memory_edit(
+    *,
+    entry: MemoryEntry,
+    actor: Actor,
+    body: str | None = None,
+    subject: str | None = None,
+    category: str | None = None,
+) -> MemoryEntry:
+    """The member restates a memory: a new revision; the member's word supersedes the
+    others sharing its new conflict key (explicit-user-trumps-inferred)."""
+    entry = _lock(entry)
+    now = timezone.now()
+    category = category or entry.category
+    active = consent_active(member_id=entry.member_id, now=now).types
+    gate = policy.evaluate_privacy_storage_gate(
+        category=category,
+        origin=Origin.USER_STATED,
+        multi_actor_sensitive=entry.sensitive_interaction,
+        active_consent_types=active,
+    )
+    if not gate.allowed:
+        raise PolicyRefusal(gate.message, code=gate.reason)
+    if body is not None:
+        entry.body = body
+        entry.term_stats = term_stats_for(body).to_json()
+    if subject is not None:
+        entry.subject = subject
+    entry.category = category
+    entry.consent = _consent_entries(entry.member_id, category, active)
+    entry.conflict_key = policy.conflict_key(
+        category=category, actor_handle=entry.actor_handle, subject=entry.subject
+    )
+    # An edit by the member is a statement by the member.
+    entry.origin = Origin.USER_STATED
+    entry.confidence = policy.confidence_for_origin(Origin.USER_STATED)
+    _append_revision(entry, action=EntryAuditAction.EDITED, actor=actor, now=now)
+    others = memory_entries_by_conflict_key(
+        member_id=entry.member_id, conflict_key=entry.conflict_key
+    ).exclude(pk=entry.pk)
+    for other in others.select_for_update():
+        other.lifecycle = Lifecycle.SUPERSEDED
+        _append_revision(other, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+    return entry
+
+
+@transaction.atomic
+def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
+    """The member confirms an inference: model-inferred → user-confirmed."""
+    entry = _lock(entry)
+    if entry.origin not in (Origin.MODEL_INFERRED, Origin.SUMMARIZED_FROM_SESSION):
+        raise Conflict("Only an inference can be confirmed.", code="not-an-inference")
+    if entry.lifecycle == Lifecycle.DRAFT:
+        entry.lifecycle = Lifecycle.ACTIVE
+    entry.origin = Origin.USER_CONFIRMED
+    entry.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
+    _append_revision(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=timezone.now())
+    return entry
+
+
+@transaction.atomic
+def memory_pause(
+    *, entry: MemoryEntry, actor: Actor, ends_at: datetime | None = None
+) -> MemoryEntry:
+    entry = _lock(entry)
+    now = timezone.now()
+    if entry.lifecycle != Lifecycle.ACTIVE:
+        raise Conflict("Only an active memory can be paused.", code="not-active")
+    if ends_at is not None and ends_at <= now:
+        raise InvalidInput(fields={"ends_at": ["Must be in the future."]})
+    entry.lifecycle = Lifecycle.PAUSED
+    entry.suppression_reason = SuppressionReason.USER_PAUSE
+    entry.suppression_started_at = now
+    entry.suppression_ends_at = ends_at
+    entry.suppression_notes = ""
+    _append_revision(entry, action=EntryAuditAction.PAUSED, actor=actor, now=now)
+    return entry
+
+
+@transaction.atomic
+def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
+    entry = _lock(entry)
+    if entry.lifecycle != Lifecycle.PAUSED:
+        raise Conflict("Only a paused memory can be resumed.", code="not-paused")
+    entry.lifecycle = Lifecycle.ACTIVE
+    entry.suppression_reason = ""
+    entry.suppression_started_at = None
+    entry.suppression_ends_at = None
+    _append_revision(entry, action=EntryAuditAction.RESUMED, actor=actor, now=timezone.now())
+    return entry
+
+
+@transaction.atomic
+def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEntry:
+    """Move a memory between scopes within the per-scope rules."""
+    entry = _lock(entry)
+    decision = policy.evaluate_scope_change(entry.scope_kind, scope.kind)
+    if not decision.allowed:
+        raise PolicyRefusal(decision.explanation, code=decision.reason)
+    member = User.objects.get(pk=entry.member_id)
+    _check_scope(
+        member=member,
+        scope=scope,
+        consumer=None,
+        active=consent_active(member_id=entry.member_id).types,
+    )
+    _apply_scope(entry, scope)
+    _append_revision(entry, action=EntryAuditAction.SCOPE_CHANGED, actor=actor, now=timezone.now())
+    return entry
+
+
+def _tombstone(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
+    entry.lifecycle = Lifecycle.TOMBSTONED
+    _append_revision(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+
+
+@transaction.atomic
+def memory_tombstone(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
+    entry = _lock(entry)
+    _tombstone(entry, actor=actor, now=timezone.now())
+    return entry
+
+
+def _tombstone_all(entries, *, actor: Actor) -> list[uuid.UUID]:
+    now = timezone.now()
+    ids = []
+    for entry in (
+        entries.exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .select_for_update()
+        .select_related("revision")
+    ):
+        _tombstone(entry, actor=actor, now=now)
+        ids.append(entry.pk)
+    return ids
+
+
+@transaction.atomic
+def memory_forget_category(*, member: User, category: str, actor: Actor) -> list[uuid.UUID]:
+    """Forget every memory of one category, and summaries derived from them."""
+    entries = MemoryEntry.objects.filter(member=member, category=category)
+    ids = _tombstone_all(entries, actor=actor)
+    ids += _tombstone_derived_summaries(member_id=member.pk, source_ids=ids, actor=actor)
+    audit_event_append(
+        action="memory.category.forgotten",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={"category": category, "tombstoned_count": len(ids)},
+    )
+    return ids
+
+
+def _tombstone_derived_summaries(*, member_id, source_ids, actor: Actor) -> list[uuid.UUID]:
+    """Summaries whose provenance names any of these entries go with them."""
+    if not source_ids:
+        return []
+    refs = {str(i) for i in source_ids}
+    derived = [
+        e.pk
+        for e in MemoryEntry.objects.filter(
+            member_id=member_id, origin=Origin.SUMMARIZED_FROM_SESSION
+        ).exclude(lifecycle=Lifecycle.TOMBSTONED)
+        if any(link.get("ref") in refs for link in e.provenance_chain)
+    ]
+    return _tombstone_all(MemoryEntry.objects.filter(pk__in=derived), actor=actor)
+
+
+@transaction.atomic
+def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
+    """Forget every mention of a person: tombstone their tagged entries, drop the handle."""
+    entries = MemoryEntry.objects.filter(member=member, actor_handle=actor_handle)
+    ids = _tombstone_all(entries, actor=actor)
+    audit_event_append(
+        action="memory.actor.forgotten",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={"actor_handle": actor_handle, "tombstoned_count": len(ids)},
+    )
+    return ids
+
+
+@transaction.atomic
+def memory_clear_request(*, member: User, actor: Actor, grace: timedelta = FULL_CLEAR_GRACE):
+    """Full clear: nothing is recalled from now on; after the grace window, it is purged."""
+    if memory_pending_clear(member_id=member.pk) is not None:
+        raise Conflict("A full clear is already pending.", code="clear-pending")
+    now = timezone.now()
+    ids = list(
+        MemoryEntry.objects.filter(member=member)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .values_list("pk", flat=True)
+    )
+    request = MemoryClearRequest.objects.create(
+        member=member,
+        entry_ids=[str(i) for i in ids],
+        requested_at=now,
+        purge_after=now + grace,
+    )
+    audit_event_append(
+        action="memory.clear.requested",
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=Severity.WARNING,
+        target_member_id=member.pk,
+        payload={"clear_id": str(request.pk), "entry_count": len(ids)},
+    )
+    return request
+
+
+@transaction.atomic
+def memory_clear_cancel(*, member: User, actor: Actor) -> MemoryClearRequest:
+    request = memory_pending_clear(member_id=member.pk)
+    if request is None:
+        raise Conflict("No full clear is pending.", code="no-clear-pending")
+    request.state = MemoryClearRequest.State.CANCELLED
+    request.finished_at = timezone.now()
+    request.save(update_fields=["state", "finished_at"])
+    audit_event_append(
+        action="memory.clear.cancelled",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={"clear_id": str(request.pk)},
+    )
+    return request
+
+
+def memory_purge_entries(*, member_id, entry_ids, reason: str) -> int:
+    """Erase entries and every revision of them for good; the audit keeps only ids.
+
+    The one sanctioned path through the revisions' append-only guard. Callers: the full
+    clear job and the data-rights hard delete.
+    """
+    with transaction.atomic():
+        entries = MemoryEntry.objects.filter(member_id=member_id, pk__in=entry_ids)
+        ids = sorted(str(i) for i in entries.values_list("pk", flat=True))
+        MemoryNotice.objects.filter(member_id=member_id, entry_id__in=ids).delete()
+        MemoryNotice.objects.filter(member_id=member_id, proposed_entry_id__in=ids).delete()
+        with purge_bypass(MemoryRevision):
+            entries.update(revision=None)
+            MemoryRevision.objects.filter(member_id=member_id, entry_id__in=ids).delete()
+            entries.delete()
+        audit_event_append(
+            action="memory.entries.purged",
+            policy_id=POLICY_ID,
+            actor=Actor.system(reason),
+            severity=Severity.WARNING,
+            target_member_id=member_id,
+            payload={"purged_count": len(ids), "entry_ids": ids, "reason": reason},
+        )
+    return len(ids)
+
+
+def memory_clear_purge_due(*, now: datetime | None = None) -> int:
+    """Purge every full clear whose grace window has passed. Idempotent."""
+    now = now or timezone.now()
+    purged = 0
+    for request in MemoryClearRequest.objects.filter(
+        state=MemoryClearRequest.State.PENDING, purge_after__lte=now
+    ):
+        with transaction.atomic():
+            locked = MemoryClearRequest.objects.select_for_update().get(pk=request.pk)
+            if locked.state != MemoryClearRequest.State.PENDING:
+                continue
+            purged += memory_purge_entries(
+                member_id=locked.member_id, entry_ids=locked.entry_ids, reason="full-clear"
+            )
+            locked.state = MemoryClearRequest.State.PURGED
+            locked.finished_at = now
+            locked.save(update_fields=["state", "finished_at"])
+    return purged
+
+
+@transaction.atomic
+def memory_off_the_record_set(
+    *, member: User, active: bool, actor: Actor, session_id: str = ""
+) -> OffTheRecordSession:
+    """Turn off-the-record on or off for a session ("" = every session of the member)."""
+    state, _ = OffTheRecordSession.objects.update_or_create(
+        member=member,
+        session_id=session_id,
+        defaults={"active": active, "changed_at": timezone.now()},
+    )
+    audit_event_append(
+        action="memory.off_the_record.changed",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={"active": active, "session_scoped": bool(session_id)},
+    )
+    return state
+
+
+def memory_consent_cascade(*, member_id, consent_type: str) -> list[uuid.UUID]:
+    """A withdrawn or expired `category:<c>` consent forgets that category's memory."""
+    category = consent_type.removeprefix("category:")
+    if category == consent_type or not is_sensitive_category(category):
+        return []
+    member = User.objects.get(pk=member_id)
+    return memory_forget_category(
+        member=member, category=category, actor=Actor.system("consent-cascade")
+    )

@@ -1,0 +1,67 @@
+"""The conversation turn log surfaces append to; `session-turn` provenance points here."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from hierarchy.events import Actor, audit_event_append
+from iris_site.errors import PolicyRefusal
+from iris_site.models import User
+from memory.models import ConversationTurn
+from memory.policy import redact_pii_from_text
+from memory.selectors import memory_off_the_record
+
+POLICY_ID = "iris-memory-turns-v1"
+
+
+@transaction.atomic
+def conversation_turn_append(
+    *,
+    member: User,
+    session_id: str,
+    speaker: str,
+    text: str,
+    consumer: str,
+    actor: Actor,
+    redact_pii: bool = False,
+) -> ConversationTurn:
+    """Append one turn; with `redact_pii`, emails, phones, cards and addresses become
+    tokens before anything is stored."""
+    if memory_off_the_record(member_id=member.pk, session_id=session_id):
+        raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
+    kinds: list[str] = []
+    if redact_pii:
+        redaction = redact_pii_from_text(text)
+        text = redaction.text
+        kinds = sorted({str(kind) for kind in redaction.tokens.values()})
+    # Lock the member row: one writer per member decides the next position.
+    User.objects.select_for_update().filter(pk=member.pk).values_list("pk", flat=True).first()
+    last = (
+        ConversationTurn.objects.filter(member=member, session_id=session_id)
+        .order_by("-sequence")
+        .values_list("sequence", flat=True)
+        .first()
+    )
+    turn = ConversationTurn(
+        member=member,
+        session_id=session_id,
+        sequence=(last or 0) + 1,
+        speaker=speaker,
+        consumer=consumer,
+        text=text,
+        redacted_kinds=kinds,
+        created_at=timezone.now(),
+    )
+    turn.save(force_insert=True)
+    audit_event_append(
+        action="memory.turn.appended",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={
+            "turn_id": str(turn.pk),
+            "sequence": turn.sequence,
+            "speaker": speaker,
+            "redacted_kinds": kinds,
+        },
+    )
+    return turn
