@@ -1,5 +1,6 @@
 """Reads of memory. Other apps (recall, inspection, data rights, hierarchy) read here."""
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from memory.contracts import (
@@ -24,6 +25,7 @@ from memory.models import (
     OffTheRecordSession,
     RecallRecord,
 )
+from memory.policy import conflict_key
 
 SCOPE_COLUMNS = ("session_id", "scene_id", "room_id", "pose_id", "avatar_id", "notebook_id")
 
@@ -47,10 +49,20 @@ def memory_revision_list(*, member_id, entry_id) -> QuerySet[MemoryRevision]:
     return MemoryRevision.objects.filter(member_id=member_id, entry_id=entry_id).order_by("number")
 
 
-def memory_entries_by_conflict_key(*, member_id, conflict_key: str) -> QuerySet[MemoryEntry]:
+def memory_conflicting_entries(
+    *, member_id, tenant_id, category: str, actor_handle: str, subject: str
+) -> QuerySet[MemoryEntry]:
+    """Live entries about the same thing (`category :: actor_handle :: subject`).
+
+    Without a subject or an actor the key is only the category, and two preferences are
+    not a contradiction. Tenant memory never meets consumer memory, not even here.
+    """
+    if not (subject or actor_handle):
+        return MemoryEntry.objects.none()
     return MemoryEntry.objects.filter(
         member_id=member_id,
-        conflict_key=conflict_key,
+        tenant_id=tenant_id,
+        conflict_key=conflict_key(category=category, actor_handle=actor_handle, subject=subject),
         lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
     )
 
@@ -76,7 +88,12 @@ def memory_notice_list(*, member_id) -> QuerySet[MemoryNotice]:
 def memory_recall_list(*, member_id, entry_id=None) -> QuerySet[RecallRecord]:
     records = RecallRecord.objects.filter(member_id=member_id)
     if entry_id is not None:
-        records = records.filter(returned_ids__contains=[str(entry_id)])
+        if connection.features.supports_json_field_contains:
+            records = records.filter(returned_ids__contains=[str(entry_id)])
+        else:
+            # SQLite has no JSON containment. Ids are quoted fixed-length UUIDs in the
+            # stored JSON text, so matching the quoted id is exact.
+            records = records.filter(returned_ids__icontains=f'"{entry_id}"')
     return records
 
 

@@ -35,9 +35,10 @@ from memory.models import (
     OffTheRecordSession,
 )
 from memory.recall.rankers import term_stats_for
+from memory.recall_store import corpus_stats_apply
 from memory.selectors import (
     SCOPE_COLUMNS,
-    memory_entries_by_conflict_key,
+    memory_conflicting_entries,
     memory_off_the_record,
     memory_pending_clear,
     multi_actor_of,
@@ -199,6 +200,22 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         raise PolicyRefusal(" ".join(scope_policy.notes), code="scope-suppressed")
 
 
+def _conflicts_with(entry: MemoryEntry):
+    return memory_conflicting_entries(
+        member_id=entry.member_id,
+        tenant_id=entry.tenant_id,
+        category=entry.category,
+        actor_handle=entry.actor_handle,
+        subject=entry.subject,
+    )
+
+
+def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
+    entry.save(force_insert=True)
+    corpus_stats_apply(member_id=entry.member_id, added=[entry.term_stats])
+    _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+
+
 @dataclass(frozen=True, slots=True)
 class RememberResult:
     """What a remember did: stored a new entry, or kept the existing one in a conflict."""
@@ -280,15 +297,9 @@ def memory_remember(
         entry.suppression_notes = write.suppression.notes
     _apply_scope(entry, write.scope)
 
-    existing = (
-        memory_entries_by_conflict_key(member_id=member.pk, conflict_key=entry.conflict_key)
-        .select_for_update()
-        .order_by("-updated_at", "id")
-        .first()
-    )
+    existing = _conflicts_with(entry).select_for_update().order_by("-updated_at", "id").first()
     if existing is None:
-        entry.save(force_insert=True)
-        _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+        _create(entry, actor=actor, now=now)
         return RememberResult(entry=entry, created=True)
 
     resolution = policy.resolve_write_conflict(
@@ -309,8 +320,7 @@ def memory_remember(
         if resolution.ask_member:
             # Hold the proposal as a draft the member can accept; never overwrite silently.
             entry.lifecycle = Lifecycle.DRAFT
-            entry.save(force_insert=True)
-            _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+            _create(entry, actor=actor, now=now)
             notice = MemoryNotice.objects.create(
                 member=member,
                 kind=MemoryNotice.Kind.CONFLICT_QUESTION,
@@ -333,8 +343,7 @@ def memory_remember(
             entry=existing, created=False, conflict_rule=resolution.rule, notice=notice
         )
 
-    entry.save(force_insert=True)
-    _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+    _create(entry, actor=actor, now=now)
     existing.lifecycle = Lifecycle.SUPERSEDED
     _append_revision(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     conflict_payload["new_entry_id"] = str(entry.pk)
@@ -382,10 +391,13 @@ class EditPreview:
 
 
 def memory_edit_preview(*, entry: MemoryEntry, category: str, subject: str) -> EditPreview:
-    key = policy.conflict_key(category=category, actor_handle=entry.actor_handle, subject=subject)
-    others = memory_entries_by_conflict_key(member_id=entry.member_id, conflict_key=key).exclude(
-        pk=entry.pk
-    )
+    others = memory_conflicting_entries(
+        member_id=entry.member_id,
+        tenant_id=entry.tenant_id,
+        category=category,
+        actor_handle=entry.actor_handle,
+        subject=subject,
+    ).exclude(pk=entry.pk)
     gate = policy.evaluate_privacy_storage_gate(
         category=category,
         origin=Origin.USER_STATED,
@@ -422,8 +434,10 @@ def memory_edit(
     if not gate.allowed:
         raise PolicyRefusal(gate.message, code=gate.reason)
     if body is not None:
+        stats = term_stats_for(body).to_json()
+        corpus_stats_apply(member_id=entry.member_id, added=[stats], removed=[entry.term_stats])
         entry.body = body
-        entry.term_stats = term_stats_for(body).to_json()
+        entry.term_stats = stats
     if subject is not None:
         entry.subject = subject
     entry.category = category
@@ -435,10 +449,7 @@ def memory_edit(
     entry.origin = Origin.USER_STATED
     entry.confidence = policy.confidence_for_origin(Origin.USER_STATED)
     _append_revision(entry, action=EntryAuditAction.EDITED, actor=actor, now=now)
-    others = memory_entries_by_conflict_key(
-        member_id=entry.member_id, conflict_key=entry.conflict_key
-    ).exclude(pk=entry.pk)
-    for other in others.select_for_update():
+    for other in _conflicts_with(entry).exclude(pk=entry.pk).select_for_update():
         other.lifecycle = Lifecycle.SUPERSEDED
         _append_revision(other, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     return entry
@@ -510,6 +521,7 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
 
 
 def _tombstone(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
+    corpus_stats_apply(member_id=entry.member_id, removed=[entry.term_stats])
     entry.lifecycle = Lifecycle.TOMBSTONED
     _append_revision(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
 
@@ -635,6 +647,12 @@ def memory_purge_entries(*, member_id, entry_ids, reason: str) -> int:
     with transaction.atomic():
         entries = MemoryEntry.objects.filter(member_id=member_id, pk__in=entry_ids)
         ids = sorted(str(i) for i in entries.values_list("pk", flat=True))
+        corpus_stats_apply(
+            member_id=member_id,
+            removed=entries.exclude(lifecycle=Lifecycle.TOMBSTONED).values_list(
+                "term_stats", flat=True
+            ),
+        )
         MemoryNotice.objects.filter(member_id=member_id, entry_id__in=ids).delete()
         MemoryNotice.objects.filter(member_id=member_id, proposed_entry_id__in=ids).delete()
         with purge_bypass(MemoryRevision):

@@ -58,7 +58,7 @@ def _flatten(detail) -> dict[str, list[str]]:
 
 def pydantic_fields(exc: pydantic.ValidationError) -> dict[str, list[str]]:
     fields: dict[str, list[str]] = {}
-    for err in exc.errors():
+    for err in exc.errors(include_input=False, include_url=False):
         key = ".".join(str(part) for part in err["loc"]) or "non_field_errors"
         fields.setdefault(key, []).append(err["msg"])
     return fields

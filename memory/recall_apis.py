@@ -1,0 +1,196 @@
+"""Recall over HTTP: surfaces ask what they may say back; members see what was recalled."""
+
+import pydantic
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hierarchy.events import Actor
+from iris_site.api.exceptions import pydantic_fields
+from iris_site.api.pagination import CursorPagination
+from iris_site.api.schema import error_responses
+from iris_site.enums import UserKind
+from iris_site.errors import InvalidInput, NotFound, NotPermitted
+from iris_site.models import User
+from iris_site.permissions import IsMember, IsServiceClient
+from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
+from memory.enums import RecallContext
+from memory.models import RecallRecord
+from memory.policy import consumer_may_use_kind
+from memory.recall.pipeline import MAX_QUERY_CHARS
+from memory.recall_service import recall_request_build, recall_run
+from memory.selectors import memory_recall_list
+
+ADMIN_SURFACE = "admin"  # the operators' surface; never claimed by an assistant surface
+
+
+class ProvenanceOutputSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    ref = serializers.CharField()
+    captured_at = serializers.DateTimeField()
+
+
+class RecalledEntryOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    revision_id = serializers.UUIDField()
+    body = serializers.CharField()
+    category = serializers.CharField()
+    subject = serializers.CharField(allow_blank=True)
+    origin = serializers.CharField()
+    scope = serializers.DictField()
+    score = serializers.FloatField()
+    rationale = serializers.CharField(
+        required=False, help_text="Present only where the surface's budget shows it."
+    )
+    provenance_chain = ProvenanceOutputSerializer(many=True)
+    multi_actor = serializers.DictField(allow_null=True)
+
+
+class AuditEnvelopeOutputSerializer(serializers.Serializer):
+    scope_key = serializers.CharField()
+    returned_ids = serializers.ListField(child=serializers.UUIDField())
+    suppression_counts = serializers.DictField(child=serializers.IntegerField())
+    evaluated_count = serializers.IntegerField()
+
+
+class RecallOutputSerializer(serializers.Serializer):
+    entries = RecalledEntryOutputSerializer(many=True)
+    audit_envelope = AuditEnvelopeOutputSerializer()
+
+
+def _entry_output(entry) -> dict:
+    output = {
+        "id": entry.entry_id,
+        "revision_id": entry.revision_id,
+        "body": entry.body,
+        "category": entry.category,
+        "subject": entry.subject,
+        "origin": entry.origin,
+        "scope": parse_scope_key(entry.scope_key).model_dump(mode="json"),
+        "score": round(entry.score, 6),
+        "provenance_chain": [
+            {"kind": p.kind, "ref": p.ref, "captured_at": p.captured_at}
+            for p in entry.provenance_chain
+        ],
+        "multi_actor": {
+            "actor_handle": entry.multi_actor.actor_handle,
+            "relationship_note": entry.multi_actor.relationship_note,
+            "sensitive_interaction": entry.multi_actor.sensitive_interaction,
+        }
+        if entry.multi_actor
+        else None,
+    }
+    if entry.rationale is not None:
+        output["rationale"] = entry.rationale
+    return output
+
+
+class RecallApi(APIView):
+    """Run the recall pipeline for a member. Consented categories come from the member's
+    consent ledger; `consented_categories` may only narrow them."""
+
+    permission_classes = [IsServiceClient]
+
+    class RecallInputSerializer(serializers.Serializer):
+        surface = serializers.RegexField(
+            r"^[a-z][a-z0-9-]{0,31}$",
+            help_text="assistant, shell, notebook; anything else gets the shell budget.",
+        )
+        scope = serializers.DictField(help_text="A scope key: kind plus its identifiers.")
+        query = serializers.CharField(
+            max_length=MAX_QUERY_CHARS, allow_blank=True, default="", trim_whitespace=False
+        )
+        context = serializers.ChoiceField(
+            choices=RecallContext.choices, default=RecallContext.GENERAL
+        )
+        crisis_frame = serializers.BooleanField(default=False)
+        safety_critical_context = serializers.BooleanField(default=False)
+        consented_categories = serializers.ListField(
+            child=serializers.CharField(max_length=32), required=False, max_length=64
+        )
+        tenant_id = serializers.UUIDField(required=False, allow_null=True)
+        budget = serializers.IntegerField(required=False, min_value=0, max_value=999)
+
+    @extend_schema(
+        request=RecallInputSerializer,
+        responses={200: RecallOutputSerializer, **error_responses(400, 404, 413)},
+    )
+    def post(self, request, member_id):
+        member = get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)
+        serializer = self.RecallInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            scope = SCOPE_KEY_ADAPTER.validate_python({**data["scope"], "user_id": str(member.pk)})
+        except pydantic.ValidationError as exc:
+            raise InvalidInput(
+                "The scope is invalid.",
+                fields={f"scope.{k}": v for k, v in pydantic_fields(exc).items()},
+            ) from exc
+        consumer = request.user.consumer
+        if data["surface"] == ADMIN_SURFACE or not consumer_may_use_kind(consumer, scope.kind):
+            raise NotPermitted(
+                f"Consumer `{consumer}` may not recall from this scope or surface.",
+                code="consumer-not-allowed-for-scope",
+            )
+        tenant_id = data.get("tenant_id") or getattr(scope, "tenant_id", None)
+        if tenant_id and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
+            raise NotFound()
+        recall_request = recall_request_build(
+            member_id=member.pk,
+            surface=data["surface"],
+            scope={k: str(v) for k, v in scope.model_dump().items() if k != "user_id"},
+            query=data["query"],
+            context=data["context"],
+            crisis_frame=data["crisis_frame"],
+            safety_critical_context=data["safety_critical_context"],
+            narrow_categories=data.get("consented_categories"),
+            tenant_id=tenant_id,
+            budget=data.get("budget"),
+        )
+        result = recall_run(request=recall_request, actor=Actor.of(request.user), consumer=consumer)
+        return Response(
+            {
+                "entries": [_entry_output(entry) for entry in result.entries],
+                "audit_envelope": result.audit_envelope.as_dict(),
+            }
+        )
+
+
+class MemberRecallListApi(generics.ListAPIView):
+    """Recent recalls of my memory: which surface, when, what it returned and why."""
+
+    class RecallRecordOutputSerializer(serializers.ModelSerializer):
+        at = serializers.DateTimeField(source="created_at")
+
+        class Meta:
+            model = RecallRecord
+            fields = [
+                "id",
+                "surface",
+                "consumer",
+                "context",
+                "at",
+                "returned_ids",
+                "rationales",
+                "suppression_counts",
+                "evaluated_count",
+            ]
+
+    class Pagination(CursorPagination):
+        ordering = "-created_at"
+
+    permission_classes = [IsMember]
+    serializer_class = RecallRecordOutputSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return RecallRecord.objects.none()
+        return memory_recall_list(member_id=self.request.user.pk)
+
+    @extend_schema(responses={200: RecallRecordOutputSerializer(many=True), **error_responses()})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
