@@ -35,8 +35,16 @@ run: migrate
 	$(PY) manage.py crontask & \
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT) --noreload
 
+CHROMIUM ?= /usr/bin/chromium
+
 test: install
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  echo "Browser tests (Chromium at $(CHROMIUM)):"; \
+	  IRIS_CHROMIUM="$(CHROMIUM)" DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser tests/browser; \
+	else \
+	  echo "SKIPPED the browser tests: no Chromium at $(CHROMIUM) (apt-get install chromium)."; \
+	fi
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from hierarchy.models import AuditEvent
+from hierarchy.models import AuditEvent, OperatorAccessRecord, ShortTermMemory
 
 
 @admin.register(AuditEvent)
@@ -12,6 +12,72 @@ class AuditEventAdmin(admin.ModelAdmin):
     search_fields = ["=id", "=target_member_id", "=target_tenant_id", "action"]
     ordering = ["-sequence"]
     date_hierarchy = "occurred_at"
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ShortTermMemory)
+class ShortTermMemoryAdmin(admin.ModelAdmin):
+    """Metadata only: content (encrypted or not) never appears in the console."""
+
+    fields = [
+        "id",
+        "member",
+        "scope_kind",
+        "scope_id",
+        "category",
+        "sensitive",
+        "related_entry_ids",
+        "consolidate_on_critic_promote",
+        "consolidated_to",
+        "consolidation_trigger",
+        "consolidated_at",
+        "written_by",
+        "ttl_seconds",
+        "created_at",
+        "refreshed_at",
+        "ttl_expires",
+        "warn_emitted_at",
+        "anonymized_at",
+    ]
+    readonly_fields = fields
+    list_display = ["id", "scope_kind", "category", "sensitive", "ttl_expires", "consolidated_to"]
+    list_filter = ["scope_kind", "sensitive", "consolidation_trigger"]
+    search_fields = ["=id", "=member__id", "=scope_id"]
+    ordering = ["-created_at"]
+    list_select_related = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("content", "content_digest")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(OperatorAccessRecord)
+class OperatorAccessRecordAdmin(admin.ModelAdmin):
+    """Read-only: why member data was read through the hierarchy tools."""
+
+    list_display = ["created_at", "action", "actor_type", "actor_role", "target_member_id"]
+    list_filter = ["action", "actor_type"]
+    search_fields = ["=id", "=target_member_id", "=actor_id"]
+    ordering = ["-created_at"]
 
     def get_readonly_fields(self, request, obj=None):
         return [field.name for field in self.model._meta.fields]

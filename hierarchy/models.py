@@ -58,3 +58,13 @@ class AuditEvent(models.Model):
         if not self._state.adding:
             raise ValueError("audit events are append-only")
         super().save(*args, **kwargs)
+
+
+# The short-term tier lives in its own module; imported here so Django registers it.
+from hierarchy.models_stm import (  # noqa: E402
+    OperatorAccessRecord,
+    ReconfirmRequest,
+    ShortTermMemory,
+)
+
+__all__ = ["AuditEvent", "OperatorAccessRecord", "ReconfirmRequest", "ShortTermMemory"]

@@ -1,10 +1,67 @@
 from django.urls import path
 
-from hierarchy import apis
+from hierarchy import apis, operator_apis, stm_apis, views
 
 app_name = "hierarchy"
 
 operator_api_urlpatterns = [
     path("audit-events/", apis.AuditEventListApi.as_view(), name="audit-event-list"),
     path("audit-events/verify/", apis.AuditChainVerifyApi.as_view(), name="audit-chain-verify"),
+    path(
+        "memory-hierarchy/counts/",
+        operator_apis.HierarchyCountsApi.as_view(),
+        name="memory-hierarchy-counts",
+    ),
+    path(
+        "memory-hierarchy/replay/<str:scope_id>/",
+        operator_apis.ReplayApi.as_view(),
+        name="memory-hierarchy-replay",
+    ),
+    path(
+        "memory-hierarchy/stm/<str:scope_id>/",
+        operator_apis.AdminStmApi.as_view(),
+        name="memory-hierarchy-stm",
+    ),
+    path(
+        "memory-hierarchy/ltm/<str:entity_id>/",
+        operator_apis.AdminLtmApi.as_view(),
+        name="memory-hierarchy-ltm",
+    ),
+]
+
+# Mounted under /api/v1/members/ beside memory's service endpoints.
+members_api_urlpatterns = [
+    path(
+        "<uuid:member_id>/short-term/",
+        stm_apis.ShortTermListCreateApi.as_view(),
+        name="short-term",
+    ),
+    path(
+        "<uuid:member_id>/short-term/<uuid:stm_id>/refresh/",
+        stm_apis.ShortTermRefreshApi.as_view(),
+        name="short-term-refresh",
+    ),
+    path(
+        "<uuid:member_id>/context-bundle/",
+        stm_apis.ContextBundleApi.as_view(),
+        name="context-bundle",
+    ),
+]
+
+# Mounted at /api/v1/short-term/.
+short_term_api_urlpatterns = [
+    path(
+        "<uuid:stm_id>/consolidate/",
+        stm_apis.ShortTermConsolidateApi.as_view(),
+        name="short-term-consolidate",
+    ),
+]
+
+# Mounted at /dashboard/admin/.
+dashboard_urlpatterns = [
+    path(
+        "memory-hierarchy",
+        views.memory_hierarchy_dashboard,
+        name="memory-hierarchy-dashboard",
+    ),
 ]

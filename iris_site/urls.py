@@ -4,21 +4,40 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from consent.urls import me_api_urlpatterns as consent_me_api
+from continuity.urls import me_api_urlpatterns as continuity_me_api
+from continuity.urls import service_api_urlpatterns as continuity_service_api
+from datarights.urls import me_api_urlpatterns as datarights_me_api
+from datarights.urls import operator_api_urlpatterns as datarights_operator_api
+from datarights.urls import page_urlpatterns as datarights_pages
+from hierarchy.urls import dashboard_urlpatterns as hierarchy_dashboard
+from hierarchy.urls import members_api_urlpatterns as hierarchy_members_api
 from hierarchy.urls import operator_api_urlpatterns as hierarchy_operator_api
+from hierarchy.urls import short_term_api_urlpatterns as hierarchy_short_term_api
+from inspection.urls import me_api_urlpatterns as inspection_me_api
+from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import views
 from memory import recall_apis
+from memory.urls import me_api_urlpatterns as memory_me_api
+from memory.urls import service_api_urlpatterns as memory_service_api
 
 handler404 = "iris_site.api.exceptions.json_not_found_for_api"
 handler500 = "iris_site.api.exceptions.json_server_error_for_api"
 
 me_api = [
     *consent_me_api,
+    *continuity_me_api,
+    *datarights_me_api,
+    *inspection_me_api,
+    *memory_me_api,
     path("recalls/", recall_apis.MemberRecallListApi.as_view(), name="recall-list"),
 ]
 members_api = [
+    *hierarchy_members_api,
+    *continuity_service_api,
+    *memory_service_api,
     path("<uuid:member_id>/recall/", recall_apis.RecallApi.as_view(), name="recall"),
 ]
-operator_api = [*hierarchy_operator_api]
+operator_api = [*hierarchy_operator_api, *inspection_operator_api, *datarights_operator_api]
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
@@ -30,9 +49,13 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
+    path("profile/memory/data/", include((datarights_pages, "datarights"))),
+    path("profile/memory/", include("memory.page_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", include((me_api, "me"))),
     path("api/v1/members/", include((members_api, "members"))),
+    path("api/v1/short-term/", include((hierarchy_short_term_api, "short-term"))),
     path("api/v1/operator/", include((operator_api, "operator"))),
 ]

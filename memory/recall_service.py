@@ -15,7 +15,8 @@ from hierarchy.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
 from memory.models import MemoryEntry, RecallRecord
 from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
-from memory.recall_store import corpus_stats_get, recall_candidates
+from memory.recall_store import recall_resolve
+from memory.selectors import memory_pending_clear
 
 POLICY_ID = "iris-memory-recall-v1"
 
@@ -76,12 +77,11 @@ def recall_run(
 ) -> RecallResult:
     """Resolve, then count the use of what was returned and record it for the member."""
     now = now or timezone.now()
-    result = resolve(
-        recall_candidates(request=request),
-        request,
-        now,
-        corpus_stats=corpus_stats_get(member_id=request.user_id),
-    )
+    # While a full clear waits out its grace window, nothing is recalled.
+    cleared = memory_pending_clear(member_id=request.user_id) is not None
+    # The store hands the pipeline a certified shortlist: the same result as over every
+    # live entry, without reading them all (memory.recall_store.recall_resolve).
+    result = resolve([], request, now) if cleared else recall_resolve(request=request, now=now)
     envelope = result.audit_envelope
     if envelope.returned_ids:
         MemoryEntry.objects.filter(member_id=request.user_id, pk__in=envelope.returned_ids).update(

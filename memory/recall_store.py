@@ -1,26 +1,102 @@
-"""The storage side of recall: fetching candidates and keeping corpus statistics.
+"""The storage side of recall: fetching candidates, the stem index, corpus statistics.
 
 The pure pipeline (`memory.recall`) decides; this module feeds it from the database.
+
+`recall_resolve` is the production path. It hands the pipeline a shortlist instead of
+every live entry of the member, chosen so that the returned entries are exactly what
+the pipeline returns over all of them (same ids, order, scores and rationales):
+
+1. Under BM25 an entry that shares no stem with the query has semantic factor 0, so its
+   score is a non-decreasing function of its weighted prior (recency, references,
+   origin); any entry scores at most the blend of an upper bound of its semantic
+   factor and an upper bound of its prior (`_Shape.bound`).
+2. Two ranked streams, each with a bound for what it has not produced yet:
+   - matches, from the `MemoryEntryTerm` postings index alone: the entries holding
+     one of the query's rarer stems, best first by their score (BM25 over every query
+     stem from the stored counts and lengths, the common stems' postings only probed
+     for these entries, never scanned: MaxScore; the prior from the postings' copy of
+     the entry's counters, kept in step by a database trigger). Entries holding only
+     common stems are bounded by those stems' share of the BM25 normaliser;
+   - live entries by prior, read best first from the `memory_recall_prior` index one
+     (scope partition, reference bucket, origin) class at a time, in which the prior
+     falls with the recency anchor (PostgreSQL; elsewhere one sort).
+3. A prefix of each stream is loaded, with every live entry sharing a conflict key with
+   a loaded one (dedupe must see whole clusters), and the pipeline runs on it.
+4. The result stands only if its last entry beats the best score any entry outside the
+   shortlist could reach (the streams' bounds, widened by a margin far above the
+   floating-point disagreement between SQL and Python); otherwise the blocking stream
+   grows and it runs again. Exhausted streams bound nothing, and past a number of
+   rounds every live entry is read, so the loop always ends, always exact.
+
+The streams read the member's live rows of the reachable scope kinds without the other
+gates, so the pipeline applies stages 1-5 itself and its audit envelope counts what it
+withheld among the entries this recall weighed (the best matches and the best by prior,
+about the budget's worth); `evaluated_count` is the shortlist's size. A crisis frame,
+where nearly everything is withheld, loads every entry that survives it instead.
 """
 
-from collections.abc import Iterable
+from __future__ import annotations
 
-from django.db.models import QuerySet
+import math
+import uuid
+from collections import namedtuple
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
 
-from memory.enums import Lifecycle, ScopeKind
-from memory.models import MemoryCorpusStats, MemoryEntry
+from django.db import connection
+from django.db.models import (
+    Case,
+    F,
+    FloatField,
+    Func,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
+
+from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
+from memory.models import MemoryCorpusStats, MemoryEntry, MemoryEntryTerm
+from memory.policy import conflict_key as stored_conflict_key
 from memory.recall import (
+    BM25,
+    DEFAULT_BLEND,
+    AdditiveBlend,
+    Blend,
     CorpusStats,
     MultiActor,
     ProvenanceLink,
     RecallCandidate,
     RecallRequest,
+    RecallResult,
+    RelevanceFirstBlend,
     ScopeKey,
     Suppression,
     TermStats,
+    blend_named,
+    bm25,
+    budget_for,
     corpus_stats_add,
     corpus_stats_remove,
+    query_terms,
+    resolve,
 )
+from memory.recall.pipeline import (
+    CRISIS_FRAME,
+    MULTI_ACTOR_SENSITIVE_CONTEXTS,
+    ORIGIN_WEIGHTS,
+    RECENCY_TIME_CONSTANT,
+    REFERENCE_SATURATION,
+    SCOPE_MISMATCH,
+    SENSITIVE_CONTEXTS,
+    SENSITIVE_OUTSIDE_CONTEXT,
+    SENSITIVE_WITHOUT_CONSENT,
+    TENANT_MISMATCH,
+)
+from memory.recall.rankers import SemanticFn
 
 # Which stored scope kinds a recall in each kind can possibly reach; the pipeline's
 # reachability stage then checks the identifiers. Filtering here keeps unreachable
@@ -67,6 +143,9 @@ CANDIDATE_COLUMNS = (
     "reference_count",
     "last_referenced_at",
 )
+# A row as `values_list(*CANDIDATE_COLUMNS)` gives it: building a model instance per
+# candidate costs more than the rest of the recall.
+_CandidateRow = namedtuple("_CandidateRow", CANDIDATE_COLUMNS)
 
 
 def _text(value) -> str | None:
@@ -114,27 +193,827 @@ def candidate_of(row: MemoryEntry) -> RecallCandidate:
     )
 
 
+def _pool(request: RecallRequest) -> QuerySet[MemoryEntry]:
+    """The member's live rows of the scope kinds this request can reach: what the
+    pipeline is handed, in full or as a shortlist."""
+    return MemoryEntry.objects.filter(
+        member_id=request.user_id,
+        lifecycle=Lifecycle.ACTIVE,
+        scope_kind__in=REACHABLE_KINDS[request.scope.kind],
+        # An entry held for a pending (soft) deletion is not recalled during its grace
+        # window.
+        deletion_hold__isnull=True,
+    ).order_by()
+
+
 def recall_candidate_rows(*, request: RecallRequest) -> QuerySet[MemoryEntry]:
     """The member's live rows in the scope kinds this request can reach, only the
     columns the pipeline reads; served by the `memory_recall_live` partial index."""
-    return (
-        MemoryEntry.objects.filter(
-            member_id=request.user_id,
-            lifecycle=Lifecycle.ACTIVE,
-            scope_kind__in=REACHABLE_KINDS[request.scope.kind],
-        )
-        .only(*CANDIDATE_COLUMNS)
-        .order_by()
-    )
+    return _pool(request).only(*CANDIDATE_COLUMNS)
+
+
+def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str, RecallCandidate]:
+    """The rows' candidates by entry id, read as plain tuples (``many``: in batches)."""
+    found = {}
+    values_list = rows.values_list(*CANDIDATE_COLUMNS)
+    for values in values_list.iterator(2000) if many else values_list:
+        candidate = candidate_of(_CandidateRow._make(values))
+        found[candidate.entry_id] = candidate
+    return found
 
 
 def recall_candidates(*, request: RecallRequest) -> list[RecallCandidate]:
-    return [candidate_of(row) for row in recall_candidate_rows(request=request).iterator(2000)]
+    """Every live candidate of the reachable scope kinds: what `recall_resolve` returns
+    the same result as, without reading them all."""
+    return list(_candidates(_pool(request), many=True).values())
 
 
-def corpus_stats_get(*, member_id) -> CorpusStats:
-    row = MemoryCorpusStats.objects.filter(member_id=member_id).first()
-    return CorpusStats.from_json(row.stats) if row and row.stats else CorpusStats()
+def member_candidates(*, member_id) -> list[RecallCandidate]:
+    """Every entry of the member as a candidate, whatever its lifecycle or scope (only
+    entries held for deletion are never recall candidates)."""
+    rows = MemoryEntry.objects.filter(member_id=member_id, deletion_hold__isnull=True)
+    return list(_candidates(rows, many=True).values())
+
+
+def recall_reference(
+    *,
+    request: RecallRequest,
+    now: datetime,
+    semantic: SemanticFn | None = None,
+    blend: Blend | str | None = None,
+) -> RecallResult:
+    """The straightforward reference: `member_candidates` through the pure pipeline,
+    with the member's full corpus statistics."""
+    return resolve(
+        member_candidates(member_id=request.user_id),
+        request,
+        now,
+        semantic=semantic,
+        blend=blend,
+        corpus_stats=corpus_stats_get(member_id=request.user_id),
+    )
+
+
+# --- gates in SQL ------------------------------------------------------------------
+
+# Recall kinds that reach profile rows (`pipeline.is_reachable`).
+_PROFILE_REACHERS = frozenset(
+    {
+        ScopeKind.PROFILE,
+        ScopeKind.SESSION,
+        ScopeKind.SCENE,
+        ScopeKind.POSE,
+        ScopeKind.NOTEBOOK,
+        ScopeKind.CRISIS,
+    }
+)
+# A condition true for every row, for a gate that drops everything it sees.
+_EVERY_ROW = Q(pk__isnull=False)
+
+
+def _canonical_uuid(value: str | None) -> str | None:
+    """The value if it is the text the pipeline compares a stored UUID against (its
+    canonical form), else None: a UUID column matches other spellings in SQL, while
+    the pipeline's string comparison does not."""
+    if not value:
+        return None
+    try:
+        return value if str(uuid.UUID(value)) == value else None
+    except ValueError:
+        return None
+
+
+def _reachable(request: RecallRequest) -> Q | None:
+    """`pipeline.is_reachable` for stored rows, or None when nothing is reachable."""
+    scope, kind = request.scope, request.scope.kind
+    parts: list[Q] = []
+    if kind in _PROFILE_REACHERS:
+        parts.append(Q(scope_kind=ScopeKind.PROFILE))
+    if kind == ScopeKind.CRISIS:
+        parts.append(
+            Q(
+                scope_kind__in=[
+                    ScopeKind.SESSION,
+                    ScopeKind.SCENE,
+                    ScopeKind.POSE,
+                    ScopeKind.NOTEBOOK,
+                    ScopeKind.CRISIS,
+                ]
+            )
+        )
+    if kind in (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE):
+        parts.append(Q(scope_kind=ScopeKind.SESSION, session_id=scope.session_id))
+    if kind in (ScopeKind.SCENE, ScopeKind.POSE):
+        parts.append(
+            Q(scope_kind=ScopeKind.SCENE, session_id=scope.session_id, scene_id=scope.scene_id)
+        )
+    if kind == ScopeKind.POSE:
+        parts.append(
+            Q(
+                scope_kind=ScopeKind.POSE,
+                session_id=scope.session_id,
+                scene_id=scope.scene_id,
+                pose_id=scope.pose_id,
+            )
+        )
+    if kind == ScopeKind.NOTEBOOK:
+        parts.append(Q(scope_kind=ScopeKind.NOTEBOOK, notebook_id=scope.notebook_id))
+        if request.effective_tenant_id is not None:
+            parts.append(Q(scope_kind=ScopeKind.TENANT))
+    if kind == ScopeKind.OPERATOR_COPILOT and (operator := _canonical_uuid(scope.operator_id)):
+        parts.append(Q(scope_kind=ScopeKind.OPERATOR_COPILOT, operator_id=operator))
+    if kind == ScopeKind.TENANT and (tenant := _canonical_uuid(scope.tenant_id)):
+        parts.append(Q(scope_kind=ScopeKind.TENANT, tenant_id=tenant))
+    if not parts:
+        return None
+    reach = parts[0]
+    for part in parts[1:]:
+        reach |= part
+    return reach
+
+
+def _gate_failures(request: RecallRequest, now: datetime) -> list[tuple[str | F, Q]]:
+    """Stages 1-5 as (suppression-count key, failure condition) in the pipeline's
+    order, for rows of `_pool` (the member's live rows in reachable kinds): a row
+    fails at the first condition it meets, and passes when it meets none."""
+    failures: list[tuple[str | F, Q]] = []
+    # 1. Tenant boundary.
+    tenant = _canonical_uuid(request.effective_tenant_id)
+    tenant_ok = Q(tenant_id__isnull=True) | Q(tenant_id=tenant) if tenant else Q(tenant_id=None)
+    failures.append((TENANT_MISMATCH, ~tenant_ok))
+    # 2. Reachability (the owner is the member by construction of the pool).
+    reach = _reachable(request)
+    failures.append((SCOPE_MISMATCH, _EVERY_ROW if reach is None else ~reach))
+    # 3. Crisis frame.
+    if request.crisis_frame:
+        safe = Q(category=MemoryCategory.SAFETY)
+        failures.append((CRISIS_FRAME, ~safe if request.safety_critical_context else _EVERY_ROW))
+    # 4. Active suppression, under its own reason (lifecycle is active in the pool).
+    active = ~Q(suppression_reason="") & (
+        Q(suppression_ends_at__isnull=True) | Q(suppression_ends_at__gt=now)
+    )
+    failures.append((F("suppression_reason"), active))
+    # 5. Sensitive categories and sensitive multi-actor interactions.
+    consented = request.consented_categories
+    no_consent = sorted(c for c in SENSITIVE_CATEGORIES if c not in consented)
+    off_context = sorted(
+        c
+        for c in SENSITIVE_CATEGORIES
+        if c in consented and request.context not in SENSITIVE_CONTEXTS[c]
+    )
+    actor_sensitive = Q(sensitive_interaction=True) & ~Q(actor_handle="")
+    consent_fail = [Q(category__in=no_consent)] if no_consent else []
+    if not request.multi_actor_consented:
+        consent_fail.append(actor_sensitive)
+    context_fail = [Q(category__in=off_context)] if off_context else []
+    if request.context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
+        context_fail.append(actor_sensitive)
+    for key, conditions in (
+        (SENSITIVE_WITHOUT_CONSENT, consent_fail),
+        (SENSITIVE_OUTSIDE_CONTEXT, context_fail),
+    ):
+        if conditions:
+            condition = conditions[0]
+            for other in conditions[1:]:
+                condition |= other
+            failures.append((key, condition))
+    return failures
+
+
+def _survivors(request: RecallRequest, now: datetime) -> QuerySet[MemoryEntry]:
+    """Rows that pass stages 1-5 of the pipeline (and only those)."""
+    if _canonical_uuid(request.user_id) is None:
+        # The pipeline compares the member's id as canonical text: nothing would match.
+        return MemoryEntry.objects.none()
+    rows = _pool(request)
+    for _, condition in _gate_failures(request, now):
+        if condition is _EVERY_ROW:
+            return MemoryEntry.objects.none()
+        rows = rows.exclude(condition)
+    return rows
+
+
+# --- ranking bounds ---------------------------------------------------------------------
+
+# Far above the floating-point disagreement between SQL and Python (about 1e-15 on
+# values in [0, 1]) and far below any score difference that matters.
+BOUND_MARGIN = 1e-9
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the store needs to know of a blend: the prior's weights (recency,
+    reference, origin) and the bound of step 1."""
+
+    blend: Blend
+    recency: float
+    reference: float
+    origin: float
+
+    @property
+    def best_prior(self) -> float:
+        return self.recency + self.reference + self.origin
+
+    def bound(self, semantic: float, prior: float, *, has_query: bool) -> float:
+        """The best score of an entry whose semantic factor is at most ``semantic`` and
+        whose weighted prior is at most ``prior`` (the blend is non-decreasing in both)."""
+        blend = self.blend
+        if not has_query:
+            return prior  # the seed's blend with no semantic factor
+        if isinstance(blend, RelevanceFirstBlend):
+            share = min(1.0, prior / self.best_prior)
+            raw = semantic * (1.0 + blend.lift * share) + blend.floor * share
+            return raw / (1.0 + blend.lift + blend.floor)
+        return blend.semantic * semantic + prior
+
+
+def _shape(blend: Blend) -> _Shape | None:
+    """The blend's shape, or None for a blend whose bounds the store cannot vouch for."""
+    if isinstance(blend, RelevanceFirstBlend) and isinstance(blend.prior, AdditiveBlend):
+        prior = blend.prior
+        if blend.lift < 0 or blend.floor < 0:
+            return None
+    elif isinstance(blend, AdditiveBlend):
+        prior = blend
+    else:
+        return None
+    weights = (prior.recency, prior.reference, prior.origin, prior.semantic)
+    if min(weights) < 0 or prior.recency + prior.reference + prior.origin <= 0:
+        return None
+    return _Shape(blend, prior.recency, prior.reference, prior.origin)
+
+
+class _EpochSeconds(Func):
+    """Seconds since 1970 of a timestamp (SQLite: from its stored UTC text)."""
+
+    output_field = FloatField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="EXTRACT(EPOCH FROM %(expressions)s)::double precision",
+            **extra_context,
+        )
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="((julianday(%(expressions)s) - 2440587.5) * 86400.0)",
+            **extra_context,
+        )
+
+
+def _prior_expression(shape: _Shape, now: datetime):
+    """``w_r * recency + w_ref * references + w_o * origin`` in SQL, the factors as the
+    pipeline computes them (recency from the last reference, else the last update)."""
+    anchor = Coalesce("last_referenced_at", "updated_at")
+    age = Greatest(Value(0.0), Value(now.timestamp()) - _EpochSeconds(anchor))
+    recency = Exp(-age / Value(RECENCY_TIME_CONSTANT.total_seconds()))
+    reference = Least(
+        Value(1.0),
+        Cast("reference_count", FloatField()) / Value(float(REFERENCE_SATURATION)),
+    )
+    origin = Case(
+        *(When(origin=name, then=Value(float(weight))) for name, weight in ORIGIN_WEIGHTS.items()),
+        default=Value(0.0),
+        output_field=FloatField(),
+    )
+    return (
+        Value(shape.recency) * recency
+        + Value(shape.reference) * reference
+        + Value(shape.origin) * origin
+    )
+
+
+# --- the streams ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Stream:
+    """Entry ids ranked by a value (best first), and an upper bound of the value of every
+    entry the stream did not list (None when it listed them all)."""
+
+    ranked: list[tuple[str, float]]
+    rest: float | None
+
+    def prefix(self, size: int) -> tuple[list[str], float | None, float | None]:
+        """The first ``size`` ids, the value of the next one listed (None if none) and
+        the bound of the unlisted."""
+        following = self.ranked[size][1] if len(self.ranked) > size else None
+        return [entry_id for entry_id, _ in self.ranked[:size]], following, self.rest
+
+
+def _stem_key(stem: str) -> str:
+    return stem[: MemoryEntryTerm.STEM_LENGTH]
+
+
+def _idf(term: str, corpus: CorpusStats) -> float:
+    # BM25's (Lucene's) idf, exactly as `rankers.BM25` computes it.
+    n = corpus.document_frequency.get(term, 0)
+    return math.log(1.0 + (corpus.document_count - n + 0.5) / (n + 0.5))
+
+
+@dataclass(frozen=True)
+class _Query:
+    """A query's stems, rarest first, with their share of BM25's normaliser."""
+
+    terms: tuple[str, ...]
+    idf: Mapping[str, float]
+
+    @classmethod
+    def of(cls, terms: Iterable[str], corpus: CorpusStats) -> _Query:
+        idf = {term: _idf(term, corpus) for term in terms}
+        return cls(tuple(sorted(idf, key=lambda t: (-idf[t], t))), idf)
+
+    def share(self, terms: Iterable[str]) -> float:
+        """The most these stems can add to the semantic factor: each BM25 term score
+        stays below ``idf * (k1 + 1)``, and the factor divides by their sum."""
+        total = sum(self.idf.values())
+        return sum(self.idf[t] for t in terms) / total if total > 0 else 0.0
+
+
+def _essential_count(query: _Query, corpus: CorpusStats, budget: int = 4000) -> int:
+    """How many of the rarest stems to read postings for at first: those no entry states
+    (nearly free), then as many as fit in ``budget`` postings by document frequency, at
+    least one."""
+    count, postings, reading = 0, 0, False
+    for term in query.terms:
+        frequency = corpus.document_frequency.get(term, 0)
+        if frequency and reading and postings + frequency > budget:
+            break
+        postings += frequency
+        reading = reading or frequency > 0
+        count += 1
+    return count
+
+
+def _stem_weights(query: _Query, terms: Iterable[str]) -> dict[str, float]:
+    weights: dict[str, float] = {}
+    for term in terms:
+        # Stems cut to one prefix share a posting: adding their weights keeps the
+        # posting's score an upper bound of theirs.
+        weights[_stem_key(term)] = weights.get(_stem_key(term), 0.0) + query.idf[term]
+    return weights
+
+
+class _Sql:
+    """The few spellings that differ between PostgreSQL and SQLite in the raw queries."""
+
+    def __init__(self) -> None:
+        self.postgres = connection.vendor == "postgresql"
+        self.greatest = "GREATEST" if self.postgres else "MAX"
+        self.least = "LEAST" if self.postgres else "MIN"
+
+    def number(self, value: float) -> str:
+        # A double-precision literal (repr round-trips exactly): arithmetic stays in
+        # floating point on PostgreSQL instead of NUMERIC.
+        return f"CAST({float(value)!r} AS {'double precision' if self.postgres else 'REAL'})"
+
+    def epoch(self, column: str) -> str:
+        if self.postgres:
+            return f"EXTRACT(EPOCH FROM {column})::double precision"
+        return f"((julianday({column}) - 2440587.5) * 86400.0)"
+
+
+def _matching_stream(
+    member_id,
+    shape: _Shape,
+    now: datetime,
+    ranker: BM25,
+    corpus: CorpusStats,
+    query: _Query,
+    essential: int,
+    size: int,
+) -> _Stream:
+    """Entries with a posting for one of the ``essential`` rarest stems, best first by
+    their score as far as the postings index alone tells it: BM25 over every query stem
+    (the common stems' postings are only probed for these entries, never scanned for
+    others: MaxScore) from the counts and lengths, blended with the entry's prior from
+    the postings' copy of it. An entry without any of those stems scores at most the
+    common stems' share, which the caller bounds. One raw query: the ORM would spend
+    longer building it than the database spends running it."""
+    ceiling = sum(query.idf.values()) * (ranker.k1 + 1.0)
+    if ceiling <= 0:
+        return _Stream([], None)
+    sql = _Sql()
+    n = sql.number
+    weights = _stem_weights(query, query.terms)
+    stems = sorted(weights)
+    member = MemoryEntryTerm._meta.get_field("member_id").get_db_prep_value(
+        uuid.UUID(str(member_id)), connection
+    )
+    params: list = []
+    weight = "CASE t.stem " + " ".join(f"WHEN %s THEN {n(weights[s])}" for s in stems)
+    weight += f" ELSE {n(0.0)} END"
+    params += stems
+    cw = n(ranker.context_weight)
+    tf = f"(t.own_count + {cw} * t.context_count)"
+    average = corpus.average_length + ranker.context_weight * corpus.average_context_length
+    norm = n(ranker.k1)
+    if average > 0:
+        length = f"(t.length + {cw} * t.context_length)"
+        norm = f"{n(ranker.k1)} * ({n(1.0 - ranker.b)} + {n(ranker.b)} * {length} / {n(average)})"
+    posting = f"{weight} * {tf} * {n(ranker.k1 + 1.0)} / ({tf} + {norm})"
+    table = connection.ops.quote_name(MemoryEntryTerm._meta.db_table)
+    where = f"t.member_id = %s AND t.stem IN ({', '.join(['%s'] * len(stems))})"
+    params += [member, *stems]
+    if essential < len(query.terms):
+        rare = sorted(_stem_weights(query, query.terms[:essential]))
+        where += (
+            f" AND t.entry_id IN (SELECT r.entry_id FROM {table} r WHERE r.member_id = %s"  # noqa: S608
+            f" AND r.stem IN ({', '.join(['%s'] * len(rare))}))"
+        )
+        params += [member, *rare]
+    origin = "CASE g.origin " + " ".join(f"WHEN %s THEN {n(w)}" for w in ORIGIN_WEIGHTS.values())
+    origin += f" ELSE {n(0.0)} END"
+    age = f"{sql.greatest}({n(0.0)}, {n(now.timestamp())} - {sql.epoch('g.anchor')})"
+    prior = (
+        f"({n(shape.recency)} * EXP(-{age} / {n(RECENCY_TIME_CONSTANT.total_seconds())})"
+        f" + {n(shape.reference)} * {sql.least}({n(1.0)}, g.reference_count"
+        f" / {n(REFERENCE_SATURATION)}) + {n(shape.origin)} * ({origin}))"
+    )
+    semantic = f"{sql.least}({n(1.0)}, g.total / {n(ceiling)})"
+    blend = shape.blend
+    if isinstance(blend, RelevanceFirstBlend):
+        share = f"{sql.least}({n(1.0)}, {prior} / {n(shape.best_prior)})"
+        bound = (
+            f"({semantic} * ({n(1.0)} + {n(blend.lift)} * {share}) + {n(blend.floor)} * {share})"
+            f" / {n(1.0 + blend.lift + blend.floor)}"
+        )
+    else:
+        bound = f"{n(blend.semantic)} * {semantic} + {prior}"
+    statement = (
+        f"SELECT g.entry_id, {bound} AS bound FROM ("  # noqa: S608 - numbers, fixed names
+        f"SELECT t.entry_id, t.reference_count, t.anchor, t.origin, SUM({posting}) AS total"
+        f" FROM {table} t WHERE {where}"
+        " GROUP BY t.entry_id, t.reference_count, t.anchor, t.origin"
+        ") g ORDER BY bound DESC, g.entry_id LIMIT %s"
+    )
+    select_params = list(ORIGIN_WEIGHTS) * (2 if isinstance(blend, RelevanceFirstBlend) else 1)
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*select_params, *params, size + 1])
+        rows = cursor.fetchall()
+    return _Stream([(str(uuid.UUID(str(entry_id))), bound) for entry_id, bound in rows], None)
+
+
+# Kinds whose rows carry the session id, each reaching the ones before it.
+_SESSION_BOUND = (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE)
+
+
+def _prior_partitions(request: RecallRequest) -> list[tuple[str, str, str]] | None:
+    """The (scope kind, session id, notebook id) prefixes of `memory_recall_prior` that
+    hold every row this recall can reach, or None when they cannot be listed (a crisis
+    recall reaches every session). Check constraints keep the identifier columns empty
+    for kinds that do not carry them."""
+    scope, kind = request.scope, request.scope.kind
+    profile = (ScopeKind.PROFILE, "", "")
+    if kind == ScopeKind.PROFILE:
+        return [profile]
+    if kind in _SESSION_BOUND:
+        kinds = _SESSION_BOUND[: _SESSION_BOUND.index(kind) + 1]
+        return [profile, *((k, scope.session_id or "", "") for k in kinds)]
+    if kind == ScopeKind.NOTEBOOK:
+        partitions = [profile, (ScopeKind.NOTEBOOK, "", scope.notebook_id or "")]
+        if request.effective_tenant_id is not None:
+            partitions.append((ScopeKind.TENANT, "", ""))
+        return partitions
+    if kind in (ScopeKind.TENANT, ScopeKind.OPERATOR_COPILOT):
+        return [(kind, "", "")]
+    return None
+
+
+_PRIOR_CLASSES_SQL = """
+SELECT p.kind, p.session_id, p.notebook_id, r.bucket, o.origin, e.id, e.prior
+FROM unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[])
+         AS p(kind, session_id, notebook_id)
+CROSS JOIN generate_series(0, %(saturation)s) AS r(bucket)
+CROSS JOIN unnest(%(origins)s::text[], %(weights)s::double precision[]) AS o(origin, weight)
+CROSS JOIN LATERAL (
+    SELECT m.id,
+           %(w_recency)s * EXP(-GREATEST(0.0, %(now)s - EXTRACT(EPOCH FROM
+               COALESCE(m.last_referenced_at, m.updated_at))::double precision)
+               / %(tau)s)
+           + %(w_reference)s * LEAST(1.0, m.reference_count::double precision / %(saturation)s)
+           + %(w_origin)s * o.weight AS prior
+    FROM {table} m
+    WHERE m.member_id = %(member)s AND m.lifecycle = 'active'
+      AND m.scope_kind = p.kind AND m.session_id = p.session_id
+      AND m.notebook_id = p.notebook_id
+      -- literal, as in the index expression (REFERENCE_SATURATION)
+      AND LEAST(m.reference_count, 10) = r.bucket AND m.origin = o.origin
+    ORDER BY COALESCE(m.last_referenced_at, m.updated_at) DESC
+    LIMIT %(per_class)s
+) AS e
+"""
+
+
+def _prior_stream(
+    request: RecallRequest,
+    shape: _Shape,
+    now: datetime,
+    per_class: int,
+    size: int,
+    *,
+    partitions: list[tuple[str, str, str]] | None = None,
+) -> _Stream:
+    """Live entries of the reachable partitions by weighted prior, best first.
+
+    On PostgreSQL each (partition, reference bucket, origin) class is one range of the
+    `memory_recall_prior` index, in which the prior falls with the recency anchor: the
+    first ``per_class`` rows of each class are read, and a class cut short bounds its
+    unread rows by its last row's prior. Elsewhere the pool is sorted by prior."""
+    partitions = partitions or _prior_partitions(request)
+    if connection.vendor != "postgresql" or partitions is None:
+        rows = list(
+            _pool(request)
+            .annotate(prior=_prior_expression(shape, now))
+            .order_by("-prior", "id")
+            .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
+        )
+        ranked = [(str(entry_id), prior) for entry_id, prior in rows]
+        cut = max(size, 8 * per_class)
+        return _Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
+    saturation = REFERENCE_SATURATION
+    params = {
+        "kinds": [k for k, _, _ in partitions],
+        "sessions": [s for _, s, _ in partitions],
+        "notebooks": [n for _, _, n in partitions],
+        "origins": list(ORIGIN_WEIGHTS),
+        "weights": [float(w) for w in ORIGIN_WEIGHTS.values()],
+        "saturation": saturation,
+        "w_recency": shape.recency,
+        "w_reference": shape.reference,
+        "w_origin": shape.origin,
+        "now": now.timestamp(),
+        "tau": RECENCY_TIME_CONSTANT.total_seconds(),
+        "member": uuid.UUID(request.user_id),
+        "per_class": per_class + 1,
+    }
+    sql = _PRIOR_CLASSES_SQL.format(table=connection.ops.quote_name(MemoryEntry._meta.db_table))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    classes: dict[tuple, list[float]] = {}
+    ranked = []
+    for kind, session_id, notebook_id, bucket, origin, entry_id, prior in rows:
+        classes.setdefault((kind, session_id, notebook_id, bucket, origin), []).append(prior)
+        ranked.append((str(entry_id), prior))
+    ranked.sort(key=lambda item: (-item[1], item[0]))
+    cut = max((min(p) for p in classes.values() if len(p) > per_class), default=None)
+    return _Stream(ranked, cut)
+
+
+def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> CorpusStats:
+    """The member's corpus statistics; with ``terms``, only their document frequencies
+    (all a BM25 recall reads), picked out of the stored JSON by the database."""
+    if terms is None or connection.vendor != "postgresql":
+        row = MemoryCorpusStats.objects.filter(member_id=member_id).first()
+        stats = CorpusStats.from_json(row.stats) if row and row.stats else CorpusStats()
+        if terms is None:
+            return stats
+        wanted = set(terms)
+        frequency = {t: n for t, n in stats.document_frequency.items() if t in wanted}
+        return replace(stats, document_frequency=frequency)
+    wanted = sorted(set(terms))
+    frequency = KeyTransform("document_frequency", "stats")
+    fields = {
+        "document_count": KT("stats__document_count"),
+        "total_length": KT("stats__total_length"),
+        "total_context_length": KT("stats__total_context_length"),
+        **{f"df{i}": KeyTextTransform(term, frequency) for i, term in enumerate(wanted)},
+    }
+    row = MemoryCorpusStats.objects.filter(member_id=member_id).values(**fields).first()
+    if row is None or row["document_count"] is None:
+        return CorpusStats()
+    return CorpusStats(
+        document_count=int(row["document_count"]),
+        total_length=int(row["total_length"]),
+        total_context_length=int(row["total_context_length"] or 0),
+        document_frequency={
+            term: int(row[f"df{i}"]) for i, term in enumerate(wanted) if row[f"df{i}"] is not None
+        },
+    )
+
+
+# --- the production path ----------------------------------------------------------------
+
+_CHUNK = 1000
+# Past this many entries in the shortlist, or this many rounds, the loop reads every
+# live entry instead (the result is the same; only massive ties get there).
+SHORTLIST_CEILING = 20_000
+MAX_ROUNDS = 12
+
+
+def _chunks(values: list, size: int = _CHUNK):
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _clusters(
+    loaded: Mapping[str, RecallCandidate], pool: QuerySet[MemoryEntry], asked: set[str]
+) -> dict[str, RecallCandidate]:
+    """Every live entry sharing a conflict key with a loaded one, so the dedupe stage
+    sees whole clusters. The stored key normalises the subject, so it groups a superset
+    of the pipeline's clusters; the extra entries change nothing."""
+    keys = {
+        stored_conflict_key(
+            category=c.category,
+            actor_handle=c.multi_actor.actor_handle if c.multi_actor else "",
+            subject=c.subject,
+        )
+        for c in loaded.values()
+        if c.subject
+    } - asked
+    asked |= keys
+    found: dict[str, RecallCandidate] = {}
+    for chunk in _chunks(sorted(keys)):
+        for entry_id, candidate in _candidates(pool.filter(conflict_key__in=chunk)).items():
+            if entry_id not in loaded:
+                found[entry_id] = candidate
+    return found
+
+
+@dataclass
+class _Plan:
+    """How far each stream is read; the loop grows it until the result is certified."""
+
+    essential: int = 0
+    matching_size: int = 0
+    per_class: int = 0
+    prior_size: int = 0
+
+
+def recall_resolve(
+    *,
+    request: RecallRequest,
+    now: datetime,
+    semantic: SemanticFn | None = None,
+    blend: Blend | str | None = None,
+) -> RecallResult:
+    """The pipeline's result over every live entry of the member, from a certified
+    shortlist (see the module docstring)."""
+    ranker = semantic or bm25
+    chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
+    pool = _pool(request)
+    shape = _shape(chosen)
+    if not isinstance(ranker, BM25) or shape is None:
+        # Only BM25 promises "no shared stem, no semantic factor": read everything.
+        corpus = corpus_stats_get(member_id=request.user_id)
+        return resolve(
+            _candidates(pool, many=True).values(),
+            request,
+            now,
+            semantic=ranker,
+            blend=chosen,
+            corpus_stats=corpus,
+        )
+    has_query = request.has_query
+    terms = query_terms(request.query) if has_query else ()
+    corpus = corpus_stats_get(member_id=request.user_id, terms=terms)
+    query = _Query.of(terms, corpus)
+    _, budget = budget_for(request.surface)
+    limit = budget.max_entries
+    if request.budget is not None:
+        limit = min(limit, request.budget)
+    first = limit + 8
+    plan = _Plan()
+
+    def read_matching() -> _Stream:
+        return _matching_stream(
+            request.user_id, shape, now, ranker, corpus, query, plan.essential, plan.matching_size
+        )
+
+    def read_prior(partitions=None) -> _Stream:
+        return _prior_stream(
+            request, shape, now, plan.per_class, plan.prior_size, partitions=partitions
+        )
+
+    loaded: dict[str, RecallCandidate] = {}
+    matching = prior = None
+    if limit and query.terms:
+        plan.essential, plan.matching_size = _essential_count(query, corpus), first
+        matching = read_matching()
+    if limit and request.crisis_frame:
+        # Almost everything is withheld: whatever survives is few, and all of it is read,
+        # beside the best matches and the best profile entries by prior (for the audit).
+        loaded.update(_candidates(_survivors(request, now), many=True))
+        plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
+        prior = read_prior([(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")])
+    elif limit and not query.terms:
+        plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
+        prior = read_prior()
+    asked: set[str] = set()
+    margin = BOUND_MARGIN
+    for round_ in range(MAX_ROUNDS + 1):
+        # Each stream's bound for what it lists past the loaded prefix ("next") and for
+        # what it did not list at all ("rest").
+        wanted: list[str] = []
+        matching_next = prior_next = prior_rest = None
+        if matching is not None:
+            ids, matching_next, _ = matching.prefix(plan.matching_size)
+            wanted += ids
+        if prior is not None:
+            ids, prior_next, prior_rest = prior.prefix(plan.prior_size)
+            wanted += ids
+        if len(wanted) > SHORTLIST_CEILING or round_ == MAX_ROUNDS:
+            # Only with massive ties at a cut-off: reading every live entry once is
+            # cheaper than growing the streams again.
+            loaded.update(_candidates(pool.exclude(pk__in=list(loaded)), many=True))
+            return resolve(
+                loaded.values(), request, now, semantic=ranker, blend=chosen, corpus_stats=corpus
+            )
+        missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
+        for chunk in _chunks(missing):
+            loaded.update(_candidates(pool.filter(pk__in=chunk)))
+        loaded.update(_clusters(loaded, pool, asked))
+        result = resolve(
+            loaded.values(), request, now, semantic=ranker, blend=chosen, corpus_stats=corpus
+        )
+        if not limit or request.crisis_frame:
+            return result  # nothing to return, or every entry that can be is loaded
+        if prior is not None and prior_next is None and prior_rest is None:
+            return result  # the prior stream listed every live entry, and all are loaded
+        last = result.entries[-1].score if len(result.entries) >= limit else -math.inf
+
+        # Could an entry outside the shortlist still beat the last one? Per way of being
+        # left out: a listed match, one with only unread (common) stems, any by prior.
+        unread_prior = shape.best_prior
+        if prior is not None:
+            unread_prior = max(v for v in (prior_next, prior_rest) if v is not None)
+        common = query.share(query.terms[plan.essential :])
+
+        def beats(semantic: float, prior_value: float | None, last: float) -> bool:
+            if prior_value is None:
+                return False
+            bound = shape.bound(semantic + margin, prior_value + margin, has_query=has_query)
+            return bound >= last
+
+        listed = matching_next is not None and matching_next + margin >= last
+        common_blocks = common > 0 and beats(common, unread_prior, last)
+        # Short of entries while matches remain listed: read those first.
+        matches_first = last == -math.inf and matching_next is not None
+        prior_blocks = not matches_first and beats(
+            0.0, prior_rest if prior else shape.best_prior, last
+        )
+        prior_next_blocks = not matches_first and beats(0.0, prior_next, last)
+        if not (listed or common_blocks or prior_blocks or prior_next_blocks):
+            return result
+        if common_blocks:
+            plan.essential += 1  # read the next stem's postings too
+        if listed:
+            plan.matching_size *= 4
+        if common_blocks or listed:
+            matching = read_matching()
+        if prior_blocks:
+            if prior is None:
+                plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
+            else:
+                plan.per_class *= 4  # a class was cut too early: read deeper in each
+            prior = read_prior()
+        elif prior_next_blocks:
+            plan.prior_size *= 2  # more of what was read, before reading more
+
+
+# --- writes: the stem index and corpus statistics ----------------------------------------
+
+
+def entry_terms_rows(entry: MemoryEntry) -> list[MemoryEntryTerm]:
+    """An entry's postings from its stored term statistics (one row per stem prefix),
+    carrying its current ranking prior."""
+    if not entry.term_stats:
+        return []
+    stats = TermStats.from_json(entry.term_stats)
+    counts: dict[str, list[int]] = {}
+    for stem, n in stats.terms.items():
+        counts.setdefault(_stem_key(stem), [0, 0])[0] += n
+    for stem, n in stats.context_terms.items():
+        counts.setdefault(_stem_key(stem), [0, 0])[1] += n
+    return [
+        MemoryEntryTerm(
+            entry_id=entry.pk,
+            member_id=entry.member_id,
+            stem=stem,
+            own_count=own,
+            context_count=context,
+            length=stats.length,
+            context_length=stats.context_length,
+            reference_count=entry.reference_count,
+            anchor=entry.last_referenced_at or entry.updated_at,
+            origin=entry.origin,
+        )
+        for stem, (own, context) in sorted(counts.items())
+    ]
+
+
+def entry_terms_index(*, entry: MemoryEntry) -> None:
+    """(Re)write an entry's postings from its current `term_stats`; a forgotten entry
+    keeps none. Call wherever `term_stats` or the lifecycle becomes tombstoned."""
+    MemoryEntryTerm.objects.filter(entry_id=entry.pk).delete()
+    if entry.lifecycle == Lifecycle.TOMBSTONED:
+        return
+    MemoryEntryTerm.objects.bulk_create(entry_terms_rows(entry))
 
 
 def corpus_stats_apply(

@@ -31,8 +31,12 @@ SCOPE_COLUMNS = ("session_id", "scene_id", "room_id", "pose_id", "avatar_id", "n
 
 
 def memory_entry_list(*, member_id, filters: dict | None = None) -> QuerySet[MemoryEntry]:
-    """The member's entries, forgotten ones excluded, newest first."""
-    entries = MemoryEntry.objects.filter(member_id=member_id).exclude(
+    """The member's entries, newest first; forgotten ones, entries held for a pending
+    (soft) deletion, and everything while a full clear waits out its grace window, are
+    left out."""
+    if memory_pending_clear(member_id=member_id) is not None:
+        return MemoryEntry.objects.none()
+    entries = MemoryEntry.objects.filter(member_id=member_id, deletion_hold__isnull=True).exclude(
         lifecycle=Lifecycle.TOMBSTONED
     )
     if filters:

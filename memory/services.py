@@ -35,7 +35,7 @@ from memory.models import (
     OffTheRecordSession,
 )
 from memory.recall.rankers import term_stats_for
-from memory.recall_store import corpus_stats_apply
+from memory.recall_store import corpus_stats_apply, entry_terms_index
 from memory.selectors import (
     SCOPE_COLUMNS,
     memory_conflicting_entries,
@@ -147,7 +147,12 @@ def _append_revision(entry: MemoryEntry, *, action: str, actor: Actor, now: date
 
 def _lock(entry: MemoryEntry) -> MemoryEntry:
     """Re-read the entry under a row lock so concurrent edits queue, never interleave."""
-    locked = MemoryEntry.objects.select_for_update().select_related("revision").get(pk=entry.pk)
+    # `of=("self",)`: PostgreSQL cannot lock the nullable side of the revision join.
+    locked = (
+        MemoryEntry.objects.select_for_update(of=("self",))
+        .select_related("revision")
+        .get(pk=entry.pk)
+    )
     if locked.lifecycle == Lifecycle.TOMBSTONED:
         raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")
     return locked
@@ -213,6 +218,7 @@ def _conflicts_with(entry: MemoryEntry):
 def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
     entry.save(force_insert=True)
     corpus_stats_apply(member_id=entry.member_id, added=[entry.term_stats])
+    entry_terms_index(entry=entry)
     _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
 
 
@@ -363,6 +369,8 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
     notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
     if notice.state != MemoryNotice.State.OPEN:
         raise Conflict("This question was already answered.", code="notice-answered")
+    if notice.proposed_entry_id is None:
+        raise Conflict("This notice has no proposal to accept or decline.", code="no-proposal")
     now = timezone.now()
     proposal = _lock(notice.proposed_entry)
     if accept:
@@ -438,6 +446,7 @@ def memory_edit(
         corpus_stats_apply(member_id=entry.member_id, added=[stats], removed=[entry.term_stats])
         entry.body = body
         entry.term_stats = stats
+        entry_terms_index(entry=entry)
     if subject is not None:
         entry.subject = subject
     entry.category = category
@@ -523,6 +532,7 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
 def _tombstone(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
     corpus_stats_apply(member_id=entry.member_id, removed=[entry.term_stats])
     entry.lifecycle = Lifecycle.TOMBSTONED
+    entry_terms_index(entry=entry)
     _append_revision(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
 
 
@@ -538,7 +548,7 @@ def _tombstone_all(entries, *, actor: Actor) -> list[uuid.UUID]:
     ids = []
     for entry in (
         entries.exclude(lifecycle=Lifecycle.TOMBSTONED)
-        .select_for_update()
+        .select_for_update(of=("self",))
         .select_related("revision")
     ):
         _tombstone(entry, actor=actor, now=now)

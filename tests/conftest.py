@@ -22,6 +22,15 @@ def _uses_db(request) -> tuple[bool, bool]:
     return bool(marker or names & DB_FIXTURES), transactional
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
+    """Factories set a password for every member and operator; the production hasher's
+    deliberate slowness would dominate the suite's run time."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _sqlite_append_only_triggers(request):
     """Keep SQLite's native append-only triggers in place for every database test.

@@ -1,13 +1,17 @@
 from memory.models.entries import MemoryEntry, MemoryRevision
+from memory.models.holds import MemoryDeletionHold
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
 from memory.models.ranking import MemoryCorpusStats
 from memory.models.sessions import ConversationTurn, OffTheRecordSession
+from memory.models.terms import MemoryEntryTerm
 
 __all__ = [
     "ConversationTurn",
     "MemoryClearRequest",
     "MemoryCorpusStats",
+    "MemoryDeletionHold",
     "MemoryEntry",
+    "MemoryEntryTerm",
     "MemoryNotice",
     "MemoryRevision",
     "OffTheRecordSession",

@@ -2,7 +2,8 @@ import uuid
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, Least
 
 from iris_site.appendonly import append_only_triggers
 from memory.enums import (
@@ -92,6 +93,21 @@ class MemoryEntry(models.Model):
                 condition=~Q(actor_handle=""),
             ),
             models.Index(fields=["scope_kind", "updated_at"], name="memory_retention"),
+            # Recall without a (matching) query ranks by the prior: recency plus two
+            # discrete factors. Within one scope partition, reference bucket and origin,
+            # the prior falls with the recency anchor, so each class is read best first
+            # (memory.recall_store).
+            models.Index(
+                F("member"),
+                F("scope_kind"),
+                F("session_id"),
+                F("notebook_id"),
+                Least("reference_count", Value(10)),
+                F("origin"),
+                Coalesce("last_referenced_at", "updated_at").desc(),
+                name="memory_recall_prior",
+                condition=Q(lifecycle="active"),
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -103,6 +119,24 @@ class MemoryEntry(models.Model):
                 condition=Q(lifecycle__in=Lifecycle.values),
                 name="%(app_label)s_%(class)s_lifecycle_valid",
                 violation_error_message="Unknown lifecycle.",
+            ),
+            # Identifier columns stay empty for kinds that do not carry them, so recall
+            # can read a scope partition as one prefix of `memory_recall_prior`.
+            models.CheckConstraint(
+                condition=Q(scope_kind__in=[ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE])
+                | Q(session_id=""),
+                name="%(app_label)s_%(class)s_session_id_matches_kind",
+                violation_error_message="Only session, scene and pose memory name a session.",
+            ),
+            models.CheckConstraint(
+                condition=Q(scope_kind=ScopeKind.NOTEBOOK) | Q(notebook_id=""),
+                name="%(app_label)s_%(class)s_notebook_id_matches_kind",
+                violation_error_message="Only notebook memory names a notebook.",
+            ),
+            models.CheckConstraint(
+                condition=Q(origin__in=Origin.values),
+                name="%(app_label)s_%(class)s_origin_valid",
+                violation_error_message="Unknown origin.",
             ),
             models.CheckConstraint(
                 condition=~Q(scope_kind=ScopeKind.TENANT) | Q(tenant_id__isnull=False),

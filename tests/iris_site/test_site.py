@@ -65,9 +65,11 @@ def test_schema_describes_the_operator_audit_api():
     assert document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 
 
-def test_production_settings_pass_the_deploy_check():
+def test_production_settings_pass_the_deploy_check(tmp_path):
     env = {
         **os.environ,
+        # A private database: the checks open a connection, and the dev database may be busy.
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'deploy-check.sqlite3'}",
         "DJANGO_SETTINGS_MODULE": "iris_site.production_settings",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "iris.example",

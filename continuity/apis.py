@@ -1,0 +1,419 @@
+"""Continuation tokens over HTTP: surfaces write and read a member's tokens
+(`/api/v1/members/{member_id}/continuation-tokens/`), members read their own
+(`/api/v1/me/continuation-tokens/`), and both resume a card by its id.
+
+Views are thin: write bodies are validated by the strict pydantic contract
+(`continuity.contracts`), everything else is one selector or service call.
+"""
+
+import pydantic
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from consent.enums import SensitiveCategory
+from continuity.contracts import (
+    ANCHOR_ID_MAX_LENGTH,
+    CURSOR_MAX_LENGTH,
+    DEVICE_ID_MAX_LENGTH,
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    REFERENCE_PATTERN,
+    SCOPE_KEY_MAX_LENGTH,
+    SENSITIVE_CATEGORIES_MAX,
+    SESSION_ID_MAX_LENGTH,
+    contract_error_fields,
+    token_parse,
+)
+from continuity.enums import NoticeKind, Posture, Surface, WriteOutcome
+from continuity.policy import RECENT_DEFAULT, RECENT_MAX, readable_surfaces
+from continuity.selectors import continuation_resume, continuation_token_recent
+from continuity.services import continuation_token_write, continuity_notices_deliver
+from hierarchy.events import Actor
+from iris_site.api.schema import error_responses
+from iris_site.enums import UserKind
+from iris_site.errors import InvalidInput, NotPermitted
+from iris_site.models import User
+from iris_site.permissions import IsMember, IsServiceClient
+
+# DRF's RegexField uses Python's `re`; the contract's pattern is valid there too.
+_REFERENCE = REFERENCE_PATTERN
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Optional; when sent it must equal the body's `idempotency_key`.",
+)
+
+
+# --- Shapes ------------------------------------------------------------------------------
+
+
+class ContinuationSurfaceContextSerializer(serializers.Serializer):
+    surface = serializers.ChoiceField(choices=Surface.choices)
+    session_id = serializers.RegexField(
+        _REFERENCE, max_length=SESSION_ID_MAX_LENGTH, required=False, allow_null=True
+    )
+    tenant_id = serializers.UUIDField(required=False, allow_null=True)
+
+
+class ContinuationAnchorRefSerializer(serializers.Serializer):
+    surface = serializers.ChoiceField(
+        choices=Surface.choices, help_text="Must equal `surface_context.surface`."
+    )
+    anchor_id = serializers.RegexField(_REFERENCE, max_length=ANCHOR_ID_MAX_LENGTH)
+    cursor = serializers.RegexField(
+        _REFERENCE,
+        max_length=CURSOR_MAX_LENGTH,
+        help_text="Locator inside the anchor: seconds into audio, fold index, page.",
+    )
+
+
+class ContinuationTokenSerializer(serializers.Serializer):
+    """The ContinuationToken contract (seed 001), for the schema; unknown fields → 400."""
+
+    token_id = serializers.UUIDField()
+    user_id = serializers.UUIDField(help_text="Must be the member in the path.")
+    scope_key = serializers.RegexField(_REFERENCE, max_length=SCOPE_KEY_MAX_LENGTH)
+    device_id = serializers.RegexField(_REFERENCE, max_length=DEVICE_ID_MAX_LENGTH)
+    surface_context = ContinuationSurfaceContextSerializer()
+    anchor_ref = ContinuationAnchorRefSerializer()
+    posture = serializers.ChoiceField(choices=Posture.choices)
+    sensitive_categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=SensitiveCategory.choices),
+        max_length=SENSITIVE_CATEGORIES_MAX,
+        help_text="Each at most once; non-empty requires `cross_device_consent_id`.",
+    )
+    cross_device_consent_id = serializers.UUIDField(
+        allow_null=True,
+        help_text="The member's `cross_device` grant in force now (its consent event id).",
+    )
+    idempotency_key = serializers.RegexField(_REFERENCE, max_length=IDEMPOTENCY_KEY_MAX_LENGTH)
+    last_updated_at = serializers.DateTimeField(help_text="The device's clock; never ordered by.")
+
+
+class ContinuationSurfaceContextOutputSerializer(serializers.Serializer):
+    surface = serializers.ChoiceField(choices=Surface.choices)
+    session_id = serializers.CharField(allow_null=True)
+    tenant_id = serializers.UUIDField(allow_null=True)
+
+
+class ContinuationAnchorRefOutputSerializer(serializers.Serializer):
+    surface = serializers.ChoiceField(choices=Surface.choices)
+    anchor_id = serializers.CharField()
+    cursor = serializers.CharField()
+
+
+class ContinuationTokenOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField(help_text="The slot (card) id: stable across writes.")
+    token_id = serializers.UUIDField()
+    user_id = serializers.UUIDField(source="member_id")
+    scope_key = serializers.CharField()
+    device_id = serializers.CharField()
+    surface_context = ContinuationSurfaceContextOutputSerializer(source="*")
+    anchor_ref = ContinuationAnchorRefOutputSerializer(source="*")
+    posture = serializers.ChoiceField(choices=Posture.choices)
+    sensitive_categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=SensitiveCategory.choices)
+    )
+    cross_device_consent_id = serializers.UUIDField(allow_null=True)
+    idempotency_key = serializers.CharField()
+    last_updated_at = serializers.DateTimeField(help_text="As the device sent it.")
+    recorded_at = serializers.DateTimeField(help_text="Server time of the winning write.")
+    revision = serializers.IntegerField(help_text="Writes applied to this slot so far.")
+
+
+class ContinuationTokenWriteOutputSerializer(ContinuationTokenOutputSerializer):
+    outcome = serializers.ChoiceField(
+        choices=WriteOutcome.choices,
+        help_text="created / replaced: this write is the slot's token; superseded: the "
+        "slot holds a more recent write (by server time) and this device gets a notice.",
+    )
+
+
+class ContinuitySupersededPlaceOutputSerializer(serializers.Serializer):
+    """The losing device's own write, kept so nothing it sent is lost."""
+
+    token_id = serializers.UUIDField(source="superseded_token_id")
+    anchor_ref = serializers.SerializerMethodField()
+    posture = serializers.ChoiceField(choices=Posture.choices, source="superseded_posture")
+
+    @extend_schema_field(ContinuationAnchorRefOutputSerializer)
+    def get_anchor_ref(self, notice) -> dict:
+        return {
+            "surface": notice.token.surface,
+            "anchor_id": notice.superseded_anchor_id,
+            "cursor": notice.superseded_cursor,
+        }
+
+
+class ContinuityWinningWriteOutputSerializer(serializers.Serializer):
+    """Who won: a device and a time. Its place is read through the consent guard."""
+
+    token_id = serializers.UUIDField(source="winning_token_id")
+    device_id = serializers.CharField(source="winning_device_id")
+    recorded_at = serializers.DateTimeField(source="winning_recorded_at")
+
+
+class ContinuityNoticeOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    kind = serializers.ChoiceField(choices=NoticeKind.choices)
+    message = serializers.SerializerMethodField()
+    token = serializers.UUIDField(source="token_id", help_text="The slot (card) to resume.")
+    surface = serializers.ChoiceField(choices=Surface.choices, source="token.surface")
+    scope_key = serializers.CharField(source="token.scope_key")
+    superseded = ContinuitySupersededPlaceOutputSerializer(source="*")
+    winning = ContinuityWinningWriteOutputSerializer(source="*")
+    created_at = serializers.DateTimeField()
+
+    def get_message(self, notice) -> str:
+        return f"{NoticeKind(notice.kind).label}."
+
+
+class ContinuationTokenListOutputSerializer(serializers.Serializer):
+    results = ContinuationTokenOutputSerializer(many=True)
+    notices = ContinuityNoticeOutputSerializer(
+        many=True, help_text="Pending notices for `device_id`, delivered once."
+    )
+
+
+class ContinuationResumeOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    token_id = serializers.UUIDField()
+    surface = serializers.ChoiceField(choices=Surface.choices)
+    scope_key = serializers.CharField()
+    session_id = serializers.CharField(allow_null=True)
+    anchor_ref = serializers.SerializerMethodField()
+    posture = serializers.ChoiceField(choices=Posture.choices)
+    device_id = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    mid_segment = serializers.BooleanField(
+        help_text="True where the surface resumes inside the segment at `cursor`."
+    )
+
+    @extend_schema_field(ContinuationAnchorRefOutputSerializer)
+    def get_anchor_ref(self, resume) -> dict:
+        return {"surface": resume.surface, "anchor_id": resume.anchor_id, "cursor": resume.cursor}
+
+
+# --- Queries -----------------------------------------------------------------------------
+
+
+class ContinuationReadQuerySerializer(serializers.Serializer):
+    device_id = serializers.RegexField(
+        _REFERENCE,
+        max_length=DEVICE_ID_MAX_LENGTH,
+        required=False,
+        help_text="The reading device: tokens it wrote itself stay readable to it.",
+    )
+
+
+class ContinuationListQuerySerializer(serializers.Serializer):
+    device_id = serializers.RegexField(
+        _REFERENCE,
+        max_length=DEVICE_ID_MAX_LENGTH,
+        required=False,
+        help_text="The reading device: tokens it wrote itself stay readable to it, and "
+        "its pending notices are delivered with this read.",
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=RECENT_MAX, default=RECENT_DEFAULT)
+    surface = serializers.ChoiceField(choices=Surface.choices, required=False)
+
+
+def _query(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _member_or_404(member_id) -> User:
+    return get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)
+
+
+def _consumer_surfaces(request, wanted: str | None) -> frozenset[str]:
+    consumer = request.user.consumer
+    surfaces = readable_surfaces(consumer)
+    if not surfaces:
+        raise NotPermitted(
+            f"Consumer `{consumer}` is not a continuity surface.",
+            code="not-a-continuity-surface",
+        )
+    if wanted is not None:
+        if wanted not in surfaces:
+            raise NotPermitted(
+                f"Consumer `{consumer}` may not read `{wanted}` tokens.",
+                code="surface-not-yours",
+            )
+        surfaces = frozenset({wanted})
+    return surfaces
+
+
+def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
+    device_id = query.get("device_id")
+    tokens = continuation_token_recent(
+        member_id=member_id, limit=query["limit"], reader_device_id=device_id, surfaces=surfaces
+    )
+    notices = (
+        continuity_notices_deliver(
+            member_id=member_id,
+            device_id=device_id,
+            surfaces=surfaces,
+            actor=Actor.of(request.user),
+        )
+        if device_id is not None
+        else []
+    )
+    return Response(
+        {
+            "results": ContinuationTokenOutputSerializer(tokens, many=True).data,
+            "notices": ContinuityNoticeOutputSerializer(notices, many=True).data,
+        }
+    )
+
+
+LIST_DESCRIPTION = (
+    "The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming "
+    "sensitive categories leave the device that wrote them only while the `cross_device` "
+    "grant they name is in force. With `device_id`, the device's pending \"also playing on "
+    'your other device" notices are delivered (once).'
+)
+
+
+# --- Views -------------------------------------------------------------------------------
+
+
+class MemberContinuationTokenApi(APIView):
+    """A surface writes (PUT) or reads (GET) a member's continuation tokens."""
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        operation_id="members_continuation_tokens_list",
+        description=LIST_DESCRIPTION + " The shell reads every surface; a surface its own.",
+        parameters=[ContinuationListQuerySerializer],
+        responses={200: ContinuationTokenListOutputSerializer, **error_responses(400, 404)},
+    )
+    def get(self, request, member_id):
+        member = _member_or_404(member_id)
+        query = _query(ContinuationListQuerySerializer, request)
+        surfaces = _consumer_surfaces(request, query.get("surface"))
+        return _list_answer(request, member_id=member.pk, query=query, surfaces=surfaces)
+
+    @extend_schema(
+        operation_id="members_continuation_tokens_write",
+        description=(
+            "Write the member's token for the caller's own surface (else 403). Idempotent "
+            "by `idempotency_key`: the same key and body answer 200 with the first answer "
+            "(header `Idempotent-Replayed: true`); the same key with another body is 409. "
+            "One token per surface and scope key: the most recent write by server time "
+            "wins; a device that loses a close race gets a notice on its next read."
+        ),
+        parameters=[IDEMPOTENCY_HEADER],
+        request=ContinuationTokenSerializer,
+        responses={
+            201: OpenApiResponse(ContinuationTokenWriteOutputSerializer, description="A new slot."),
+            200: OpenApiResponse(
+                ContinuationTokenWriteOutputSerializer,
+                description="An existing slot, or a replay.",
+            ),
+            **error_responses(400, 404, 409, 413),
+        },
+    )
+    def put(self, request, member_id):
+        member = _member_or_404(member_id)
+        try:
+            contract = token_parse(request.data)
+        except pydantic.ValidationError as exc:
+            raise InvalidInput(
+                "The continuation token is invalid.", fields=contract_error_fields(exc)
+            ) from exc
+        header = request.headers.get("Idempotency-Key")
+        if header is not None and header != contract.idempotency_key:
+            raise InvalidInput(
+                "The Idempotency-Key header and the body disagree.",
+                fields={"idempotency_key": ["Must equal the Idempotency-Key header."]},
+            )
+        result = continuation_token_write(
+            member=member,
+            contract=contract,
+            consumer=request.user.consumer,
+            actor=Actor.of(request.user),
+        )
+        created = result.outcome == WriteOutcome.CREATED and not result.replayed
+        response = Response(
+            result.answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class MemberContinuationResumeApi(APIView):
+    """Where a surface picks a member up: the anchor and the cursor of one card."""
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        operation_id="members_continuation_tokens_resume",
+        parameters=[ContinuationReadQuerySerializer],
+        responses={200: ContinuationResumeOutputSerializer, **error_responses(400, 404)},
+    )
+    def get(self, request, member_id, pk):
+        member = _member_or_404(member_id)
+        query = _query(ContinuationReadQuerySerializer, request)
+        resume = continuation_resume(
+            member_id=member.pk,
+            token_id=pk,
+            reader_device_id=query.get("device_id"),
+            surfaces=_consumer_surfaces(request, None),
+        )
+        return Response(ContinuationResumeOutputSerializer(resume).data)
+
+
+class MyContinuationTokenListApi(APIView):
+    """The member's own continuation tokens."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        operation_id="me_continuation_tokens_list",
+        description=LIST_DESCRIPTION,
+        parameters=[ContinuationListQuerySerializer],
+        responses={200: ContinuationTokenListOutputSerializer, **error_responses(400)},
+    )
+    def get(self, request):
+        query = _query(ContinuationListQuerySerializer, request)
+        wanted = query.get("surface")
+        return _list_answer(
+            request,
+            member_id=request.user.pk,
+            query=query,
+            surfaces=None if wanted is None else {wanted},
+        )
+
+
+class MyContinuationResumeApi(APIView):
+    """Resume one of the member's own cards; anyone else's is a 404."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        operation_id="me_continuation_tokens_resume",
+        parameters=[ContinuationReadQuerySerializer],
+        responses={200: ContinuationResumeOutputSerializer, **error_responses(400, 404)},
+    )
+    def get(self, request, pk):
+        query = _query(ContinuationReadQuerySerializer, request)
+        resume = continuation_resume(
+            member_id=request.user.pk, token_id=pk, reader_device_id=query.get("device_id")
+        )
+        return Response(ContinuationResumeOutputSerializer(resume).data)

@@ -1,0 +1,156 @@
+"""The ContinuationToken wire contract: a pydantic v2 mirror of seed 001's strict Zod schema.
+
+Strict in both senses: unknown fields are refused (a token has no place for content) and
+nothing is coerced (`"5"` is not a number, `1700000000` is not a time). Validation runs in
+JSON mode, where UUIDs and ISO 8601 times arrive as strings. Every reference is a bounded
+run of visible characters without whitespace, so a sentence cannot pass as an anchor.
+"""
+
+import json
+import uuid
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from consent.enums import SensitiveCategory
+from continuity.enums import Posture, Surface
+
+SCOPE_KEY_MAX_LENGTH = 160
+DEVICE_ID_MAX_LENGTH = 96
+SESSION_ID_MAX_LENGTH = 128
+ANCHOR_ID_MAX_LENGTH = 128
+CURSOR_MAX_LENGTH = 64
+IDEMPOTENCY_KEY_MAX_LENGTH = 128
+SENSITIVE_CATEGORIES_MAX = 16
+
+# Visible characters only: no whitespace, no control characters.
+REFERENCE_PATTERN = r"^[^\s\x00-\x1f\x7f]+$"
+
+
+def _reference(max_length: int) -> Any:
+    return Annotated[
+        str, StringConstraints(min_length=1, max_length=max_length, pattern=REFERENCE_PATTERN)
+    ]
+
+
+ScopeKey = _reference(SCOPE_KEY_MAX_LENGTH)
+DeviceId = _reference(DEVICE_ID_MAX_LENGTH)
+SessionId = _reference(SESSION_ID_MAX_LENGTH)
+AnchorId = _reference(ANCHOR_ID_MAX_LENGTH)
+Cursor = _reference(CURSOR_MAX_LENGTH)
+IdempotencyKey = _reference(IDEMPOTENCY_KEY_MAX_LENGTH)
+
+SurfaceValue = Literal[tuple(Surface.values)]
+PostureValue = Literal[tuple(Posture.values)]
+SensitiveCategoryValue = Literal[tuple(SensitiveCategory.values)]
+
+
+class Contract(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class SurfaceContext(Contract):
+    """Where the member was: the surface, and optionally its session and tenant."""
+
+    surface: SurfaceValue
+    session_id: SessionId | None = None
+    tenant_id: uuid.UUID | None = None
+
+
+class AnchorRef(Contract):
+    """What to resume: an anchor on the surface and a locator inside it (seconds into
+    audio, fold index in a scene, page in a Nisaba edition)."""
+
+    surface: SurfaceValue
+    anchor_id: AnchorId
+    cursor: Cursor
+
+
+class ContinuationToken(Contract):
+    """A member's place on a surface, as references and posture only; never content."""
+
+    token_id: uuid.UUID
+    user_id: uuid.UUID
+    scope_key: ScopeKey
+    device_id: DeviceId
+    surface_context: SurfaceContext
+    anchor_ref: AnchorRef
+    posture: PostureValue
+    sensitive_categories: list[SensitiveCategoryValue] = Field(max_length=SENSITIVE_CATEGORIES_MAX)
+    cross_device_consent_id: uuid.UUID | None
+    idempotency_key: IdempotencyKey
+    last_updated_at: AwareDatetime
+
+    @field_validator("last_updated_at")
+    @classmethod
+    def _in_utc(cls, value: datetime) -> datetime:
+        # One spelling per instant, so equal bodies fingerprint equally and read back as sent.
+        return value.astimezone(UTC)
+
+    @field_validator("sensitive_categories")
+    @classmethod
+    def _categories_once(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise PydanticCustomError(
+                "duplicate_category", "Each sensitive category may appear only once."
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _invariants(self) -> "ContinuationToken":
+        # seed 001's superRefine; `field` names the culprit for the error envelope.
+        if self.anchor_ref.surface != self.surface_context.surface:
+            raise PydanticCustomError(
+                "anchor_surface_mismatch",
+                "anchor_ref.surface must equal surface_context.surface.",
+                {"field": "anchor_ref.surface"},
+            )
+        if self.sensitive_categories and self.cross_device_consent_id is None:
+            raise PydanticCustomError(
+                "cross_device_consent_required",
+                "A token with sensitive categories requires a cross_device_consent_id.",
+                {"field": "cross_device_consent_id"},
+            )
+        return self
+
+    @property
+    def surface(self) -> str:
+        return self.surface_context.surface
+
+    def wire(self) -> dict[str, Any]:
+        """The token as JSON-ready data, keys in the contract's order."""
+        return self.model_dump(mode="json")
+
+
+READABLE_MESSAGES = {
+    "string_pattern_mismatch": "Must be a reference: visible characters, no whitespace.",
+    "extra_forbidden": "Unknown field: a token carries references and posture only.",
+}
+
+
+def token_parse(raw: Mapping[str, Any] | str | bytes) -> ContinuationToken:
+    """Validate a token from its JSON text or a parsed JSON object (raises ValidationError)."""
+    text = raw if isinstance(raw, str | bytes) else json.dumps(raw, allow_nan=False)
+    return ContinuationToken.model_validate_json(text)
+
+
+def contract_error_fields(exc: ValidationError) -> dict[str, list[str]]:
+    """`{"anchor_ref.surface": ["..."]}`: cross-field errors are filed under their culprit."""
+    fields: dict[str, list[str]] = {}
+    for error in exc.errors(include_input=False, include_url=False):
+        key = (error.get("ctx") or {}).get("field") or ".".join(str(p) for p in error["loc"])
+        message = READABLE_MESSAGES.get(error["type"], error["msg"])
+        fields.setdefault(key or "non_field_errors", []).append(message)
+    return fields

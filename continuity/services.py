@@ -1,0 +1,390 @@
+"""Writes of continuity: token writes (idempotent, last-writer-wins), notice delivery,
+the consent-ended record and housekeeping. Each appends its audit event in the same
+transaction; payloads carry ids, enums and numbers only (devices as keyed digests)."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from continuity.contracts import ContinuationToken as TokenContract
+from continuity.enums import WriteOutcome
+from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
+from continuity.policy import (
+    IDEMPOTENCY_TTL,
+    NOTICE_RETENTION,
+    SlotHead,
+    device_ref,
+    may_write_surface,
+    resolve_write,
+    token_fingerprint,
+)
+from continuity.selectors import continuity_cross_device_grant_id, continuity_notices_pending
+from hierarchy.enums import Severity
+from hierarchy.events import Actor, audit_event_append
+from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
+from iris_site.models import User
+
+POLICY_ID = "iris.continuity.tokens.v1"
+
+
+def _iso(moment: datetime) -> str:
+    # The same spelling DRF's DateTimeField gives, so stored answers read like live ones.
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _device_ref(member_id, device_id: str) -> str:
+    return device_ref(
+        secret=settings.IRIS_HASH_SECRET.encode(), member_id=member_id, device_id=device_id
+    )
+
+
+def _lock_member(member_id) -> None:
+    # Serializes one member's token writes: the idempotency check, the slot's head and the
+    # server timestamp are read and written as one step. Other members proceed in parallel;
+    # on SQLite the IMMEDIATE transaction mode already serializes writers.
+    User.objects.select_for_update().filter(pk=member_id).values_list("pk", flat=True).first()
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    # The answer as given the first time: a replay returns exactly this.
+    answer: dict[str, Any]
+    outcome: WriteOutcome
+    replayed: bool
+    token: ContinuationToken | None
+    notice: ContinuityNotice | None = None
+
+
+def _answer(
+    contract: TokenContract, *, slot_id, recorded_at: datetime, revision: int, outcome: str
+) -> dict[str, Any]:
+    return {
+        "id": str(slot_id),
+        **contract.wire(),
+        "recorded_at": _iso(recorded_at),
+        "revision": revision,
+        "outcome": outcome,
+    }
+
+
+def _check_references(*, member: User, contract: TokenContract, now: datetime) -> None:
+    """What the contract cannot know alone: whose token it is and which consent it names."""
+    if contract.user_id != member.pk:
+        raise InvalidInput(
+            "The token belongs to another member.",
+            fields={"user_id": ["Must be the member named in the path."]},
+        )
+    if contract.cross_device_consent_id is not None:
+        grant_id = continuity_cross_device_grant_id(member_id=member.pk, now=now)
+        if grant_id is None or str(contract.cross_device_consent_id) != grant_id:
+            raise InvalidInput(
+                "The token names no cross-device consent in force.",
+                code="cross-device-consent-not-active",
+                fields={
+                    "cross_device_consent_id": [
+                        "Must name the member's cross_device grant that is in force now."
+                    ]
+                },
+            )
+    tenant_id = contract.surface_context.tenant_id
+    if tenant_id is not None and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
+        raise NotFound()  # another tenant's context: no existence leak
+
+
+def _apply(slot: ContinuationToken, contract: TokenContract, now: datetime) -> None:
+    slot.token_id = contract.token_id
+    slot.device_id = contract.device_id
+    slot.session_id = contract.surface_context.session_id
+    slot.tenant_id = contract.surface_context.tenant_id
+    slot.anchor_id = contract.anchor_ref.anchor_id
+    slot.cursor = contract.anchor_ref.cursor
+    slot.posture = contract.posture
+    slot.sensitive_categories = list(contract.sensitive_categories)
+    slot.is_sensitive = bool(contract.sensitive_categories)
+    slot.cross_device_consent_id = contract.cross_device_consent_id
+    slot.idempotency_key = contract.idempotency_key
+    slot.last_updated_at = contract.last_updated_at
+    slot.recorded_at = now
+
+
+def _notice_raise(
+    *,
+    slot: ContinuationToken,
+    loser_device_id: str,
+    loser: dict[str, Any],
+    winner: dict[str, Any],
+    now: datetime,
+) -> ContinuityNotice:
+    """One pending notice per device and slot: a newer loss refreshes it."""
+    fields = {
+        "member_id": slot.member_id,
+        "superseded_token_id": loser["token_id"],
+        "superseded_anchor_id": loser["anchor_id"],
+        "superseded_cursor": loser["cursor"],
+        "superseded_posture": loser["posture"],
+        "winning_token_id": winner["token_id"],
+        "winning_device_id": winner["device_id"],
+        "winning_recorded_at": winner["recorded_at"],
+        "created_at": now,
+    }
+    notice = ContinuityNotice.objects.filter(
+        token=slot, device_id=loser_device_id, delivered_at__isnull=True
+    ).first()
+    if notice is None:
+        notice = ContinuityNotice(token=slot, device_id=loser_device_id, **fields)
+    else:
+        for name, value in fields.items():
+            setattr(notice, name, value)
+    notice.full_clean()
+    notice.save()
+    return notice
+
+
+def _place(source) -> dict[str, Any]:
+    """A token's place, from the stored slot or an incoming contract."""
+    if isinstance(source, ContinuationToken):
+        return {
+            "token_id": source.token_id,
+            "device_id": source.device_id,
+            "anchor_id": source.anchor_id,
+            "cursor": source.cursor,
+            "posture": source.posture,
+            "recorded_at": source.recorded_at,
+        }
+    return {
+        "token_id": source.token_id,
+        "device_id": source.device_id,
+        "anchor_id": source.anchor_ref.anchor_id,
+        "cursor": source.anchor_ref.cursor,
+        "posture": source.posture,
+    }
+
+
+@transaction.atomic
+def continuation_token_write(
+    *,
+    member: User,
+    contract: TokenContract,
+    consumer: str,
+    actor: Actor,
+    now: datetime | None = None,
+) -> WriteResult:
+    """Write a member's token for a surface, idempotently, last writer wins by server time.
+
+    Same idempotency key + same body → the first answer again (nothing written); same
+    key + another body → 409. Otherwise the write takes its slot (member + surface +
+    scope key) unless the slot holds a more recent write; when two devices race within
+    the conflict window, the losing device gets an "also playing" notice.
+    """
+    if not may_write_surface(consumer, contract.surface):
+        raise NotPermitted(
+            f"Consumer `{consumer}` may write `{consumer}` tokens only.",
+            code="surface-not-yours",
+        )
+    _lock_member(member.pk)
+    # Taken under the lock, so the writes of one member are totally ordered in time.
+    now = now or timezone.now()
+
+    fingerprint = token_fingerprint(contract.wire())
+    record = IdempotencyRecord.objects.filter(member=member, key=contract.idempotency_key).first()
+    if record is not None and record.created_at <= now - IDEMPOTENCY_TTL:
+        record.delete()  # expired: the key is free again
+        record = None
+    if record is not None:
+        if record.fingerprint != fingerprint:
+            raise Conflict(
+                "This idempotency key was used for a different token.",
+                code="idempotency-key-reused",
+                fields={"idempotency_key": ["Already used with a different body."]},
+            )
+        return WriteResult(
+            answer=record.response,
+            outcome=WriteOutcome(record.response["outcome"]),
+            replayed=True,
+            token=record.token,
+        )
+
+    _check_references(member=member, contract=contract, now=now)
+
+    slot = ContinuationToken.objects.filter(
+        member=member, surface=contract.surface, scope_key=contract.scope_key
+    ).first()
+    head = SlotHead(slot.device_id, slot.recorded_at) if slot is not None else None
+    resolution = resolve_write(head, device_id=contract.device_id, now=now)
+
+    notice = None
+    if resolution.outcome == WriteOutcome.CREATED:
+        slot = ContinuationToken(member=member, surface=contract.surface, created_at=now)
+        slot.scope_key = contract.scope_key
+        _apply(slot, contract, now)
+        slot.full_clean()
+        slot.save(force_insert=True)
+    elif resolution.outcome == WriteOutcome.REPLACED:
+        previous = _place(slot)
+        _apply(slot, contract, now)
+        slot.revision += 1
+        slot.full_clean()
+        slot.save()
+        if resolution.notify_device_id is not None:
+            notice = _notice_raise(
+                slot=slot,
+                loser_device_id=resolution.notify_device_id,
+                loser=previous,
+                winner={**_place(contract), "recorded_at": now},
+                now=now,
+            )
+    elif resolution.notify_device_id is not None:  # superseded: the stored write is newer
+        notice = _notice_raise(
+            slot=slot,
+            loser_device_id=resolution.notify_device_id,
+            loser=_place(contract),
+            winner=_place(slot),
+            now=now,
+        )
+
+    answer = _answer(
+        contract,
+        slot_id=slot.pk,
+        recorded_at=now,
+        revision=slot.revision,
+        outcome=resolution.outcome,
+    )
+    IdempotencyRecord.objects.create(
+        member=member,
+        key=contract.idempotency_key,
+        fingerprint=fingerprint,
+        token=slot,
+        response=answer,
+        created_at=now,
+    )
+    audit_event_append(
+        action="continuity.token.written",
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=Severity.INFO,
+        target_member_id=member.pk,
+        target_tenant_id=contract.surface_context.tenant_id,
+        payload={
+            "slot_id": str(slot.pk),
+            "token_id": str(contract.token_id),
+            "surface": contract.surface,
+            "posture": contract.posture,
+            "outcome": resolution.outcome.value,
+            "revision": slot.revision,
+            "sensitive_category_count": len(contract.sensitive_categories),
+            "cross_device_consent_id": str(contract.cross_device_consent_id)
+            if contract.cross_device_consent_id
+            else None,
+            "device_ref": _device_ref(member.pk, contract.device_id),
+        },
+        occurred_at=now,
+    )
+    if notice is not None:
+        audit_event_append(
+            action="continuity.notice.raised",
+            policy_id=POLICY_ID,
+            actor=actor,
+            severity=Severity.INFO,
+            target_member_id=member.pk,
+            payload={
+                "notice_id": str(notice.pk),
+                "slot_id": str(slot.pk),
+                "kind": notice.kind,
+                "superseded_token_id": str(notice.superseded_token_id),
+                "winning_token_id": str(notice.winning_token_id),
+                "device_ref": _device_ref(member.pk, notice.device_id),
+                "winning_device_ref": _device_ref(member.pk, notice.winning_device_id),
+            },
+            occurred_at=now,
+        )
+    return WriteResult(
+        answer=answer, outcome=resolution.outcome, replayed=False, token=slot, notice=notice
+    )
+
+
+@transaction.atomic
+def continuity_notices_deliver(
+    *,
+    member_id,
+    device_id: str,
+    actor: Actor,
+    surfaces=None,
+    now: datetime | None = None,
+) -> list[ContinuityNotice]:
+    """Hand this device its pending notices and mark them delivered: the next read after a
+    lost race carries the notice once."""
+    notices = list(
+        continuity_notices_pending(
+            member_id=member_id, device_id=device_id, surfaces=surfaces
+        ).select_for_update(of=("self",))
+    )
+    if not notices:
+        return []
+    now = now or timezone.now()
+    ContinuityNotice.objects.filter(pk__in=[n.pk for n in notices]).update(delivered_at=now)
+    for notice in notices:
+        notice.delivered_at = now
+    audit_event_append(
+        action="continuity.notice.delivered",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member_id,
+        payload={
+            "notice_ids": sorted(str(n.pk) for n in notices),
+            "device_ref": _device_ref(member_id, device_id),
+        },
+        occurred_at=now,
+    )
+    return notices
+
+
+@transaction.atomic
+def continuity_cross_device_ended(
+    *, member_id, consent_event_id, kind: str, now: datetime | None = None
+) -> int:
+    """Record that the member's sensitive tokens no longer cross devices.
+
+    Nothing needs deleting: every read asks the consent ledger (`token_readable`), so the
+    tokens were hidden from other devices the moment the withdrawal committed. This puts
+    that effect on the episodic chain. Returns the number of sensitive tokens now confined.
+    """
+    confined = ContinuationToken.objects.filter(member_id=member_id, is_sensitive=True).count()
+    audit_event_append(
+        action="continuity.cross_device.ended",
+        policy_id=POLICY_ID,
+        actor=Actor.system("continuity"),
+        severity=Severity.INFO,
+        target_member_id=member_id,
+        payload={
+            "consent_event_id": str(consent_event_id),
+            "kind": kind,
+            "confined_token_count": confined,
+        },
+        occurred_at=now,
+    )
+    return confined
+
+
+@transaction.atomic
+def continuity_purge_expired(*, now: datetime | None = None) -> dict[str, int]:
+    """Forget idempotency records past their window and notices delivered long ago.
+    Idempotent; records counts only."""
+    now = now or timezone.now()
+    records, _ = IdempotencyRecord.objects.filter(created_at__lte=now - IDEMPOTENCY_TTL).delete()
+    notices, _ = ContinuityNotice.objects.filter(
+        delivered_at__isnull=False, delivered_at__lte=now - NOTICE_RETENTION
+    ).delete()
+    counts = {"idempotency_record_count": records, "notice_count": notices}
+    if records or notices:
+        audit_event_append(
+            action="continuity.housekeeping.purged",
+            policy_id=POLICY_ID,
+            actor=Actor.system("continuity-purge"),
+            payload=counts,
+            occurred_at=now,
+        )
+    return counts

@@ -1,0 +1,125 @@
+"""The data-rights work queue in the admin console: read-only, soonest deadline first,
+with the deadline coloured by urgency. Operators act through the operator API (or the
+member through their page); the admin never changes a request or its trail."""
+
+from datetime import timedelta
+
+from django.contrib import admin
+from django.utils import timezone
+from django.utils.html import format_html
+
+from datarights.enums import FINISHED_STATUSES, RequestStatus
+from datarights.models import DataRightsRequest, DataRightsTrailEntry
+from datarights.policy import receipt_timing
+
+DUE_SOON = timedelta(days=7)
+
+
+class ReadOnly:
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class DeadlineFilter(admin.SimpleListFilter):
+    title = "deadline"
+    parameter_name = "deadline"
+
+    def lookups(self, request, model_admin):
+        return [("overdue", "Past the deadline"), ("soon", "Due within 7 days"), ("open", "Open")]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        open_requests = queryset.exclude(status__in=sorted(FINISHED_STATUSES))
+        if self.value() == "overdue":
+            return open_requests.filter(due_at__lt=now)
+        if self.value() == "soon":
+            return open_requests.filter(due_at__gte=now, due_at__lt=now + DUE_SOON)
+        if self.value() == "open":
+            return open_requests
+        return queryset
+
+
+class TrailInline(ReadOnly, admin.TabularInline):
+    model = DataRightsTrailEntry
+    fields = ["sequence", "event", "status", "at", "actor", "detail"]
+    readonly_fields = fields
+    extra = 0
+    ordering = ["sequence"]
+    can_delete = False
+
+
+@admin.register(DataRightsRequest)
+class DataRightsRequestAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = [
+        "id",
+        "member_id",
+        "kind",
+        "status",
+        "received_at",
+        "deadline",
+        "verification_method",
+        "has_fingerprint",
+    ]
+    list_filter = [DeadlineFilter, "status", "kind", "verification_method", "failure_code"]
+    search_fields = ["=id", "=member__id"]
+    ordering = ["due_at", "id"]
+    date_hierarchy = "received_at"
+    show_full_result_count = False
+    inlines = [TrailInline]
+    # No content: payloads hold enums and flags; the scratch state is never shown.
+    fields = [
+        "id",
+        "member_id",
+        "kind",
+        "status",
+        "payload",
+        "received_at",
+        "verify_by",
+        "verified_at",
+        "verification_method",
+        "deadline_at",
+        "extended_deadline_at",
+        "extension_reason",
+        "due_at",
+        "started_at",
+        "finished_at",
+        "grace_ends_at",
+        "result_fingerprint",
+        "failure_code",
+        "appeal_reason",
+        "progress",
+        "artifact_encrypted",
+        "artifact_size",
+        "download_expires_at",
+        "artifact_removed_at",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description="deadline", ordering="due_at")
+    def deadline(self, obj: DataRightsRequest):
+        timing = receipt_timing(due_at=obj.due_at, now=timezone.now(), finished_at=obj.finished_at)
+        finished = obj.status in FINISHED_STATUSES and obj.status != RequestStatus.FAILED
+        if timing.is_past_deadline:
+            colour, label = "#8a1c1c", "overdue"
+        elif finished:
+            colour, label = "#3a3a3a", "done"
+        elif timing.ms_remaining_to_deadline < DUE_SOON.total_seconds() * 1000:
+            colour, label = "#7a4b00", "due soon"
+        else:
+            colour, label = "#1e4d1e", "on time"
+        return format_html(
+            '<span style="color:{};font-weight:600">{} · {}</span>',
+            colour,
+            obj.due_at.strftime("%Y-%m-%d %H:%M"),
+            label,
+        )
+
+    @admin.display(boolean=True, description="fingerprint")
+    def has_fingerprint(self, obj: DataRightsRequest) -> bool:
+        return bool(obj.result_fingerprint)

@@ -1,0 +1,318 @@
+"""The export bundle: a machine-readable JSON document of everything Iris holds on the
+member in the requested scopes, written as a stream so its size never sits in memory.
+
+Entries are read a page at a time by id (keyset pagination) with their revisions, and
+written one per line; the SHA-256 of the plaintext is computed as it is written (the
+request's `result_fingerprint`). With `encrypted`, the same bytes go through the framed
+Fernet writer of `datarights.crypto` on their way to disk.
+
+Third-party data stays out: operator ids (operator-copilot scopes, revision actors) are
+reduced to "operator"; mentions of other people are the member's own masked handles and
+relationship notes.
+"""
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from consent.policy import is_in_force
+from consent.selectors import consent_event_list, consent_states
+from datarights import conf
+from datarights.contracts import ExportPayload
+from datarights.policy import art15_information
+from datarights.stores import short_term_memory_export
+from hierarchy.events import iso
+from memory.dsar import (
+    memory_export_entry_page,
+    memory_export_revisions,
+    memory_off_the_record_states,
+    memory_turn_page,
+)
+from memory.enums import MemoryCategory, ScopeKind
+from memory.policy import retention_envelope_for_kind
+from memory.selectors import multi_actor_of, scope_of, suppression_of
+
+FORMAT = "iris-dsar-export"
+VERSION = 1
+PAGE = 500
+
+
+def member_dir(member_id) -> Path:
+    return conf.export_root() / str(member_id)
+
+
+def artifact_path(request) -> Path | None:
+    if not request.artifact_name:
+        return None
+    return member_dir(request.member_id) / request.artifact_name
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _time(value: datetime | None) -> str | None:
+    return iso(value) if value else None
+
+
+class HashingSink:
+    """Writes bytes onward and keeps the SHA-256 and size of everything written."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._hash = hashlib.sha256()
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        self._hash.update(data)
+        self._out.write(data)
+        self.size += len(data)
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
+def _without_operator(scope: dict) -> dict:
+    return {k: v for k, v in scope.items() if k != "operator_id"}
+
+
+def _revision(revision) -> dict:
+    content = dict(revision.content or {})
+    if isinstance(content.get("scope"), dict):
+        content["scope"] = _without_operator(content["scope"])
+    actor = revision.actor
+    return {
+        "id": str(revision.pk),
+        "number": revision.number,
+        "previous_revision_id": str(revision.previous_revision_id)
+        if revision.previous_revision_id
+        else None,
+        "action": revision.action,
+        "actor": "operator" if actor.startswith("operator:") else actor,
+        "changed_fields": list(revision.changed_fields or []),
+        "content": content,
+        "created_at": _time(revision.created_at),
+    }
+
+
+def _entry(entry, revisions: list) -> dict:
+    suppression = suppression_of(entry)
+    multi_actor = multi_actor_of(entry)
+    return {
+        "id": str(entry.pk),
+        "revision_id": str(entry.revision_id) if entry.revision_id else None,
+        "scope": _without_operator(scope_of(entry)),
+        "category": entry.category,
+        "subject": entry.subject or None,
+        "body": entry.body,
+        "origin": entry.origin,
+        "lifecycle": entry.lifecycle,
+        "confidence": entry.confidence,
+        "suppression": suppression.model_dump(mode="json") if suppression else None,
+        "multi_actor": multi_actor.model_dump(mode="json") if multi_actor else None,
+        "provenance_chain": entry.provenance_chain,
+        "consent": entry.consent,
+        "expires_at": _time(entry.expires_at),
+        "last_referenced_at": _time(entry.last_referenced_at),
+        "reference_count": entry.reference_count,
+        "created_at": _time(entry.created_at),
+        "updated_at": _time(entry.updated_at),
+        "revisions": [_revision(r) for r in revisions],
+    }
+
+
+def _write_array(write: Callable[[bytes], None], items: Iterable[dict]) -> int:
+    write(b"[")
+    count = 0
+    for item in items:
+        write((b",\n" if count else b"\n") + _dumps(item))
+        count += 1
+    write(b"\n]")
+    return count
+
+
+def _entries(member_id, kinds: list[str]) -> Iterable[dict]:
+    after = None
+    while kinds:
+        page = memory_export_entry_page(
+            member_id=member_id, scope_kinds=kinds, after_id=after, limit=PAGE
+        )
+        if not page:
+            return
+        revisions: dict[str, list] = {}
+        for revision in memory_export_revisions(
+            member_id=member_id, entry_ids=[e.pk for e in page]
+        ).select_related(None):
+            revisions.setdefault(str(revision.entry_id), []).append(revision)
+        for entry in page:
+            yield _entry(entry, revisions.get(str(entry.pk), []))
+        after = page[-1].pk
+        if len(page) < PAGE:
+            return
+
+
+def _turns(member_id) -> Iterable[dict]:
+    after = None
+    while True:
+        page = memory_turn_page(member_id=member_id, after=after, limit=PAGE)
+        for turn in page:
+            yield {
+                "id": str(turn.pk),
+                "session_id": turn.session_id,
+                "sequence": turn.sequence,
+                "speaker": turn.speaker,
+                "consumer": turn.consumer,
+                "text": turn.text,
+                "redacted_kinds": list(turn.redacted_kinds or []),
+                "created_at": _time(turn.created_at),
+            }
+        if len(page) < PAGE:
+            return
+        after = (page[-1].session_id, page[-1].sequence)
+
+
+def _consents(member_id) -> Iterable[dict]:
+    for event in consent_event_list(member_id=member_id).order_by("sequence").iterator(PAGE):
+        yield {**event.body(), "fingerprint": event.fingerprint, "hash": event.hash}
+
+
+def _opt_outs(member_id, now: datetime) -> dict:
+    states = consent_states(member_id=member_id)
+    return {
+        "consents_not_in_force": [
+            {"consent_type": t, "status": s.status, "event_id": s.event_id}
+            for t, s in sorted(states.items())
+            if not is_in_force(s, now)
+        ],
+        "off_the_record": [
+            {
+                "session_id": o.session_id or None,
+                "active": o.active,
+                "changed_at": _time(o.changed_at),
+            }
+            for o in memory_off_the_record_states(member_id=member_id)
+        ],
+    }
+
+
+def art15() -> dict:
+    retention = {}
+    for kind in ScopeKind.values:
+        envelope = retention_envelope_for_kind(kind)
+        retention[kind] = {
+            "raw_days": envelope.raw_days,
+            "summary_days": envelope.summary_days,
+            "at_expiry": envelope.expiry_action,
+        }
+    return art15_information(categories=MemoryCategory.values, retention=retention)
+
+
+def write_bundle(
+    *, request_id, member_id, payload: ExportPayload, generated_at: datetime, out: BinaryIO
+) -> tuple[str, int]:
+    """Stream the bundle into `out`; returns (SHA-256 of the bundle, its size)."""
+    sink = HashingSink(out)
+    write = sink.write
+    kinds = list(payload.scope_kinds)
+    main = [k for k in kinds if k not in (ScopeKind.SCENE, ScopeKind.POSE)]
+    head = {
+        "format": FORMAT,
+        "version": VERSION,
+        "request_id": str(request_id),
+        "member_id": str(member_id),
+        "generated_at": iso(generated_at),
+        "scopes": kinds,
+        "art15": art15(),
+    }
+    write(_dumps(head)[:-1])  # the object stays open: the sections follow
+    write(b',\n"entries":')
+    _write_array(write, _entries(member_id, main))
+    if ScopeKind.SCENE in kinds:
+        write(b',\n"scene_memory":{"entries":')
+        _write_array(write, _entries(member_id, [ScopeKind.SCENE]))
+        write(b"}")
+    if ScopeKind.POSE in kinds:
+        # Pose memory is aggregate alignment data; the marker tells a recipient so.
+        write(b',\n"pose_memory":{"biometric_aggregate_only":true,"entries":')
+        _write_array(write, _entries(member_id, [ScopeKind.POSE]))
+        write(b"}")
+    if payload.include_session_memory and ScopeKind.SESSION in kinds:
+        write(b',\n"session_memory":{"conversation_turns":')
+        _write_array(write, _turns(member_id))
+        write(b',"short_term_memory":')
+        _write_array(write, short_term_memory_export(member_id))
+        write(b"}")
+    if payload.include_consents:
+        write(b',\n"consents":')
+        _write_array(write, _consents(member_id))
+    if payload.include_opt_outs:
+        write(b',\n"opt_outs":' + _dumps(_opt_outs(member_id, generated_at)))
+    write(b"\n}\n")
+    return sink.hexdigest(), sink.size
+
+
+def write_artifact(
+    *,
+    request_id,
+    member_id,
+    payload: ExportPayload,
+    generated_at: datetime,
+    key: bytes | None,
+    salt: bytes | None,
+) -> tuple[str, str, int]:
+    """Write the bundle to the member's export directory, atomically (a partial file
+    never carries the final name). Returns (file name, plaintext SHA-256, file size)."""
+    from datarights.crypto import EncryptingWriter
+
+    directory = member_dir(member_id)
+    directory.mkdir(parents=True, exist_ok=True)
+    name = f"{request_id}.json.enc" if key else f"{request_id}.json"
+    partial = directory / f"{request_id}.partial"
+    with open(partial, "wb") as raw:
+        if key:
+            writer = EncryptingWriter(raw, key=key, salt=salt)
+            digest, _ = write_bundle(
+                request_id=request_id,
+                member_id=member_id,
+                payload=payload,
+                generated_at=generated_at,
+                out=writer,
+            )
+            writer.close()
+        else:
+            digest, _ = write_bundle(
+                request_id=request_id,
+                member_id=member_id,
+                payload=payload,
+                generated_at=generated_at,
+                out=raw,
+            )
+        raw.flush()
+        os.fsync(raw.fileno())
+    os.replace(partial, directory / name)
+    return name, digest, (directory / name).stat().st_size
+
+
+def remove_member_artifacts(member_id) -> list[str]:
+    """Delete every export file (and partial) of the member; returns the names removed."""
+    directory = member_dir(member_id)
+    if not directory.exists():
+        return []
+    removed = []
+    for path in sorted(directory.iterdir()):
+        if path.is_file():
+            path.unlink(missing_ok=True)
+            removed.append(path.name)
+    return removed
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

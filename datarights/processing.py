@@ -1,0 +1,653 @@
+"""Processing a verified request: plain, idempotent, resumable functions (the task
+wrappers in `datarights.tasks` only call them).
+
+A job is a list of named steps. Each step runs in one transaction that also records it
+as done in the request's `progress` (with a trail row), so a crash anywhere leaves every
+step either wholly done and recorded or not done at all; re-running the job skips what
+is recorded and redoes the rest. Long steps (purging, tombstoning) advance a cursor over
+the request's frozen id list a batch per transaction. Writing the export file happens
+outside a transaction (a partial file never carries the final name) and only the
+recording of it is transactional, so a crash in between rewrites the file.
+
+Delete, in order: snapshot the target ids (entries in scope + summaries derived from
+them); soft only: hold them (hidden from recall and lists) for the grace window, then
+tombstone; collect their text (sealed); purge the conversation turns they cite or quote;
+scrub recall records; purge registered stores (short-term memory hook); remove the
+member's export files; purge entries and revisions; purge consent events when asked;
+then the forget-completeness check decides `completed` (with the fingerprint of the
+sorted deleted-id set) or `failed` (with a critical audit alert).
+"""
+
+import base64
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from consent.selectors import consent_active, consent_event_list
+from consent.services import consent_ledger_purge
+from datarights import conf, crypto
+from datarights.contracts import AccessPayload, DeletePayload, ExportPayload
+from datarights.enums import (
+    DeleteMode,
+    FailureCode,
+    RequestKind,
+    RequestStatus,
+    TrailEvent,
+)
+from datarights.events import POLICY_ID, trail_append
+from datarights.export import (
+    art15,
+    artifact_path,
+    file_sha256,
+    member_dir,
+    remove_member_artifacts,
+    write_artifact,
+)
+from datarights.models import DataRightsRequest
+from datarights.policy import (
+    DOWNLOAD_WINDOW,
+    ResidueMatcher,
+    deleted_set_fingerprint,
+    report_fingerprint,
+)
+from datarights.selectors import (
+    datarights_downloads_due,
+    datarights_grace_due,
+    datarights_member_artifacts,
+    datarights_stalled,
+)
+from datarights.services import datarights_expire_unverified_due, datarights_request_transition
+from datarights.stores import registered_stores
+from hierarchy.enums import ActorType, Severity
+from hierarchy.events import Actor, audit_event_append, iso
+from hierarchy.policy import canonical_json
+from hierarchy.selectors import audit_events_for_member
+from iris_site.models import User
+from memory.dsar import (
+    memory_content_fields,
+    memory_dsar_linked_turn_ids,
+    memory_dsar_target_ids,
+    memory_dsar_texts,
+    memory_entry_counts,
+    memory_hold_place,
+    memory_recall_records_scrub,
+    memory_residue_by_ids,
+    memory_store_counts,
+    memory_turn_texts,
+    memory_turns_purge,
+)
+from memory.enums import Lifecycle
+from memory.selectors import memory_entry_get
+from memory.services import memory_purge_entries, memory_tombstone
+
+logger = logging.getLogger(__name__)
+
+ACTOR = Actor.system("datarights")
+PURGE_REASON = "dsar-delete"
+BATCH = 500
+# Runs of one request that made no progress before it is failed for an operator.
+MAX_ATTEMPTS = 3
+# Steps an operator's retry of a failed delete runs again (all idempotent).
+RERUN_ON_RETRY = (
+    "purge-turns",
+    "scrub-recalls",
+    "purge-stores",
+    "purge-exports",
+    "purge-entries",
+    "purge-consent-ledger",
+)
+
+
+class _Stop(Exception):
+    """The request is no longer in progress (cancelled, finished): leave it alone."""
+
+
+def retry_progress(progress: dict) -> dict:
+    """The progress a retried request resumes from: purges run again."""
+    again = dict(progress)
+    again["done"] = [s for s in progress.get("done", []) if s not in RERUN_ON_RETRY]
+    again["cursors"] = {
+        k: v for k, v in progress.get("cursors", {}).items() if k not in RERUN_ON_RETRY
+    }
+    again["attempts"] = 0
+    return again
+
+
+def _lock(request_id) -> DataRightsRequest:
+    return DataRightsRequest.objects.select_for_update().get(pk=request_id)
+
+
+def _done(request: DataRightsRequest) -> set[str]:
+    return set(request.progress.get("done", []))
+
+
+def _save_progress(request: DataRightsRequest, progress: dict, now: datetime) -> None:
+    request.progress = progress
+    request.updated_at = now
+    request.save()
+
+
+def _mark(request: DataRightsRequest, name: str, counters: dict, now: datetime) -> None:
+    progress = dict(request.progress)
+    progress["done"] = [*progress.get("done", []), name]
+    progress["attempts"] = 0
+    progress.setdefault("counts", {})[name] = counters
+    _save_progress(request, progress, now)
+    trail_append(
+        request=request,
+        event=TrailEvent.STEP_COMPLETED,
+        actor=ACTOR,
+        detail={"step": name, **counters},
+        now=now,
+    )
+
+
+def _step(request_id, name: str, action: Callable[[DataRightsRequest], dict | None], now):
+    """Run `action` once: in one transaction with the record that it ran."""
+    with transaction.atomic():
+        request = _lock(request_id)
+        if request.status != RequestStatus.IN_PROGRESS:
+            raise _Stop
+        if name in _done(request):
+            return request
+        counters = action(request) or {}
+        _mark(request, name, counters, now)
+        return request
+
+
+def _batched_step(
+    request_id,
+    name: str,
+    items: Sequence[str],
+    action: Callable[[DataRightsRequest, list[str]], int],
+    now,
+) -> None:
+    """Run `action` over `items` a batch per transaction, the cursor saved with each."""
+    while True:
+        with transaction.atomic():
+            request = _lock(request_id)
+            if request.status != RequestStatus.IN_PROGRESS:
+                raise _Stop
+            if name in _done(request):
+                return
+            progress = dict(request.progress)
+            cursors = dict(progress.get("cursors", {}))
+            totals = dict(progress.get("totals", {}))
+            cursor = cursors.get(name, 0)
+            if cursor >= len(items):
+                _mark(request, name, {"count": totals.get(name, 0)}, now)
+                return
+            batch = list(items[cursor : cursor + BATCH])
+            totals[name] = totals.get(name, 0) + action(request, batch)
+            cursors[name] = cursor + len(batch)
+            progress.update(cursors=cursors, totals=totals, attempts=0)
+            _save_progress(request, progress, now)
+
+
+# --- Entry point ---------------------------------------------------------------------------
+
+
+def datarights_process(*, request_id, now: datetime | None = None) -> str:
+    """Run, or resume, the processing of one request; returns its status afterwards.
+
+    Safe to call any number of times, concurrently too: every step locks the request
+    and skips what is already recorded.
+    """
+    now = now or timezone.now()
+    if not _begin(request_id, now):
+        return DataRightsRequest.objects.get(pk=request_id).status
+    kind = DataRightsRequest.objects.values_list("kind", flat=True).get(pk=request_id)
+    try:
+        if kind == RequestKind.EXPORT:
+            _process_export(request_id, now)
+        elif kind == RequestKind.ACCESS:
+            _process_access(request_id, now)
+        else:
+            _process_delete(request_id, now)
+    except _Stop:
+        pass
+    return DataRightsRequest.objects.get(pk=request_id).status
+
+
+@transaction.atomic
+def _begin(request_id, now: datetime) -> bool:
+    request = DataRightsRequest.objects.select_for_update().filter(pk=request_id).first()
+    if request is None:
+        return False
+    if request.status == RequestStatus.VERIFIED:
+        datarights_request_transition(
+            request=request, to=RequestStatus.IN_PROGRESS, actor=ACTOR, enqueue=False, now=now
+        )
+        return True
+    if request.status != RequestStatus.IN_PROGRESS:
+        return False
+    if request.grace_ends_at is not None and now < request.grace_ends_at:
+        return True  # a soft delete waiting out its window: nothing to count
+    progress = dict(request.progress)
+    progress["attempts"] = progress.get("attempts", 0) + 1
+    if progress["attempts"] > MAX_ATTEMPTS:
+        _alert(request, "datarights.processing.stuck", {"attempts": progress["attempts"] - 1})
+        datarights_request_transition(
+            request=request,
+            to=RequestStatus.FAILED,
+            actor=ACTOR,
+            now=now,
+            failure_code=FailureCode.PROCESSING_ERROR,
+            detail={"failure_code": FailureCode.PROCESSING_ERROR},
+        )
+        return False
+    _save_progress(request, progress, now)
+    return True
+
+
+def _alert(request: DataRightsRequest, action: str, payload: dict) -> None:
+    """An operator must look: a critical event on the episodic chain."""
+    audit_event_append(
+        action=action,
+        policy_id=POLICY_ID,
+        actor=ACTOR,
+        severity=Severity.CRITICAL,
+        target_member_id=request.member_id,
+        payload={"request_id": str(request.pk), "kind": request.kind, **payload},
+    )
+
+
+def _complete(request_id, now: datetime, *, detail: dict | None = None, **changes) -> None:
+    with transaction.atomic():
+        request = _lock(request_id)
+        if request.status != RequestStatus.IN_PROGRESS:
+            raise _Stop
+        datarights_request_transition(
+            request=request,
+            to=RequestStatus.COMPLETED,
+            actor=ACTOR,
+            enqueue=False,
+            now=now,
+            detail=detail,
+            **changes,
+        )
+
+
+# --- Export --------------------------------------------------------------------------------
+
+
+def _process_export(request_id, now: datetime) -> None:
+    request = DataRightsRequest.objects.get(pk=request_id)
+    if "build" not in _done(request):
+        payload = ExportPayload.model_validate(request.payload)
+        state = crypto.unseal(request.work_state, server_secret=conf.server_secret())
+        key = state.get("export_key", "").encode() or None
+        salt = base64.urlsafe_b64decode(state["salt"]) if key else None
+        if payload.encrypted and key is None:
+            raise RuntimeError("an encrypted export lost its key")  # never: key sealed at submit
+        name, digest, size = write_artifact(
+            request_id=request.pk,
+            member_id=request.member_id,
+            payload=payload,
+            # The bundle's own timestamp is the start of processing: a resumed job
+            # rewrites the same document.
+            generated_at=request.started_at or now,
+            key=key,
+            salt=salt,
+        )
+
+        def record(locked: DataRightsRequest) -> dict:
+            locked.artifact_name = name
+            locked.artifact_size = size
+            locked.artifact_sha256 = file_sha256(member_dir(locked.member_id) / name)
+            locked.artifact_encrypted = key is not None
+            locked.work_state = ""  # the derived key is not needed any more
+            return {"bundle_sha256": digest, "size": size}
+
+        _step(request_id, "build", record, now)
+    request = DataRightsRequest.objects.get(pk=request_id)
+    fingerprint = request.progress["counts"]["build"]["bundle_sha256"]
+    _complete(
+        request_id,
+        now,
+        result_fingerprint=fingerprint,
+        download_expires_at=now + DOWNLOAD_WINDOW,
+        detail={"result_fingerprint": fingerprint},
+    )
+
+
+# --- Access --------------------------------------------------------------------------------
+
+
+def build_access_report(request: DataRightsRequest, now: datetime) -> dict:
+    """What Iris holds on the member, in counts (no content), and what it does with it."""
+    payload = AccessPayload.model_validate(request.payload)
+    requests = (
+        DataRightsRequest.objects.filter(member_id=request.member_id)
+        .values("kind", "status")
+        .annotate(count=Count("pk"))
+        .order_by("kind", "status")
+    )
+    report = {
+        "format": "iris-dsar-access",
+        "version": 1,
+        "request_id": str(request.pk),
+        "member_id": str(request.member_id),
+        "generated_at": iso(now),
+        "art15": art15(),
+        "memory": {
+            "entries": memory_entry_counts(member_id=request.member_id),
+            "stores": memory_store_counts(member_id=request.member_id),
+        },
+        "consents_in_force": sorted(consent_active(member_id=request.member_id, now=now).types),
+        "data_rights_requests": list(requests),
+    }
+    if payload.include_operator_actions:
+        events = (
+            audit_events_for_member(member_id=request.member_id)
+            .filter(actor_type=ActorType.OPERATOR)
+            .order_by("-sequence")[:1000]
+        )
+        report["operator_actions"] = [
+            {
+                "event_id": str(e.pk),
+                "action": e.action,
+                "actor_role": e.actor_role,
+                "occurred_at": iso(e.occurred_at),
+                "payload": e.payload,
+            }
+            for e in events
+        ]
+    return report
+
+
+def _process_access(request_id, now: datetime) -> None:
+    def report(locked: DataRightsRequest) -> dict:
+        locked.access_report = build_access_report(locked, now)
+        return {"report_sha256": report_fingerprint(canonical_json(locked.access_report))}
+
+    request = _step(request_id, "report", report, now)
+    fingerprint = request.progress["counts"]["report"]["report_sha256"]
+    _complete(
+        request_id, now, result_fingerprint=fingerprint, detail={"result_fingerprint": fingerprint}
+    )
+
+
+# --- Delete --------------------------------------------------------------------------------
+
+
+def _process_delete(request_id, now: datetime) -> None:
+    request = DataRightsRequest.objects.get(pk=request_id)
+    payload = DeletePayload.model_validate(request.payload)
+
+    def snapshot(locked: DataRightsRequest) -> dict:
+        locked.deleted_ids = memory_dsar_target_ids(
+            member_id=locked.member_id, scope_kinds=payload.scopes, categories=payload.categories
+        )
+        return {"target_count": len(locked.deleted_ids)}
+
+    request = _step(request_id, "snapshot", snapshot, now)
+    targets: list[str] = list(request.deleted_ids)
+
+    if payload.mode == DeleteMode.SOFT:
+
+        def hold(locked: DataRightsRequest) -> dict:
+            locked.grace_ends_at = now + _grace(payload)
+            held = memory_hold_place(
+                member_id=locked.member_id,
+                entry_ids=targets,
+                request_id=locked.pk,
+                release_after=locked.grace_ends_at,
+                actor=ACTOR,
+            )
+            trail_append(
+                request=locked,
+                event=TrailEvent.HELD,
+                actor=ACTOR,
+                detail={"held_count": held, "grace_ends_at": iso(locked.grace_ends_at)},
+                now=now,
+            )
+            return {"held_count": held}
+
+        request = _step(request_id, "hold", hold, now)
+        if now < request.grace_ends_at:
+            return  # re-activatable until the window ends; `datarights_run_due` resumes it
+        _batched_step(request_id, "tombstone", targets, _tombstone_batch, now)
+
+    _erase(request_id, targets, payload, now)
+    _finish_delete(request_id, targets, payload, now)
+
+
+def _grace(payload: DeletePayload):
+    from datetime import timedelta
+
+    return timedelta(milliseconds=payload.retention_grace_ms)
+
+
+def _tombstone_batch(request: DataRightsRequest, batch: list[str]) -> int:
+    count = 0
+    for entry_id in batch:
+        entry = memory_entry_get(member_id=request.member_id, entry_id=entry_id)
+        if entry is not None and entry.lifecycle != Lifecycle.TOMBSTONED:
+            memory_tombstone(entry=entry, actor=ACTOR)
+            count += 1
+    return count
+
+
+def _sealed_texts(request: DataRightsRequest) -> list[str]:
+    return crypto.unseal(request.work_state, server_secret=conf.server_secret()).get("texts", [])
+
+
+def _erase(request_id, targets: list[str], payload: DeletePayload, now: datetime) -> None:
+    def collect(locked: DataRightsRequest) -> dict:
+        texts = sorted(
+            {t for t in memory_dsar_texts(member_id=locked.member_id, entry_ids=targets) if t}
+        )
+        locked.work_state = crypto.seal({"texts": texts}, server_secret=conf.server_secret())
+        return {"text_count": len(texts)}
+
+    _step(request_id, "collect-text", collect, now)
+
+    def purge_turns(locked: DataRightsRequest) -> dict:
+        matcher = ResidueMatcher(_sealed_texts(locked))
+        doomed = set(memory_dsar_linked_turn_ids(member_id=locked.member_id, entry_ids=targets))
+        doomed |= {
+            pk
+            for pk, text in memory_turn_texts(member_id=locked.member_id)
+            if matcher.text_in(text)
+        }
+        purged = memory_turns_purge(
+            member_id=locked.member_id, turn_ids=sorted(doomed), reason=PURGE_REASON
+        )
+        return {"purged_count": purged}
+
+    _step(request_id, "purge-turns", purge_turns, now)
+
+    def scrub(locked: DataRightsRequest) -> dict:
+        count = memory_recall_records_scrub(
+            member_id=locked.member_id, entry_ids=targets, reason=PURGE_REASON
+        )
+        return {"scrubbed_count": count}
+
+    _step(request_id, "scrub-recalls", scrub, now)
+
+    def purge_stores(locked: DataRightsRequest) -> dict:
+        stores = registered_stores()
+        if not stores:
+            return {"short_term_memory": "not-present"}
+        matcher = ResidueMatcher(_sealed_texts(locked), ids=targets)
+        return {
+            store.name.replace("-", "_"): store.purge(locked.member_id, targets, matcher)
+            for store in stores
+        }
+
+    _step(request_id, "purge-stores", purge_stores, now)
+    _step(request_id, "purge-exports", _purge_exports, now)
+    _batched_step(
+        request_id,
+        "purge-entries",
+        targets,
+        lambda locked, batch: memory_purge_entries(
+            member_id=locked.member_id, entry_ids=batch, reason=PURGE_REASON
+        ),
+        now,
+    )
+    consent_types = payload.consent_types_to_purge
+    if consent_types:
+
+        def purge_ledger(locked: DataRightsRequest) -> dict:
+            member = User.objects.get(pk=locked.member_id)
+            purged = consent_ledger_purge(
+                member=member, consent_types=consent_types, dsar_request_id=locked.pk
+            )
+            return {"purged_count": purged}
+
+        _step(request_id, "purge-consent-ledger", purge_ledger, now)
+
+
+def _purge_exports(locked: DataRightsRequest) -> dict:
+    """Every export file of the member may hold the erased content: remove them all."""
+    now = timezone.now()
+    for export in datarights_member_artifacts(member_id=locked.member_id).select_for_update():
+        export.artifact_removed_at = now
+        export.updated_at = now
+        export.save(update_fields=["artifact_removed_at", "updated_at"])
+        trail_append(
+            request=export,
+            event=TrailEvent.ARTIFACT_REMOVED,
+            actor=ACTOR,
+            detail={"reason": "erased-by-delete", "delete_request_id": str(locked.pk)},
+            now=now,
+        )
+    removed = remove_member_artifacts(locked.member_id)
+    return {"removed_count": len(removed)}
+
+
+def forget_residue(
+    request: DataRightsRequest, matcher: ResidueMatcher, consent_types: Sequence[str]
+) -> dict[str, int]:
+    """What of the deleted entries remains anywhere: rows that belong to them, and their
+    text in any content store. Audit events keep ids on purpose and are not searched."""
+    residue: Counter[str] = Counter(
+        memory_residue_by_ids(member_id=request.member_id, entry_ids=request.deleted_ids)
+    )
+    for store, _, text in memory_content_fields(member_id=request.member_id):
+        if matcher.text_in(text):
+            residue[f"{store}_text"] += 1
+    directory = member_dir(request.member_id)
+    if directory.exists():
+        for path in sorted(directory.iterdir()):
+            if path.is_file() and _file_has_residue(path, matcher):
+                residue["export_files"] += 1
+    for store in registered_stores():
+        residue[store.name.replace("-", "_")] += store.residue(
+            request.member_id, request.deleted_ids, matcher
+        )
+    if consent_types:
+        residue["consent_events"] += (
+            consent_event_list(member_id=request.member_id)
+            .filter(consent_type__in=list(consent_types))
+            .count()
+        )
+    return {k: v for k, v in sorted(residue.items()) if v}
+
+
+def _file_has_residue(path, matcher: ResidueMatcher) -> bool:
+    if path.suffix != ".json":
+        return True  # encrypted or partial: unreadable here, so it cannot be cleared
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return any(matcher.anything_in(line) for line in handle)
+
+
+def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: datetime) -> None:
+    with transaction.atomic():
+        request = _lock(request_id)
+        if request.status != RequestStatus.IN_PROGRESS:
+            raise _Stop
+        matcher = ResidueMatcher(_sealed_texts(request), ids=targets)
+        residue = forget_residue(request, matcher, payload.consent_types_to_purge)
+        if not residue:
+            fingerprint = deleted_set_fingerprint(targets)
+            datarights_request_transition(
+                request=request,
+                to=RequestStatus.COMPLETED,
+                actor=ACTOR,
+                enqueue=False,
+                now=now,
+                result_fingerprint=fingerprint,
+                detail={"result_fingerprint": fingerprint, "deleted_count": len(targets)},
+            )
+            return
+        _alert(
+            request,
+            "datarights.forget-check.failed",
+            {"residue": residue, "residue_count": sum(residue.values())},
+        )
+        datarights_request_transition(
+            request=request,
+            to=RequestStatus.FAILED,
+            actor=ACTOR,
+            now=now,
+            failure_code=FailureCode.FORGET_INCOMPLETE,
+            detail={
+                "failure_code": FailureCode.FORGET_INCOMPLETE,
+                "residue_count": sum(residue.values()),
+            },
+        )
+
+
+# --- Scheduled work ------------------------------------------------------------------------
+
+
+def datarights_remove_expired_downloads(*, now: datetime | None = None) -> int:
+    """Export files past their download window are deleted (storage limitation)."""
+    now = now or timezone.now()
+    removed = 0
+    for request_id in datarights_downloads_due(now=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            request = _lock(request_id)
+            if request.artifact_removed_at is not None:
+                continue
+            path = artifact_path(request)
+            if path is not None:
+                path.unlink(missing_ok=True)
+            request.artifact_removed_at = now
+            request.updated_at = now
+            request.save(update_fields=["artifact_removed_at", "updated_at"])
+            trail_append(
+                request=request,
+                event=TrailEvent.ARTIFACT_REMOVED,
+                actor=ACTOR,
+                detail={"reason": "download-window-over"},
+                now=now,
+            )
+            removed += 1
+    return removed
+
+
+def datarights_run_due(*, now: datetime | None = None) -> dict[str, int]:
+    """Everything time-driven, idempotent: expire unverified requests, finish soft
+    deletes whose grace ended, remove expired downloads, resume stalled jobs."""
+    now = now or timezone.now()
+    counts = {"expired": datarights_expire_unverified_due(now=now)}
+    resumed = 0
+    due = list(datarights_grace_due(now=now).values_list("pk", flat=True))
+    stalled = list(datarights_stalled(now=now).values_list("pk", flat=True))
+    for request_id in dict.fromkeys([*due, *stalled]):
+        try:
+            datarights_process(request_id=request_id, now=now)
+        except Exception:  # one request's crash must not stop the others; it is retried
+            logger.exception("data-rights request %s could not be processed", request_id)
+        resumed += 1
+    counts["resumed"] = resumed
+    counts["downloads_removed"] = datarights_remove_expired_downloads(now=now)
+    return counts
+
+
+__all__ = [
+    "datarights_process",
+    "datarights_remove_expired_downloads",
+    "datarights_run_due",
+    "forget_residue",
+    "retry_progress",
+]

@@ -1,0 +1,208 @@
+"""The context bundle (R4): one call gives an agent a scope's working memory, the
+long-term recall for its query and the episodic events about both.
+
+Resolved bundles are cached for 30 seconds keyed on (scope, member, query, and the
+options that change the answer); a write to the member's memory, short-term rows or
+consent invalidates them. Every server-side resolve — a cache hit too — appends a
+count-only `memory.bundle.resolved` event.
+"""
+
+import time
+from datetime import datetime
+
+from django.db.models import Q
+from django.utils import timezone
+
+from hierarchy import metrics
+from hierarchy.bundle_cache import bundle_cache_get, bundle_cache_key, bundle_cache_set
+from hierarchy.events import Actor, audit_event_append, iso
+from hierarchy.freshness import freshness
+from hierarchy.selectors import audit_events_for_member
+from hierarchy.stm import POLICY_ID, scope_digest, stm_read
+from hierarchy.stm_policy import default_target_scope
+from hierarchy.transitions import Tier, transition_check
+from iris_site.errors import NotPermitted
+from iris_site.models import User
+from memory.enums import RecallContext
+from memory.policy import consumer_may_use_kind
+from memory.recall_service import recall_request_build, recall_run
+
+EPISODIC_LIMIT = 50
+ADMIN_SURFACE = "admin"
+
+
+def _stm_output(view) -> dict:
+    row = view.row
+    return {
+        "id": str(row.pk),
+        "scope_kind": row.scope_kind,
+        "scope_id": row.scope_id,
+        "category": row.category,
+        "sensitive": row.sensitive,
+        "content": view.content,
+        "related_entry_ids": list(row.related_entry_ids),
+        "consolidate_on_critic_promote": row.consolidate_on_critic_promote,
+        "consolidated_to": str(row.consolidated_to) if row.consolidated_to else None,
+        "created_at": iso(row.created_at),
+        "ttl_expires": iso(row.ttl_expires),
+    }
+
+
+def _ltm_output(entry, now: datetime) -> dict:
+    output = {
+        "id": entry.entry_id,
+        "revision_id": entry.revision_id,
+        "scope_key": entry.scope_key,
+        "category": entry.category,
+        "subject": entry.subject,
+        "body": entry.body,
+        "origin": entry.origin,
+        "score": round(entry.score, 6),
+        "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
+    }
+    if entry.rationale is not None:
+        output["rationale"] = entry.rationale
+    return output
+
+
+def _episodic(member_id, *, stm_ids: list[str], entry_ids: list[str]) -> list[dict]:
+    if not stm_ids and not entry_ids:
+        return []
+    events = audit_events_for_member(member_id=member_id).filter(
+        Q(payload__stm_id__in=stm_ids) | Q(payload__entry_id__in=entry_ids)
+    )
+    return [
+        {
+            "id": str(event.pk),
+            "sequence": event.sequence,
+            "action": event.action,
+            "occurred_at": iso(event.occurred_at),
+            "payload": event.payload,
+        }
+        for event in events.order_by("-sequence")[:EPISODIC_LIMIT]
+    ]
+
+
+def _resolve(
+    *,
+    member: User,
+    scope_id: str,
+    scope_kind: str | None,
+    query: str,
+    include_episodic: bool,
+    surface: str,
+    context: str,
+    actor: Actor,
+    consumer: str,
+    now: datetime,
+) -> dict:
+    stm = stm_read(
+        member_id=member.pk,
+        scope_id=scope_id,
+        scope_kind=scope_kind,
+        actor=actor,
+        now=now,
+        audit=False,  # the bundle's own event counts them
+    )
+    ltm_scope = default_target_scope(scope_kind or "user_session", scope_id)
+    request = recall_request_build(
+        member_id=member.pk,
+        surface=surface,
+        scope={k: v for k, v in ltm_scope.items()},
+        query=query,
+        context=context,
+        now=now,
+    )
+    recall = recall_run(request=request, actor=actor, consumer=consumer, now=now)
+    stm_ids = [str(view.row.pk) for view in stm]
+    entry_ids = sorted(
+        {str(i) for view in stm for i in view.row.related_entry_ids}
+        | {entry.entry_id for entry in recall.entries}
+    )
+    return {
+        "scope_id": scope_id,
+        "stm": [_stm_output(view) for view in stm],
+        "ltm": {
+            "entries": [_ltm_output(entry, now) for entry in recall.entries],
+            "audit_envelope": recall.audit_envelope.as_dict(),
+        },
+        "episodic": _episodic(member.pk, stm_ids=stm_ids, entry_ids=entry_ids)
+        if include_episodic
+        else [],
+        "resolved_at": iso(now),
+    }
+
+
+def get_context_bundle(
+    *,
+    member: User,
+    scope_id: str,
+    actor: Actor,
+    consumer: str,
+    query: str = "",
+    include_episodic: bool = True,
+    scope_kind: str | None = None,
+    surface: str = "assistant",
+    context: str = RecallContext.GENERAL,
+    now: datetime | None = None,
+) -> dict:
+    """STM rows + LTM recall + episodic events for one scope of one member."""
+    transition = transition_check(Tier.READER, Tier.READER, "bundle")
+    started = time.perf_counter()
+    now = now or timezone.now()
+    ltm_kind = default_target_scope(scope_kind or "user_session", scope_id)["kind"]
+    if surface == ADMIN_SURFACE or not consumer_may_use_kind(consumer, ltm_kind):
+        raise NotPermitted(
+            f"Consumer `{consumer}` may not read this scope or surface.",
+            code="consumer-not-allowed-for-scope",
+        )
+    key = bundle_cache_key(
+        member.pk, scope_id, scope_kind, query, include_episodic, surface, context, consumer
+    )
+    bundle = bundle_cache_get(key)
+    cache_hit = bundle is not None
+    if bundle is None:
+        bundle = _resolve(
+            member=member,
+            scope_id=scope_id,
+            scope_kind=scope_kind,
+            query=query,
+            include_episodic=include_episodic,
+            surface=surface,
+            context=context,
+            actor=actor,
+            consumer=consumer,
+            now=now,
+        )
+        bundle_cache_set(key, bundle)
+    counts = {
+        "stm_count": len(bundle["stm"]),
+        "ltm_count": len(bundle["ltm"]["entries"]),
+        "episodic_count": len(bundle["episodic"]),
+    }
+    query_provided = "true" if query.strip() else "false"
+    audit_event_append(
+        action="memory.bundle.resolved",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={
+            "scope_id_digest": scope_digest(scope_id),
+            "query_provided": bool(query.strip()),
+            "include_episodic": include_episodic,
+            "cache_hit": cache_hit,
+            "transition": transition.code.lower(),
+            **counts,
+        },
+        occurred_at=now,
+    )
+    metrics.increment("memory.bundle.resolved", query_provided=query_provided)
+    metrics.record(
+        "memory.bundle.latency_ms",
+        (time.perf_counter() - started) * 1000,
+        query_provided=query_provided,
+        stm_count_bucket=metrics.size_bucket(counts["stm_count"]),
+        ltm_count_bucket=metrics.size_bucket(counts["ltm_count"]),
+        episodic_count_bucket=metrics.size_bucket(counts["episodic_count"]),
+    )
+    return {**bundle, "cached": cache_hit}

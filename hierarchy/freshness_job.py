@@ -1,0 +1,118 @@
+"""The freshness/confidence job: stale, low-confidence inferences are queued for the
+member to re-confirm (seed 004's FreshnessConfidenceJob, adapted: Iris asks the member
+rather than re-researching). Idempotent: one open request per entry."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from hierarchy.enums import ReconfirmState
+from hierarchy.events import Actor, audit_event_append
+from hierarchy.freshness import INFERRED_ORIGINS, staleness
+from hierarchy.models import ReconfirmRequest
+from memory.enums import Lifecycle
+from memory.models import MemoryEntry
+
+POLICY_ID = "iris-hierarchy-freshness-v1"
+
+
+@dataclass(frozen=True, slots=True)
+class FreshnessReport:
+    evaluated: int = 0
+    enqueued: int = 0
+    resolved: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"evaluated": self.evaluated, "enqueued": self.enqueued, "resolved": self.resolved}
+
+
+def _inferences():
+    # Cross-member scan of live inferences; memory has no selector for this job's shape.
+    return MemoryEntry.objects.filter(
+        lifecycle=Lifecycle.ACTIVE, origin__in=sorted(INFERRED_ORIGINS)
+    ).only("id", "member_id", "origin", "confidence", "updated_at")
+
+
+def _resolve_settled(now: datetime, actor: Actor) -> int:
+    """Open requests whose entry was confirmed, edited, paused or forgotten are done."""
+    still_inferred = set(
+        _inferences()
+        .filter(
+            pk__in=ReconfirmRequest.objects.filter(state=ReconfirmState.OPEN).values("entry_id")
+        )
+        .values_list("pk", flat=True)
+    )
+    resolved = 0
+    for request in ReconfirmRequest.objects.filter(state=ReconfirmState.OPEN):
+        if request.entry_id in still_inferred:
+            continue
+        request.state = ReconfirmState.RESOLVED
+        request.resolved_at = now
+        request.save(update_fields=["state", "resolved_at"])
+        resolved += 1
+    return resolved
+
+
+def freshness_confidence_run(*, now: datetime | None = None) -> FreshnessReport:
+    now = now or timezone.now()
+    actor = Actor.system("freshness-confidence-job")
+    evaluated = enqueued = 0
+    queued = set(
+        ReconfirmRequest.objects.filter(state=ReconfirmState.OPEN).values_list(
+            "entry_id", flat=True
+        )
+    )
+    for entry in _inferences().iterator():
+        evaluated += 1
+        verdict = staleness(
+            origin=entry.origin,
+            confidence=entry.confidence,
+            asserted_at=entry.updated_at,
+            now=now,
+        )
+        if not verdict.stale or entry.pk in queued:
+            continue
+        try:
+            with transaction.atomic():
+                request = ReconfirmRequest.objects.create(
+                    member_id=entry.member_id,
+                    entry_id=entry.pk,
+                    freshness=verdict.freshness,
+                    effective_confidence=verdict.effective_confidence,
+                    queued_at=now,
+                )
+                audit_event_append(
+                    action="research.freshness_confidence.enqueued",
+                    policy_id=POLICY_ID,
+                    actor=actor,
+                    target_member_id=entry.member_id,
+                    payload={
+                        "entry_id": str(entry.pk),
+                        "reconfirm_request_id": str(request.pk),
+                        "origin": entry.origin,
+                        "freshness": verdict.freshness,
+                        "effective_confidence": verdict.effective_confidence,
+                    },
+                    occurred_at=now,
+                )
+        except IntegrityError:  # a concurrent run queued it first
+            continue
+        enqueued += 1
+    with transaction.atomic():
+        resolved = _resolve_settled(now, actor)
+    report = FreshnessReport(evaluated=evaluated, enqueued=enqueued, resolved=resolved)
+    audit_event_append(
+        action="research.freshness_confidence.tick",
+        policy_id=POLICY_ID,
+        actor=actor,
+        payload=report.as_dict(),
+        occurred_at=now,
+    )
+    return report
+
+
+def reconfirm_requests_for_member(*, member_id):
+    """The member's open re-confirmation requests (for the member memory page)."""
+    return ReconfirmRequest.objects.filter(member_id=member_id, state=ReconfirmState.OPEN)

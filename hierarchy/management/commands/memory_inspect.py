@@ -1,0 +1,341 @@
+"""`manage.py memory_inspect`: the operators' memory-hierarchy CLI (seed 004).
+
+    counts                                   tier counts
+    replay --scope ID [--since] [--limit]    the memory.stm.* timeline of a scope (R1/RC1)
+    stm --scope ID --justification TEXT      live short-term rows of a scope (no content)
+    ltm --entity ID --justification TEXT     long-term entries about an entity (no bodies)
+    consolidate --stm ID --from-file PATH --justification TEXT [--apply]
+    demote --entry ID --member ID --scope-id S --justification TEXT [--apply]
+
+`--json` prints machine-readable output, otherwise human tables. Reads of member data
+need `--justification`; writes are dry runs unless `--apply`. Every invocation is
+audited (`admin.memory_tier.cli_invocation`), ids only.
+"""
+
+import dataclasses
+import json
+import uuid
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from hierarchy.access import access_record_append, justification_clean, operator_read_audit
+from hierarchy.consolidation import (
+    ConsolidationInput,
+    stm_consolidate,
+    stm_consolidation_preview,
+)
+from hierarchy.enums import StmScopeKind
+from hierarchy.events import Actor
+from hierarchy.management.commands._when import parse_when
+from hierarchy.operator import (
+    LTM_DEFAULT_LIMIT,
+    REPLAY_DEFAULT_LIMIT,
+    hierarchy_counts,
+    ltm_entity_entries,
+    stm_reconstruct,
+    stm_replay,
+)
+from hierarchy.operator_apis import admin_ltm_entry, admin_stm_row
+from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
+from hierarchy.transitions import Tier, transition_check
+from iris_site.errors import DomainError
+from iris_site.models import User
+from memory.enums import Lifecycle
+from memory.selectors import memory_entry_get
+
+ACTOR = Actor.system("memory-inspect")
+CONSOLIDATION_FIELDS = set(ConsolidationInput.__dataclass_fields__)
+
+
+def _uuid(value: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError as error:
+        raise CommandError(f"not a UUID: {value}") from error
+
+
+def _table(rows: list[dict], columns: list[str]) -> str:
+    if not rows:
+        return "(none)"
+    cells = [
+        [str(row.get(c, "")) if row.get(c) is not None else "—" for c in columns] for row in rows
+    ]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
+    rule = "  ".join("-" * w for w in widths)
+    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
+    return "\n".join([line, rule, *body])
+
+
+class Command(BaseCommand):
+    help = "Inspect the memory hierarchy: counts, replay, stm, ltm, consolidate, demote."
+
+    def add_arguments(self, parser) -> None:
+        sub = parser.add_subparsers(dest="subcommand", required=True)
+
+        def add(name: str, help_text: str):
+            command = sub.add_parser(name, help=help_text)
+            command.add_argument("--json", action="store_true", help="machine-readable output")
+            return command
+
+        add("counts", "STM rows by scope kind, LTM entries by lifecycle, 24 h episodic events")
+
+        replay = add("replay", "the memory.stm.* timeline of one scope (ids and counts only)")
+        replay.add_argument("--scope", required=True, help="the scope id")
+        replay.add_argument("--since", help="ISO 8601 time with a zone")
+        replay.add_argument("--limit", type=int, default=REPLAY_DEFAULT_LIMIT)
+        replay.add_argument("--member", help="narrow to one member id")
+        replay.add_argument(
+            "--reconstruct", action="store_true", help="RC1: also derive the rows' states"
+        )
+        replay.add_argument(
+            "--restore",
+            action="store_true",
+            help="write the reconstruction back (always refused: replay never mutates)",
+        )
+
+        stm = add("stm", "live short-term rows of a scope (metadata only)")
+        stm.add_argument("--scope", required=True, help="the scope id")
+        stm.add_argument("--justification", required=True, help="why you read member data")
+        stm.add_argument("--member", help="narrow to one member id")
+
+        ltm = add("ltm", "long-term entries about an entity, every lifecycle state")
+        ltm.add_argument("--entity", required=True, help="actor handle, subject or entry id")
+        ltm.add_argument("--justification", required=True, help="why you read member data")
+        ltm.add_argument("--state", choices=Lifecycle.values)
+        ltm.add_argument("--member", help="narrow to one member id")
+        ltm.add_argument("--limit", type=int, default=LTM_DEFAULT_LIMIT)
+        ltm.add_argument("--history", action="store_true", help="RC2: revision metadata")
+
+        consolidate = add("consolidate", "STM → LTM (dry run unless --apply)")
+        consolidate.add_argument("--stm", required=True, help="the short-term row id")
+        consolidate.add_argument(
+            "--from-file",
+            required=True,
+            help="JSON: explicit, scope, subject, origin, confidence",
+        )
+        consolidate.add_argument("--justification", required=True)
+        consolidate.add_argument("--apply", action="store_true", help="really consolidate")
+
+        demote = add("demote", "RC3: seed an admin workbench row from an entry (dry run)")
+        demote.add_argument("--entry", required=True, help="the long-term entry id")
+        demote.add_argument("--member", required=True, help="the entry's member id")
+        demote.add_argument("--scope-id", required=True, help="the workbench scope id")
+        demote.add_argument(
+            "--scope-kind", default=StmScopeKind.ADMIN_SESSION, choices=StmScopeKind.values
+        )
+        demote.add_argument("--ttl", type=int, help="seconds (default: the kind's TTL)")
+        demote.add_argument("--justification", required=True)
+        demote.add_argument("--apply", action="store_true", help="really write the row")
+
+    def handle(self, *args, **options) -> None:
+        name = options["subcommand"]
+        try:
+            if "justification" in options:
+                justification_clean(options["justification"])
+            output, human, audit = getattr(self, f"_{name}")(options)
+        except DomainError as error:
+            raise CommandError(f"{error.code}: {error.message}") from error
+        operator_read_audit(
+            action="admin.memory_tier.cli_invocation",
+            actor=ACTOR,
+            payload={"subcommand": name, "json": bool(options["json"]), **audit},
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(output, indent=2, sort_keys=True, default=str))
+        else:
+            self.stdout.write(human)
+
+    # --- subcommands: each returns (json output, human text, audit payload) ----------------
+
+    def _counts(self, options):
+        counts = hierarchy_counts().as_dict()
+        rows = []
+        for tier, key in (("stm", "stm"), ("ltm", "ltm")):
+            part = counts[key]
+            if part is None:
+                rows.append({"tier": tier, "group": "—", "count": None})
+                continue
+            rows += [{"tier": tier, "group": g, "count": n} for g, n in part.items()]
+        rows.append({"tier": "episodic", "group": "last 24 h", "count": counts["episodic_24h"]})
+        return counts, _table(rows, ["tier", "group", "count"]), {}
+
+    def _replay(self, options):
+        if options["restore"]:
+            transition_check(Tier.EPISODIC, Tier.STM, "restore")  # always refused
+        events = stm_replay(
+            scope_id=options["scope"],
+            since=parse_when(options["since"], "--since") if options["since"] else None,
+            limit=options["limit"],
+            member_id=_uuid(options["member"]) if options["member"] else None,
+        )
+        timeline = [
+            {
+                "sequence": e.sequence,
+                "occurred_at": e.occurred_at.isoformat(),
+                "action": e.action,
+                "stm_id": e.payload.get("stm_id"),
+                "member_id": str(e.target_member_id) if e.target_member_id else None,
+                "detail": e.payload.get("action_detail") or e.payload.get("trigger"),
+            }
+            for e in events
+        ]
+        output = {"scope_id_digest": scope_digest(options["scope"]), "events": timeline}
+        human = _table(
+            timeline, ["sequence", "occurred_at", "action", "stm_id", "member_id", "detail"]
+        )
+        if options["reconstruct"]:
+            output["reconstructed"] = stm_reconstruct(events)
+            human += "\n\nReconstructed (derived, never stored):\n" + _table(
+                output["reconstructed"], ["stm_id", "scope_kind", "category", "state"]
+            )
+        return output, human, {"event_count": len(events), "reconstruct": options["reconstruct"]}
+
+    def _stm(self, options):
+        rows = stm_admin_read(
+            scope_id=options["scope"],
+            actor=ACTOR,
+            justification=options["justification"],
+            member_id=_uuid(options["member"]) if options["member"] else None,
+        )
+        output = [
+            {k: (str(v) if isinstance(v, uuid.UUID) else v) for k, v in admin_stm_row(r).items()}
+            for r in rows
+        ]
+        human = _table(
+            output,
+            ["id", "member_id", "scope_kind", "category", "content", "ttl_expires"],
+        )
+        return output, human, {"row_count": len(rows)}
+
+    def _ltm(self, options):
+        member_id = _uuid(options["member"]) if options["member"] else None
+        entries = ltm_entity_entries(
+            entity=options["entity"],
+            state=options["state"],
+            member_id=member_id,
+            limit=options["limit"],
+        )
+        access_record_append(
+            action="admin.memory_hierarchy.ltm.history_read"
+            if options["history"]
+            else "admin.memory_hierarchy.ltm.read",
+            actor=ACTOR,
+            justification=options["justification"],
+            target_member_id=member_id,
+            payload={
+                "entry_ids": [str(e.pk) for e in entries],
+                "transition": "rc2" if options["history"] else "r3",
+            },
+        )
+        now = timezone.now()
+        output = [admin_ltm_entry(e, now=now, history=options["history"]) for e in entries]
+        human = _table(
+            output, ["id", "member_id", "category", "origin", "lifecycle", "freshness", "body"]
+        )
+        return output, human, {"entry_count": len(entries)}
+
+    def _consolidation_input(self, path: str) -> ConsolidationInput:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"--from-file: {error}") from error
+        if not isinstance(data, dict):
+            raise CommandError("--from-file: the file holds one JSON object")
+        unknown = sorted(set(data) - CONSOLIDATION_FIELDS)
+        if unknown:
+            raise CommandError(f"--from-file: unknown fields {unknown}")
+        return ConsolidationInput(**data)
+
+    def _consolidate(self, options):
+        stm_id = _uuid(options["stm"])
+        given = self._consolidation_input(options["from_file"])
+        preview = stm_consolidation_preview(stm_id=stm_id, given=given)
+        access_record_append(
+            action="admin.memory_hierarchy.consolidate",
+            actor=ACTOR,
+            justification=options["justification"],
+            target_member_id=uuid.UUID(preview.member_id),
+            payload={"stm_id": str(stm_id), "dry_run": not options["apply"]},
+        )
+        if not options["apply"]:
+            output = {
+                "dry_run": True,
+                "would_post": dataclasses.asdict(given),
+                **_preview_dict(preview),
+            }
+            human = (
+                f"DRY RUN (add --apply to consolidate)\n"
+                f"stm {preview.stm_id} of member {preview.member_id}\n"
+                f"  → {preview.target_scope} as {preview.category} ({preview.origin})\n"
+                f"  already consolidated to: {preview.already_consolidated_to or '—'}\n"
+                f"  would be refused: {preview.refusal or 'no'}"
+            )
+            return output, human, {"stm_id": str(stm_id), "entry_id": None, "dry_run": True}
+        result = stm_consolidate(stm_id=stm_id, actor=ACTOR, given=given)
+        output = {
+            "dry_run": False,
+            "stm_id": str(stm_id),
+            "entry_id": result.entry_id,
+            "created": result.created,
+            "promotion_reason": result.promotion_reason,
+        }
+        human = f"Consolidated stm {stm_id} into entry {result.entry_id}"
+        return output, human, {"stm_id": str(stm_id), "entry_id": result.entry_id, "dry_run": False}
+
+    def _demote(self, options):
+        member_id = _uuid(options["member"])
+        entry_id = _uuid(options["entry"])
+        member = User.objects.filter(pk=member_id).first()
+        entry = memory_entry_get(member_id=member_id, entry_id=entry_id) if member else None
+        if entry is None:
+            raise CommandError("not_found: no such entry for that member")
+        access_record_append(
+            action="admin.memory_hierarchy.demote",
+            actor=ACTOR,
+            justification=options["justification"],
+            target_member_id=member_id,
+            payload={"entry_id": str(entry_id), "dry_run": not options["apply"]},
+        )
+        target = {"scope_kind": options["scope_kind"], "scope_id": options["scope_id"]}
+        if not options["apply"]:
+            output = {"dry_run": True, "entry_id": str(entry_id), "member_id": str(member_id)}
+            output |= {"category": entry.category, "lifecycle": entry.lifecycle, **target}
+            human = (
+                "DRY RUN (add --apply to seed the workbench)\n"
+                f"entry {entry_id} ({entry.category}, {entry.lifecycle}) → "
+                f"{options['scope_kind']} row in scope {options['scope_id']}"
+            )
+            return output, human, {"entry_id": str(entry_id), "stm_id": None, "dry_run": True}
+        row = stm_demote(
+            member=member,
+            entry_id=entry_id,
+            actor=ACTOR,
+            workbench=True,
+            ttl_seconds=options["ttl"],
+            **target,
+        )
+        output = {
+            "dry_run": False,
+            "entry_id": str(entry_id),
+            "stm_id": str(row.pk),
+            "ttl_expires": row.ttl_expires.isoformat(),
+            **target,
+        }
+        human = f"Seeded {row.scope_kind} row {row.pk} from entry {entry_id}"
+        return output, human, {"entry_id": str(entry_id), "stm_id": str(row.pk), "dry_run": False}
+
+
+def _preview_dict(preview) -> dict:
+    return {
+        "stm_id": preview.stm_id,
+        "member_id": preview.member_id,
+        "target_scope": preview.target_scope,
+        "category": preview.category,
+        "sensitive": preview.sensitive,
+        "origin": preview.origin,
+        "already_consolidated_to": preview.already_consolidated_to,
+        "refusal": preview.refusal,
+    }

@@ -1,0 +1,337 @@
+"""Operator API of the memory hierarchy (`/api/v1/operator/memory-hierarchy/…`).
+
+Counts and the replay timeline are metadata (ids and numbers) and need any operator;
+short-term rows and long-term entries are member data: they need an admin, t&s or legal
+operator and a justification, are audited, and never show content (sensitive content
+reads `<encrypted>`, other content `<redacted>`; the member-consented inspection
+workflow is the way to read bodies).
+"""
+
+from datetime import datetime
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hierarchy.access import access_record_append, justification_clean, operator_read_audit
+from hierarchy.crypto import REDACTED_SENSITIVE
+from hierarchy.enums import StmScopeKind
+from hierarchy.events import Actor
+from hierarchy.freshness import freshness
+from hierarchy.operator import (
+    LTM_DEFAULT_LIMIT,
+    LTM_MAX_LIMIT,
+    REPLAY_DEFAULT_LIMIT,
+    REPLAY_MAX_LIMIT,
+    hierarchy_counts,
+    ltm_entity_entries,
+    ltm_history,
+    stm_reconstruct,
+    stm_replay,
+)
+from hierarchy.stm import scope_digest, stm_admin_read
+from hierarchy.stm_apis import StmScopeKindField
+from iris_site.api.schema import error_responses
+from iris_site.enums import OperatorRole
+from iris_site.permissions import IsOperator, operator_with_roles
+from iris_site.selectors import operator_tenant_id
+from memory.enums import Lifecycle, is_sensitive_category
+
+REDACTED = "<redacted>"
+# Member data: never support (ARCHITECTURE.md: support never sees sensitive memory).
+MemberDataOperator = operator_with_roles(
+    OperatorRole.ADMIN, OperatorRole.TRUST_AND_SAFETY, OperatorRole.LEGAL
+)
+
+
+class QuerySerializer(serializers.Serializer):
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown parameter."] for name in unknown})
+        return attrs
+
+
+def _query(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.query_params.dict())
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class CountsOutputSerializer(serializers.Serializer):
+    stm = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True, help_text="null: the query failed."
+    )
+    ltm = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    episodic_24h = serializers.IntegerField(allow_null=True)
+    generated_at = serializers.DateTimeField()
+
+
+class HierarchyCountsApi(APIView):
+    """STM rows by scope_kind, LTM entries by lifecycle, episodic events of the last 24 h.
+    A part whose query fails is null. Tenant-bound operators count their tenant only."""
+
+    permission_classes = [IsOperator]
+
+    @extend_schema(responses={200: CountsOutputSerializer, **error_responses()})
+    def get(self, request):
+        counts = hierarchy_counts(tenant_id=operator_tenant_id(request.user))
+        operator_read_audit(
+            action="admin.memory_hierarchy.counts.read",
+            actor=Actor.of(request.user),
+            payload={"surface": "api", "failed_parts": _failed(counts)},
+        )
+        return Response(CountsOutputSerializer(counts.as_dict()).data)
+
+
+def _failed(counts) -> list[str]:
+    return [
+        name
+        for name, value in (
+            ("stm", counts.stm),
+            ("ltm", counts.ltm),
+            ("episodic", counts.episodic_24h),
+        )
+        if value is None
+    ]
+
+
+class ReplayEventOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    sequence = serializers.IntegerField()
+    action = serializers.CharField()
+    occurred_at = serializers.DateTimeField()
+    target_member_id = serializers.UUIDField(allow_null=True)
+    payload = serializers.DictField()
+
+
+class ReconstructedRowSerializer(serializers.Serializer):
+    stm_id = serializers.UUIDField()
+    member_id = serializers.UUIDField(allow_null=True)
+    scope_kind = serializers.CharField(allow_null=True)
+    category = serializers.CharField(allow_null=True)
+    state = serializers.CharField()
+    consolidated_to = serializers.UUIDField(allow_null=True)
+    first_seen_at = serializers.DateTimeField()
+    last_event_at = serializers.DateTimeField()
+    last_sequence = serializers.IntegerField()
+
+
+class ReplayOutputSerializer(serializers.Serializer):
+    scope_id_digest = serializers.CharField()
+    events = ReplayEventOutputSerializer(many=True)
+    reconstructed = ReconstructedRowSerializer(
+        many=True, allow_null=True, help_text="RC1: derived from the events, never stored."
+    )
+
+
+class ReplayApi(APIView):
+    """R1 (+ RC1 with `reconstruct=true`): the `memory.stm.*` timeline of a scope, ids
+    and counts only, e.g. to see what an agent saw before it crashed mid-tick."""
+
+    class ReplayQuerySerializer(QuerySerializer):
+        since = serializers.DateTimeField(required=False)
+        limit = serializers.IntegerField(
+            required=False, min_value=1, max_value=REPLAY_MAX_LIMIT, default=REPLAY_DEFAULT_LIMIT
+        )
+        member_id = serializers.UUIDField(required=False)
+        reconstruct = serializers.BooleanField(required=False, default=False)
+
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        parameters=[ReplayQuerySerializer],
+        responses={200: ReplayOutputSerializer, **error_responses(400)},
+    )
+    def get(self, request, scope_id):
+        params = _query(self.ReplayQuerySerializer, request)
+        events = stm_replay(
+            scope_id=scope_id,
+            since=params.get("since"),
+            limit=params["limit"],
+            member_id=params.get("member_id"),
+            tenant_id=operator_tenant_id(request.user),
+        )
+        reconstructed = stm_reconstruct(events) if params["reconstruct"] else None
+        operator_read_audit(
+            action="admin.memory_hierarchy.replay.reconstructed"
+            if params["reconstruct"]
+            else "admin.memory_hierarchy.replay.read",
+            actor=Actor.of(request.user),
+            payload={
+                "scope_id_digest": scope_digest(scope_id),
+                "event_count": len(events),
+                "transition": "rc1" if params["reconstruct"] else "r1",
+            },
+        )
+        return Response(
+            ReplayOutputSerializer(
+                {
+                    "scope_id_digest": scope_digest(scope_id),
+                    "events": events,
+                    "reconstructed": reconstructed,
+                }
+            ).data
+        )
+
+
+class AdminStmRowSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    member_id = serializers.UUIDField()
+    scope_kind = StmScopeKindField(choices=StmScopeKind.choices)
+    category = serializers.CharField()
+    sensitive = serializers.BooleanField()
+    content = serializers.CharField(help_text="Always `<encrypted>` or `<redacted>`.")
+    content_length = serializers.IntegerField(allow_null=True)
+    related_entry_ids = serializers.ListField(child=serializers.UUIDField())
+    consolidated_to = serializers.UUIDField(allow_null=True)
+    written_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    ttl_expires = serializers.DateTimeField()
+    warn_emitted_at = serializers.DateTimeField(allow_null=True)
+
+
+def admin_stm_row(row) -> dict:
+    return {
+        "id": row.pk,
+        "member_id": row.member_id,
+        "scope_kind": row.scope_kind,
+        "category": row.category,
+        "sensitive": row.sensitive,
+        "content": REDACTED_SENSITIVE if row.sensitive else REDACTED,
+        "content_length": None if row.sensitive else len(row.content),
+        "related_entry_ids": row.related_entry_ids,
+        "consolidated_to": row.consolidated_to,
+        "written_by": row.written_by,
+        "created_at": row.created_at,
+        "ttl_expires": row.ttl_expires,
+        "warn_emitted_at": row.warn_emitted_at,
+    }
+
+
+class AdminStmApi(APIView):
+    """The live short-term rows of a scope, across members unless `member_id` narrows it.
+    Metadata and identifiers only. `justification` is required and audited."""
+
+    class StmQuerySerializer(QuerySerializer):
+        justification = serializers.CharField(max_length=1000)
+        member_id = serializers.UUIDField(required=False)
+
+        def validate_justification(self, value):
+            return justification_clean(value)
+
+    permission_classes = [MemberDataOperator]
+
+    @extend_schema(
+        parameters=[StmQuerySerializer],
+        responses={200: AdminStmRowSerializer(many=True), **error_responses(400)},
+    )
+    def get(self, request, scope_id):
+        params = _query(self.StmQuerySerializer, request)
+        rows = stm_admin_read(
+            scope_id=scope_id,
+            actor=Actor.of(request.user),
+            justification=params["justification"],
+            member_id=params.get("member_id"),
+            tenant_id=operator_tenant_id(request.user),
+        )
+        return Response(AdminStmRowSerializer([admin_stm_row(r) for r in rows], many=True).data)
+
+
+class AdminLtmEntrySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    member_id = serializers.UUIDField()
+    scope_kind = serializers.CharField()
+    category = serializers.CharField()
+    origin = serializers.CharField()
+    lifecycle = serializers.CharField()
+    confidence = serializers.FloatField()
+    freshness = serializers.FloatField()
+    body = serializers.CharField(help_text="Always `<encrypted>` or `<redacted>`.")
+    revision_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    history = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+def admin_ltm_entry(entry, *, now: datetime, history: bool) -> dict:
+    output = {
+        "id": entry.pk,
+        "member_id": entry.member_id,
+        "scope_kind": entry.scope_kind,
+        "category": entry.category,
+        "origin": entry.origin,
+        "lifecycle": entry.lifecycle,
+        "confidence": entry.confidence,
+        "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
+        "body": REDACTED_SENSITIVE if is_sensitive_category(entry.category) else REDACTED,
+        "revision_count": entry.revision_count,
+        "created_at": entry.created_at,
+        "updated_at": entry.updated_at,
+    }
+    if history:
+        output["history"] = ltm_history(entry)
+    return output
+
+
+class AdminLtmApi(APIView):
+    """Long-term entries about one entity (an actor handle, a subject or an entry id) in
+    every lifecycle state, bodies never shown; `include_history` adds each revision
+    chain's metadata (RC2). `justification` is required and audited."""
+
+    class LtmQuerySerializer(QuerySerializer):
+        justification = serializers.CharField(max_length=1000)
+        state = serializers.ChoiceField(choices=Lifecycle.choices, required=False)
+        member_id = serializers.UUIDField(required=False)
+        limit = serializers.IntegerField(
+            required=False, min_value=1, max_value=LTM_MAX_LIMIT, default=LTM_DEFAULT_LIMIT
+        )
+        include_history = serializers.BooleanField(required=False, default=False)
+
+        def validate_justification(self, value):
+            return justification_clean(value)
+
+    permission_classes = [MemberDataOperator]
+
+    @extend_schema(
+        parameters=[
+            LtmQuerySerializer,
+            OpenApiParameter("entity_id", OpenApiTypes.STR, OpenApiParameter.PATH),
+        ],
+        responses={200: AdminLtmEntrySerializer(many=True), **error_responses(400)},
+    )
+    def get(self, request, entity_id):
+        params = _query(self.LtmQuerySerializer, request)
+        history = params["include_history"]
+        entries = ltm_entity_entries(
+            entity=entity_id,
+            state=params.get("state"),
+            member_id=params.get("member_id"),
+            tenant_id=operator_tenant_id(request.user),
+            limit=params["limit"],
+        )
+        member_ids = sorted({str(e.member_id) for e in entries})
+        access_record_append(
+            action="admin.memory_hierarchy.ltm.history_read"
+            if history
+            else "admin.memory_hierarchy.ltm.read",
+            actor=Actor.of(request.user),
+            justification=params["justification"],
+            target_member_id=params.get("member_id")
+            or (member_ids[0] if len(member_ids) == 1 else None),
+            payload={
+                "entry_ids": [str(e.pk) for e in entries],
+                "member_ids": member_ids,
+                "state": params.get("state"),
+                "transition": "rc2" if history else "r3",
+            },
+        )
+        now = timezone.now()
+        return Response(
+            AdminLtmEntrySerializer(
+                [admin_ltm_entry(e, now=now, history=history) for e in entries], many=True
+            ).data
+        )

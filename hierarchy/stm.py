@@ -1,0 +1,644 @@
+"""The short-term tier: writes (T2, T3, T7/RC3, the admin re-scope), reads (R2) and
+expiry (D1, D2). Sits above memory: consent and off-the-record come from their apps.
+
+Every write locks, checks the transitions table, saves, appends its episodic event in
+the same transaction and invalidates the member's context bundles after commit.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from consent.enums import BaseConsentType, category_consent_type
+from consent.selectors import consent_active
+from hierarchy import metrics
+from hierarchy.access import access_record_append, justification_clean
+from hierarchy.bundle_cache import bundle_invalidate
+from hierarchy.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
+from hierarchy.enums import ActorType, Severity, StmScopeKind
+from hierarchy.events import Actor, audit_event_append
+from hierarchy.models import ShortTermMemory
+from hierarchy.stm_config import caps_for
+from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, normalize_content
+from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
+from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, PolicyRefusal
+from iris_site.models import User
+from memory.enums import Lifecycle, MemoryCategory, StorageGateReason, is_sensitive_category
+from memory.selectors import memory_entry_get, memory_off_the_record
+
+POLICY_ID = "iris-hierarchy-stm-v1"
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def scope_digest(scope_id: str) -> str:
+    """The chain never holds a caller-chosen scope id, only this keyed digest of it."""
+    return keyed_digest(f"stm-scope:{scope_id}")
+
+
+def content_digest(content: str) -> str:
+    return keyed_digest(f"stm-content:{normalize_content(content)}", length=64)
+
+
+def stm_audit(
+    action: str,
+    *,
+    row: ShortTermMemory,
+    actor: Actor,
+    transition: Transition,
+    severity: str = Severity.INFO,
+    occurred_at: datetime | None = None,
+    **payload,
+) -> None:
+    """Record a short-term event: ids, enums and numbers only, never the content."""
+    episodic_record_check(action=action, origin_tier=Tier.STM)
+    audit_event_append(
+        action=action,
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=severity,
+        target_member_id=row.member_id,
+        payload={
+            "stm_id": str(row.pk),
+            "scope_kind": row.scope_kind,
+            "scope_id_digest": scope_digest(row.scope_id),
+            "category": row.category,
+            "sensitive": row.sensitive,
+            "transition": transition.code.lower(),
+            **payload,
+        },
+        occurred_at=occurred_at,
+    )
+
+
+def _invalidate_after_commit(member_id) -> None:
+    transaction.on_commit(lambda: bundle_invalidate(member_id))
+
+
+def _live(rows: QuerySet[ShortTermMemory], now: datetime) -> QuerySet[ShortTermMemory]:
+    return rows.filter(ttl_expires__gt=now, anonymized_at=None)
+
+
+def _check_scope_kind(scope_kind: str) -> None:
+    if scope_kind not in StmScopeKind.values:
+        raise InvalidInput(fields={"scope_kind": [f"One of {', '.join(StmScopeKind.values)}."]})
+
+
+def _check_scope_id(scope_id: str) -> str:
+    if not scope_id or len(scope_id) > 128 or any(c.isspace() or c == ":" for c in scope_id):
+        raise InvalidInput(
+            fields={"scope_id": ["1 to 128 characters, no whitespace and no colon."]}
+        )
+    return scope_id
+
+
+def _ttl(scope_kind: str, ttl_seconds: int | None) -> int:
+    caps = caps_for(scope_kind)
+    if ttl_seconds is None:
+        return caps.ttl_seconds
+    if not 0 < ttl_seconds <= caps.max_ttl_seconds:
+        raise InvalidInput(
+            fields={"ttl_seconds": [f"Between 1 and {caps.max_ttl_seconds} for {scope_kind}."]}
+        )
+    return ttl_seconds
+
+
+def _check_consent(member_id, category: str, now: datetime) -> None:
+    """Working memory is processing of the member's data; a sensitive category also
+    needs its per-category consent, exactly as long-term memory does."""
+    active = consent_active(member_id=member_id, now=now)
+    if not active.allows(BaseConsentType.DATA_PROCESSING):
+        raise PolicyRefusal(
+            "Short-term memory needs the member's `data_processing` consent.",
+            code="data-processing-consent-required",
+        )
+    if is_sensitive_category(category) and not active.allows(category_consent_type(category)):
+        raise PolicyRefusal(
+            f"Keeping {category} content needs `{category_consent_type(category)}` consent.",
+            code=StorageGateReason.SENSITIVE_CATEGORY_WITHOUT_CONSENT,
+        )
+
+
+def _related_ids(member_id, related_entry_ids) -> list[str]:
+    ids = []
+    for raw in related_entry_ids or ():
+        try:
+            ids.append(str(uuid.UUID(str(raw))))
+        except ValueError:
+            raise InvalidInput(fields={"related_entry_ids": ["Entry ids are UUIDs."]}) from None
+    ids = sorted(set(ids))
+    if len(ids) > MAX_RELATED_ENTRY_IDS:
+        raise InvalidInput(
+            fields={"related_entry_ids": [f"At most {MAX_RELATED_ENTRY_IDS} entry ids."]}
+        )
+    for entry_id in ids:
+        # Another member's entry id is as unknown as a made-up one.
+        if memory_entry_get(member_id=member_id, entry_id=entry_id) is None:
+            raise InvalidInput(fields={"related_entry_ids": [f"Unknown entry {entry_id}."]})
+    return ids
+
+
+def _writer_of(actor: Actor) -> str:
+    return actor.role or str(actor.type)
+
+
+# --- writes --------------------------------------------------------------------------------
+
+
+def _create(
+    *,
+    member: User,
+    scope_kind: str,
+    scope_id: str,
+    category: str,
+    content: str,
+    actor: Actor,
+    transition: Transition,
+    related_entry_ids=(),
+    consolidate_on_critic_promote: bool = False,
+    ttl_seconds: int | None = None,
+    now: datetime,
+    audit_action: str,
+    **audit_payload,
+) -> ShortTermMemory:
+    _check_scope_kind(scope_kind)
+    _check_scope_id(scope_id)
+    if category not in MemoryCategory.values:
+        raise InvalidInput(fields={"category": ["Not a memory category."]})
+    caps = caps_for(scope_kind)
+    if not content or not content.strip() or "\x00" in content:
+        raise InvalidInput(fields={"content": ["Give visible text without NUL characters."]})
+    if len(content) > caps.max_content_chars:
+        raise InvalidInput(
+            fields={"content": [f"At most {caps.max_content_chars} characters for {scope_kind}."]}
+        )
+    ttl = _ttl(scope_kind, ttl_seconds)
+    session = scope_id if scope_kind == StmScopeKind.USER_SESSION else ""
+    if memory_off_the_record(member_id=member.pk, session_id=session):
+        raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
+    _check_consent(member.pk, category, now)
+    related = _related_ids(member.pk, related_entry_ids)
+
+    # One writer per member at a time, so the per-scope cap holds under concurrency.
+    User.objects.select_for_update().filter(pk=member.pk).first()
+    live = _live(
+        ShortTermMemory.objects.filter(member=member, scope_kind=scope_kind, scope_id=scope_id),
+        now,
+    ).count()
+    if live >= caps.max_rows_per_scope:
+        raise PolicyRefusal(
+            f"This {scope_kind} scope already holds {live} rows, its cap.",
+            code="stm-scope-cap-reached",
+        )
+    sensitive = is_sensitive_category(category)
+    row = ShortTermMemory(
+        member=member,
+        scope_kind=scope_kind,
+        scope_id=scope_id,
+        category=category,
+        sensitive=sensitive,
+        content=encrypt(content) if sensitive else content,
+        content_digest=content_digest(content),
+        related_entry_ids=related,
+        consolidate_on_critic_promote=consolidate_on_critic_promote,
+        written_by=_writer_of(actor),
+        ttl_seconds=ttl,
+        created_at=now,
+        ttl_expires=now + timedelta(seconds=ttl),
+    )
+    row.full_clean()
+    row.save(force_insert=True)
+    stm_audit(
+        audit_action,
+        row=row,
+        actor=actor,
+        transition=transition,
+        ttl_seconds=ttl,
+        related_count=len(related),
+        consolidate_on_critic_promote=consolidate_on_critic_promote,
+        occurred_at=now,
+        **audit_payload,
+    )
+    metrics.increment("memory.stm.writes", scope_kind=scope_kind)
+    _invalidate_after_commit(member.pk)
+    return row
+
+
+@transaction.atomic
+def stm_write(
+    *,
+    member: User,
+    scope_kind: str,
+    scope_id: str,
+    category: str,
+    content: str,
+    actor: Actor,
+    related_entry_ids=(),
+    consolidate_on_critic_promote: bool = False,
+    ttl_seconds: int | None = None,
+    origin_tier: str = Tier.SOURCE,
+    now: datetime | None = None,
+) -> ShortTermMemory:
+    """T2: a surface, agent or tool writes a row of working memory for a member."""
+    transition = transition_check(origin_tier, Tier.STM, "write")
+    return _create(
+        member=member,
+        scope_kind=scope_kind,
+        scope_id=scope_id,
+        category=category,
+        content=content,
+        actor=actor,
+        transition=transition,
+        related_entry_ids=related_entry_ids,
+        consolidate_on_critic_promote=consolidate_on_critic_promote,
+        ttl_seconds=ttl_seconds,
+        now=now or timezone.now(),
+        audit_action="memory.stm.write",
+    )
+
+
+def _lock(row_id) -> ShortTermMemory:
+    row = ShortTermMemory.objects.select_for_update().filter(pk=row_id).first()
+    if row is None:
+        raise NotFound()
+    return row
+
+
+@transaction.atomic
+def stm_refresh(
+    *,
+    row: ShortTermMemory,
+    actor: Actor,
+    ttl_seconds: int | None = None,
+    now: datetime | None = None,
+) -> ShortTermMemory:
+    """T3: the row stays alive `ttl_seconds` (default: its kind's TTL) from now, never
+    past `created_at + max_lifetime_seconds`, and is no longer "about to expire"."""
+    transition = transition_check(Tier.STM, Tier.STM, "refresh")
+    now = now or timezone.now()
+    row = _lock(row.pk)
+    if row.anonymized_at is not None or row.ttl_expires <= now:
+        raise Conflict("This short-term row has expired.", code="stm-expired")
+    ttl = _ttl(row.scope_kind, ttl_seconds)
+    ceiling = row.created_at + timedelta(seconds=caps_for(row.scope_kind).max_lifetime_seconds)
+    wanted = now + timedelta(seconds=ttl)
+    row.ttl_expires = max(row.ttl_expires, min(wanted, ceiling))
+    row.refreshed_at = now
+    row.warn_emitted_at = None
+    row.save(update_fields=["ttl_expires", "refreshed_at", "warn_emitted_at"])
+    stm_audit(
+        "memory.stm.refreshed",
+        row=row,
+        actor=actor,
+        transition=transition,
+        ttl_seconds=ttl,
+        capped=wanted > ceiling,
+        occurred_at=now,
+    )
+    metrics.increment("memory.stm.writes", scope_kind=row.scope_kind)
+    _invalidate_after_commit(row.member_id)
+    return row
+
+
+@transaction.atomic
+def stm_demote(
+    *,
+    member: User,
+    entry_id,
+    scope_kind: str,
+    scope_id: str,
+    actor: Actor,
+    workbench: bool = False,
+    ttl_seconds: int | None = None,
+    now: datetime | None = None,
+) -> ShortTermMemory:
+    """T7 (LTM → STM demote) or, with `workbench`, RC3 (LTM → STM workbench seed): a copy
+    of a live entry becomes working memory that references it. The entry is untouched."""
+    transition = transition_check(Tier.LTM, Tier.STM, "seed" if workbench else "demote")
+    entry = memory_entry_get(member_id=member.pk, entry_id=entry_id)
+    if entry is None:
+        raise NotFound()
+    if entry.lifecycle not in (Lifecycle.ACTIVE, Lifecycle.PAUSED, Lifecycle.DRAFT):
+        raise Conflict("Only a live entry can seed working memory.", code="entry-not-live")
+    return _create(
+        member=member,
+        scope_kind=scope_kind,
+        scope_id=scope_id,
+        category=entry.category,
+        content=entry.body,
+        actor=actor,
+        transition=transition,
+        related_entry_ids=[entry.pk],
+        ttl_seconds=ttl_seconds,
+        now=now or timezone.now(),
+        audit_action="memory.stm.demoted",
+        entry_id=str(entry.pk),
+    )
+
+
+@transaction.atomic
+def stm_rescope(
+    *,
+    row: ShortTermMemory,
+    scope_kind: str,
+    scope_id: str,
+    actor: Actor,
+    admin_override: bool = False,
+    justification: str = "",
+    now: datetime | None = None,
+) -> ShortTermMemory:
+    """STM → STM across scopes is illegal; only an operator (or the operator CLI) with a
+    justification may override it, and the override is audited."""
+    privileged = actor.type in (ActorType.OPERATOR, ActorType.SYSTEM)
+    transition = transition_check(
+        Tier.STM, Tier.STM, "move", admin_override=admin_override and privileged
+    )
+    _check_scope_kind(scope_kind)
+    _check_scope_id(scope_id)
+    now = now or timezone.now()
+    row = _lock(row.pk)
+    if row.anonymized_at is not None or row.ttl_expires <= now:
+        raise Conflict("This short-term row has expired.", code="stm-expired")
+    record = access_record_append(
+        action="memory.govern.admin_stm_rescope",
+        actor=actor,
+        justification=justification,
+        target_member_id=row.member_id,
+        payload={"stm_id": str(row.pk), "transition": transition.code.lower()},
+    )
+    previous_digest = scope_digest(row.scope_id)
+    row.scope_kind = scope_kind
+    row.scope_id = scope_id
+    row.save(update_fields=["scope_kind", "scope_id"])
+    stm_audit(
+        "memory.stm.rescoped",
+        row=row,
+        actor=actor,
+        transition=transition,
+        severity=Severity.WARNING,
+        previous_scope_id_digest=previous_digest,
+        access_record_id=str(record.pk),
+    )
+    _invalidate_after_commit(row.member_id)
+    return row
+
+
+# --- reads ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StmView:
+    """A row as a member-scoped reader sees it: content decrypted."""
+
+    row: ShortTermMemory
+    content: str
+
+
+def stm_rows_for_scope(
+    *, member_id, scope_id: str, scope_kind: str | None = None, now: datetime | None = None
+) -> QuerySet[ShortTermMemory]:
+    """Live rows of one member's scope. Non-admin reads always name the member."""
+    if member_id is None:
+        raise NotPermitted(
+            "Short-term reads need the member's scope.", code="member-scope-required"
+        )
+    rows = ShortTermMemory.objects.filter(member_id=member_id, scope_id=scope_id)
+    if scope_kind:
+        rows = rows.filter(scope_kind=scope_kind)
+    return _live(rows, now or timezone.now()).order_by("created_at", "id")
+
+
+def stm_row_get(*, member_id, stm_id) -> ShortTermMemory | None:
+    if member_id is None:
+        raise NotPermitted(
+            "Short-term reads need the member's scope.", code="member-scope-required"
+        )
+    return ShortTermMemory.objects.filter(member_id=member_id, pk=stm_id).first()
+
+
+def stm_content(row: ShortTermMemory) -> str:
+    if not row.sensitive:
+        return row.content
+    try:
+        return decrypt(row.content)
+    except ContentUnreadable:
+        return ""
+
+
+def stm_read_record(
+    *,
+    member_id,
+    scope_id: str,
+    rows: list[ShortTermMemory],
+    actor: Actor,
+    scope_kind: str | None = None,
+    now: datetime | None = None,
+) -> None:
+    """R2's audit event and metric for rows a member-scoped reader was given."""
+    transition = transition_check(Tier.STM, Tier.READER, "read")
+    audit_event_append(
+        action="memory.stm.read",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member_id,
+        payload={
+            "scope_id_digest": scope_digest(scope_id),
+            "scope_kind": scope_kind,
+            "row_count": len(rows),
+            "stm_ids": [str(r.pk) for r in rows],
+            "transition": transition.code.lower(),
+        },
+        occurred_at=now,
+    )
+    metrics.increment("memory.stm.reads", row_count_bucket=metrics.count_bucket(len(rows)))
+
+
+def stm_read(
+    *,
+    member_id,
+    scope_id: str,
+    actor: Actor,
+    scope_kind: str | None = None,
+    now: datetime | None = None,
+    audit: bool = True,
+) -> list[StmView]:
+    """R2: the member-scoped read; content decrypted for the caller acting for them.
+    `audit=False` is for the context bundle, whose own event counts the rows."""
+    now = now or timezone.now()
+    rows = list(
+        stm_rows_for_scope(member_id=member_id, scope_id=scope_id, scope_kind=scope_kind, now=now)
+    )
+    if audit:
+        stm_read_record(
+            member_id=member_id,
+            scope_id=scope_id,
+            rows=rows,
+            actor=actor,
+            scope_kind=scope_kind,
+            now=now,
+        )
+    return [StmView(row, stm_content(row)) for row in rows]
+
+
+def stm_admin_rows(
+    *, scope_id: str, member_id=None, tenant_id=None, now: datetime | None = None
+) -> QuerySet[ShortTermMemory]:
+    """The admin bypass: live rows of a scope across members (metadata only, callers
+    never show content). A tenant-bound operator sees only their tenant's members."""
+    rows = _live(ShortTermMemory.objects.filter(scope_id=scope_id), now or timezone.now())
+    if member_id is not None:
+        rows = rows.filter(member_id=member_id)
+    if tenant_id is not None:
+        rows = rows.filter(member__tenant_memberships__tenant_id=tenant_id)
+    return rows.order_by("created_at", "id")
+
+
+def stm_admin_read(
+    *,
+    scope_id: str,
+    actor: Actor,
+    justification: str,
+    member_id=None,
+    tenant_id=None,
+    now: datetime | None = None,
+) -> list[ShortTermMemory]:
+    """`memory.govern.admin_stm_read`: justified, audited, content never decrypted."""
+    justification_clean(justification)
+    rows = list(
+        stm_admin_rows(scope_id=scope_id, member_id=member_id, tenant_id=tenant_id, now=now)
+    )
+    member_ids = sorted({str(r.member_id) for r in rows})
+    access_record_append(
+        action="memory.govern.admin_stm_read",
+        actor=actor,
+        justification=justification,
+        target_member_id=member_id or (member_ids[0] if len(member_ids) == 1 else None),
+        payload={
+            "scope_id_digest": scope_digest(scope_id),
+            "row_count": len(rows),
+            "member_ids": member_ids,
+            "transition": "r2",
+        },
+    )
+    metrics.increment("memory.stm.reads", row_count_bucket=metrics.count_bucket(len(rows)))
+    return rows
+
+
+# --- expiry and deletion -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiryReport:
+    deleted: int = 0
+    anonymized: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"deleted": self.deleted, "anonymized": self.anonymized}
+
+
+def _anonymize(row: ShortTermMemory, *, actor: Actor, transition: Transition, now, **payload):
+    row.content = ""
+    row.content_digest = ""
+    row.anonymized_at = now
+    row.save(update_fields=["content", "content_digest", "anonymized_at"])
+    stm_audit("memory.stm.anonymized", row=row, actor=actor, transition=transition, **payload)
+
+
+def _delete(row: ShortTermMemory, *, actor: Actor, transition: Transition, **payload):
+    # The event is written first: it names the row that is about to disappear.
+    stm_audit("memory.stm.deleted", row=row, actor=actor, transition=transition, **payload)
+    row.delete()
+    metrics.increment("memory.stm.deletes")
+
+
+def stm_expire_due(*, now: datetime | None = None, batch_size: int = 500) -> ExpiryReport:
+    """D1 + D2: expired ordinary rows are hard-deleted, expired sensitive rows are
+    anonymized in place (metadata kept). Idempotent; each row in its own transaction."""
+    now = now or timezone.now()
+    delete = transition_check(Tier.STM, Tier.STM, "expire")
+    anonymize = transition_check(Tier.STM, Tier.STM, "anonymize")
+    actor = Actor.system("stm-expiry")
+    deleted = anonymized = 0
+    due = ShortTermMemory.objects.filter(ttl_expires__lte=now, anonymized_at=None)
+    for row_id in list(due.order_by("ttl_expires").values_list("pk", flat=True)[:batch_size]):
+        with transaction.atomic():
+            row = ShortTermMemory.objects.select_for_update().filter(pk=row_id).first()
+            if row is None or row.anonymized_at is not None or row.ttl_expires > now:
+                continue
+            detail = {"reason": "ttl", "warned": row.warn_emitted_at is not None}
+            if row.sensitive:
+                _anonymize(row, actor=actor, transition=anonymize, now=now, **detail)
+                anonymized += 1
+            else:
+                _delete(row, actor=actor, transition=delete, **detail)
+                deleted += 1
+            _invalidate_after_commit(row.member_id)
+    report = ExpiryReport(deleted=deleted, anonymized=anonymized)
+    if due.exists() and (deleted + anonymized) == batch_size:
+        # More than one batch was due: keep going (still idempotent).
+        more = stm_expire_due(now=now, batch_size=batch_size)
+        report = ExpiryReport(deleted + more.deleted, anonymized + more.anonymized)
+    return report
+
+
+def _contains_category_rows(member_id, category: str | None) -> QuerySet[ShortTermMemory]:
+    rows = ShortTermMemory.objects.filter(member_id=member_id, anonymized_at=None)
+    return rows.filter(category=category) if category else rows
+
+
+def stm_consent_cascade(*, member_id, consent_type: str) -> ExpiryReport:
+    """A withdrawn or expired consent ends the matching working memory at once:
+    `category:<c>` ends that category's rows, `data_processing` ends them all."""
+    if consent_type == BaseConsentType.DATA_PROCESSING:
+        category = None
+    elif consent_type.startswith("category:"):
+        category = consent_type.removeprefix("category:")
+    else:
+        return ExpiryReport()
+    actor = Actor.system("consent-cascade")
+    delete = transition_check(Tier.STM, Tier.STM, "expire")
+    anonymize = transition_check(Tier.STM, Tier.STM, "anonymize")
+    deleted = anonymized = 0
+    now = timezone.now()
+    with transaction.atomic():
+        for row in _contains_category_rows(member_id, category).select_for_update():
+            if row.sensitive:
+                _anonymize(row, actor=actor, transition=anonymize, now=now, reason="consent")
+                anonymized += 1
+            else:
+                _delete(row, actor=actor, transition=delete, reason="consent", warned=False)
+                deleted += 1
+        _invalidate_after_commit(member_id)
+    return ExpiryReport(deleted=deleted, anonymized=anonymized)
+
+
+@transaction.atomic
+def stm_purge_member(*, member_id, reason: str = "data-rights-hard-delete") -> int:
+    """Erase every short-term row of a member, anonymized ones included (the DSAR hard
+    delete). The chain keeps the count and the ids only."""
+    rows = ShortTermMemory.objects.filter(member_id=member_id)
+    ids = sorted(str(i) for i in rows.values_list("pk", flat=True))
+    rows.delete()
+    audit_event_append(
+        action="memory.stm.purged",
+        policy_id=POLICY_ID,
+        actor=Actor.system(reason),
+        severity=Severity.WARNING,
+        target_member_id=member_id,
+        payload={"purged_count": len(ids), "stm_ids": ids[:1000], "reason": reason},
+    )
+    _invalidate_after_commit(member_id)
+    return len(ids)
+
+
+def json_contains_id(field: str, value) -> dict:
+    """A filter for "this JSON list holds this id", on PostgreSQL and SQLite."""
+    if connection.features.supports_json_field_contains:
+        return {f"{field}__contains": [str(value)]}
+    # SQLite: ids are quoted fixed-length UUIDs in the stored JSON text, so this is exact.
+    return {f"{field}__icontains": f'"{value}"'}

@@ -1,0 +1,302 @@
+"""The surfaces' short-term memory, consolidation and context-bundle endpoints.
+
+Service-client tokens only; `{member_id}` is the member's UUID and every read names the
+member's scope. Views are thin: parse, call one service or selector, shape the answer.
+"""
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hierarchy.bundle import get_context_bundle
+from hierarchy.consolidation import ConsolidationInput, stm_consolidate
+from hierarchy.enums import StmScopeKind
+from hierarchy.events import Actor
+from hierarchy.models import ShortTermMemory
+from hierarchy.stm import (
+    stm_content,
+    stm_read_record,
+    stm_refresh,
+    stm_row_get,
+    stm_rows_for_scope,
+    stm_write,
+)
+from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
+from iris_site.api.pagination import CursorPagination
+from iris_site.api.schema import error_responses
+from iris_site.enums import UserKind
+from iris_site.errors import InvalidInput, NotFound
+from iris_site.models import User
+from iris_site.permissions import IsServiceClient
+from memory.enums import MemoryCategory, Origin, RecallContext
+from memory.recall.pipeline import MAX_QUERY_CHARS
+
+SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
+
+
+@extend_schema_field({"type": "string", "enum": StmScopeKind.values})
+class StmScopeKindField(serializers.ChoiceField):
+    """A short-term scope kind (its own schema, apart from memory's scope kinds)."""
+
+
+def _member_or_404(member_id) -> User:
+    member = User.objects.filter(pk=member_id, kind=UserKind.MEMBER, is_active=True).first()
+    if member is None:
+        raise NotFound()
+    return member
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """Refuses unknown fields, so a client never believes it set one."""
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return attrs
+
+
+class ShortTermOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    member_id = serializers.UUIDField()
+    scope_kind = StmScopeKindField(choices=StmScopeKind.choices)
+    scope_id = serializers.CharField()
+    category = serializers.CharField()
+    sensitive = serializers.BooleanField(help_text="Encrypted at rest.")
+    content = serializers.CharField()
+    related_entry_ids = serializers.ListField(child=serializers.UUIDField())
+    consolidate_on_critic_promote = serializers.BooleanField()
+    consolidated_to = serializers.UUIDField(allow_null=True)
+    consolidation_trigger = serializers.CharField(allow_blank=True)
+    consolidated_at = serializers.DateTimeField(allow_null=True)
+    ttl_seconds = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    refreshed_at = serializers.DateTimeField(allow_null=True)
+    ttl_expires = serializers.DateTimeField()
+    warn_emitted_at = serializers.DateTimeField(allow_null=True)
+
+
+def stm_output(row: ShortTermMemory) -> dict:
+    return ShortTermOutputSerializer(
+        {
+            **{f: getattr(row, f) for f in ShortTermOutputSerializer().fields if hasattr(row, f)},
+            "content": stm_content(row),
+        }
+    ).data
+
+
+class ShortTermListCreateApi(generics.GenericAPIView):
+    """GET: the live rows of one scope of a member (`scope_id` required: reads are always
+    member-scoped). POST: write a row; its TTL defaults to the scope kind's."""
+
+    class ShortTermInputSerializer(StrictInputSerializer):
+        scope_kind = StmScopeKindField(
+            choices=[k for k in StmScopeKind.choices if k[0] != StmScopeKind.ADMIN_SESSION],
+            help_text="admin_session rows are written by operator tools only.",
+        )
+        scope_id = serializers.RegexField(SCOPE_ID_REGEX)
+        category = serializers.ChoiceField(choices=MemoryCategory.choices)
+        content = serializers.CharField(max_length=4000, trim_whitespace=False)
+        related_entry_ids = serializers.ListField(
+            child=serializers.UUIDField(), required=False, max_length=MAX_RELATED_ENTRY_IDS
+        )
+        consolidate_on_critic_promote = serializers.BooleanField(default=False)
+        ttl_seconds = serializers.IntegerField(required=False, min_value=1)
+
+    class Pagination(CursorPagination):
+        ordering = ("created_at", "id")
+
+    permission_classes = [IsServiceClient]
+    pagination_class = Pagination
+    serializer_class = ShortTermOutputSerializer
+
+    def get_queryset(self) -> QuerySet[ShortTermMemory]:
+        if getattr(self, "swagger_fake_view", False):
+            return ShortTermMemory.objects.none()
+        return stm_rows_for_scope(
+            member_id=self.kwargs["member_id"],
+            scope_id=self.request.query_params.get("scope_id", ""),
+            scope_kind=self.request.query_params.get("scope_kind") or None,
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("scope_id", OpenApiTypes.STR, OpenApiParameter.QUERY, required=True),
+            OpenApiParameter(
+                "scope_kind", OpenApiTypes.STR, OpenApiParameter.QUERY, enum=StmScopeKind.values
+            ),
+        ],
+        responses={200: ShortTermOutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request, member_id):
+        member = _member_or_404(member_id)
+        scope_id = request.query_params.get("scope_id", "")
+        scope_kind = request.query_params.get("scope_kind") or None
+        if not scope_id:
+            raise InvalidInput(fields={"scope_id": ["Reads name the scope: give scope_id."]})
+        if scope_kind is not None and scope_kind not in StmScopeKind.values:
+            raise InvalidInput(fields={"scope_kind": ["Unknown scope kind."]})
+        page = self.paginate_queryset(self.get_queryset())
+        stm_read_record(
+            member_id=member.pk,
+            scope_id=scope_id,
+            rows=page,
+            actor=Actor.of(request.user),
+            scope_kind=scope_kind,
+        )
+        return self.get_paginated_response([stm_output(row) for row in page])
+
+    @extend_schema(
+        request=ShortTermInputSerializer,
+        responses={201: ShortTermOutputSerializer, **error_responses(400, 404, 413, 422)},
+    )
+    def post(self, request, member_id):
+        member = _member_or_404(member_id)
+        serializer = self.ShortTermInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        row = stm_write(member=member, actor=Actor.of(request.user), **serializer.validated_data)
+        return Response(stm_output(row), status=status.HTTP_201_CREATED)
+
+
+class ShortTermRefreshApi(APIView):
+    """T3: keep a row alive for another TTL (capped by the scope's maximum lifetime)."""
+
+    class RefreshInputSerializer(StrictInputSerializer):
+        ttl_seconds = serializers.IntegerField(required=False, min_value=1)
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        request=RefreshInputSerializer,
+        responses={200: ShortTermOutputSerializer, **error_responses(400, 404, 409)},
+    )
+    def post(self, request, member_id, stm_id):
+        member = _member_or_404(member_id)
+        row = stm_row_get(member_id=member.pk, stm_id=stm_id)
+        if row is None:
+            raise NotFound()
+        serializer = self.RefreshInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        row = stm_refresh(row=row, actor=Actor.of(request.user), **serializer.validated_data)
+        return Response(stm_output(row))
+
+
+class ConsolidateOutputSerializer(serializers.Serializer):
+    stm_id = serializers.UUIDField()
+    entry_id = serializers.UUIDField()
+    created = serializers.BooleanField(
+        help_text="False when the conflict ladder kept an existing entry (then 200)."
+    )
+    conflict_rule = serializers.CharField(allow_null=True)
+    promotion_reason = serializers.CharField(allow_null=True)
+    trigger = serializers.CharField()
+    consolidated_at = serializers.DateTimeField()
+
+
+class ShortTermConsolidateApi(APIView):
+    """T5, explicit: the row becomes long-term memory through the consent-checked write
+    path and the session → profile promotion rule. 409 when already consolidated; 422
+    with the policy's reason when refused (the row stays as it was)."""
+
+    class ConsolidateInputSerializer(StrictInputSerializer):
+        explicit = serializers.BooleanField(
+            default=True,
+            help_text="False: a profile target then needs the fact to recur 3 times.",
+        )
+        scope = serializers.DictField(
+            required=False,
+            help_text="Target scope (kind + identifiers); default: the session for a "
+            "user_session row, else the profile.",
+        )
+        subject = serializers.CharField(required=False, max_length=200)
+        origin = serializers.ChoiceField(choices=Origin.choices, default=Origin.MODEL_INFERRED)
+        confidence = serializers.FloatField(required=False, min_value=0, max_value=1)
+        entry_id = serializers.UUIDField(
+            required=False,
+            help_text="Refused (409 illegal-transition): entries are never rewritten in place.",
+        )
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        request=ConsolidateInputSerializer,
+        responses={
+            201: ConsolidateOutputSerializer,
+            200: ConsolidateOutputSerializer,
+            **error_responses(400, 404, 409, 422),
+        },
+    )
+    def post(self, request, stm_id):
+        serializer = self.ConsolidateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        if data.get("entry_id") is not None:
+            data["entry_id"] = str(data["entry_id"])
+        result = stm_consolidate(
+            stm_id=stm_id,
+            actor=Actor.of(request.user),
+            given=ConsolidationInput(**data),
+            consumer=request.user.consumer,
+        )
+        output = ConsolidateOutputSerializer(
+            {
+                "stm_id": result.row.pk,
+                "entry_id": result.entry_id,
+                "created": result.created,
+                "conflict_rule": result.conflict_rule,
+                "promotion_reason": result.promotion_reason,
+                "trigger": result.row.consolidation_trigger,
+                "consolidated_at": result.row.consolidated_at,
+            }
+        ).data
+        return Response(
+            output, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
+        )
+
+
+class ContextBundleOutputSerializer(serializers.Serializer):
+    scope_id = serializers.CharField()
+    stm = serializers.ListField(child=serializers.DictField())
+    ltm = serializers.DictField(help_text='{"entries": [...], "audit_envelope": {...}}')
+    episodic = serializers.ListField(child=serializers.DictField())
+    resolved_at = serializers.DateTimeField()
+    cached = serializers.BooleanField(help_text="Served from the 30-second bundle cache.")
+
+
+class ContextBundleApi(APIView):
+    """R4: a scope's working memory + long-term recall for the query + the episodic
+    events about both, for composing a prompt. Cached 30 s; every call is audited with
+    counts only."""
+
+    class ContextBundleInputSerializer(StrictInputSerializer):
+        scope_id = serializers.RegexField(SCOPE_ID_REGEX)
+        scope_kind = StmScopeKindField(choices=StmScopeKind.choices, required=False)
+        query = serializers.CharField(
+            max_length=MAX_QUERY_CHARS, allow_blank=True, default="", trim_whitespace=False
+        )
+        include_episodic = serializers.BooleanField(default=True)
+        surface = serializers.RegexField(r"^[a-z][a-z0-9-]{0,31}$", default="assistant")
+        context = serializers.ChoiceField(
+            choices=RecallContext.choices, default=RecallContext.GENERAL
+        )
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        request=ContextBundleInputSerializer,
+        responses={200: ContextBundleOutputSerializer, **error_responses(400, 404, 413)},
+    )
+    def post(self, request, member_id):
+        member = _member_or_404(member_id)
+        serializer = self.ContextBundleInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        bundle = get_context_bundle(
+            member=member,
+            actor=Actor.of(request.user),
+            consumer=request.user.consumer,
+            **serializer.validated_data,
+        )
+        return Response(bundle)

@@ -1,0 +1,495 @@
+"""The operator inspection API and the member's inspection notices.
+
+Operators: open a request, move it along its path, read the pinned snapshot while
+granted, replay it. Requests are visible to their operator (and to `admin` oversight);
+a tenant-bound operator gets 404 for anything about a member outside its tenant.
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from consent.enums import SensitiveCategory
+from hierarchy.enums import ActorType
+from inspection.enums import (
+    InspectionState,
+    NoticeState,
+    ReadKind,
+    ReasonCode,
+    ReplayItemStatus,
+)
+from inspection.filters import InspectionRequestFilter
+from inspection.models import InspectionNotice, InspectionRequest
+from inspection.policy import ENTRY_PATHS
+from inspection.selectors import (
+    inspection_event_list,
+    inspection_get,
+    inspection_list,
+    inspection_notice_summary,
+    inspection_notices_for_member,
+    inspection_snapshot_items,
+)
+from inspection.services import (
+    MAX_INCIDENT_REF_LENGTH,
+    MAX_JUSTIFICATION_LENGTH,
+    SnapshotItemView,
+    inspection_open,
+    inspection_read,
+    inspection_transition,
+)
+from iris_site.api.pagination import CursorPagination
+from iris_site.api.schema import error_responses
+from iris_site.enums import OperatorRole
+from iris_site.permissions import IsMember, IsOperator
+from memory.enums import Lifecycle, MemoryCategory, Origin, ScopeKind
+
+PATH_CHOICES = [(p, p) for p in ENTRY_PATHS]
+
+
+@extend_schema_field({"type": "string"})
+class PlainChoiceField(serializers.ChoiceField):
+    """A choice field documented as a plain string, its values in the help text.
+
+    The schema gives each choice set one enum name; where a set appears under a second
+    field name (the states as `to`, `from_state`, `to_state`) it is described instead.
+    """
+
+    def __init__(self, **kwargs):
+        values = ", ".join(str(value) for value in dict(kwargs["choices"]))
+        help_text = kwargs.pop("help_text", "")
+        kwargs["help_text"] = f"{help_text} One of: {values}.".strip()
+        super().__init__(**kwargs)
+
+
+class InspectionScopeSerializer(serializers.Serializer):
+    """A memory scope key: `kind` plus exactly the identifiers that kind needs."""
+
+    kind = PlainChoiceField(choices=ScopeKind.choices)
+    user_id = serializers.UUIDField(
+        required=False, help_text="The target member; filled in when left out."
+    )
+    session_id = serializers.CharField(required=False, help_text="session, scene, pose")
+    scene_id = serializers.CharField(required=False, help_text="scene, pose")
+    room_id = serializers.CharField(required=False, help_text="scene")
+    pose_id = serializers.CharField(required=False, help_text="pose")
+    avatar_id = serializers.CharField(required=False, help_text="pose")
+    notebook_id = serializers.CharField(required=False, help_text="notebook")
+    operator_id = serializers.UUIDField(required=False, help_text="operator-copilot")
+    tenant_id = serializers.UUIDField(required=False, help_text="tenant")
+
+
+@extend_schema_field(InspectionScopeSerializer)
+class InspectionScopeField(serializers.JSONField):
+    """Validated strictly by the memory scope-key contract in the service."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("A scope is an object with a `kind`.")
+        return super().to_internal_value(data)
+
+
+class InspectionEventOutputSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    from_state = PlainChoiceField(choices=InspectionState.choices, allow_null=True)
+    to_state = PlainChoiceField(choices=InspectionState.choices)
+    reason_code = serializers.ChoiceField(choices=ReasonCode.choices, allow_null=True)
+    actor_type = serializers.ChoiceField(choices=ActorType.choices)
+    actor_id = serializers.UUIDField(allow_null=True)
+    actor_role = serializers.CharField(allow_blank=True)
+    seen_count = serializers.IntegerField(allow_null=True)
+    audit_event_id = serializers.UUIDField()
+    occurred_at = serializers.DateTimeField()
+
+
+class InspectionOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    state = serializers.ChoiceField(choices=InspectionState.choices)
+    path = serializers.ChoiceField(choices=PATH_CHOICES, allow_null=True)
+    operator_id = serializers.UUIDField()
+    operator_role = serializers.ChoiceField(
+        choices=OperatorRole.choices, help_text="The role when the request was opened."
+    )
+    target_user_id = serializers.UUIDField()
+    target_tenant_id = serializers.UUIDField(allow_null=True)
+    scope = InspectionScopeSerializer()
+    include_sensitive = serializers.BooleanField()
+    justification = serializers.CharField()
+    signed_incident_ref = serializers.CharField(allow_null=True)
+    reason_code = serializers.ChoiceField(choices=ReasonCode.choices, allow_null=True)
+    investigation_carveout = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    decide_by = serializers.DateTimeField(help_text="Undecided after this: denied (expired).")
+    granted_at = serializers.DateTimeField(allow_null=True)
+    expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the grant closes by itself."
+    )
+    closed_at = serializers.DateTimeField(allow_null=True)
+    seen_entry_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        help_text="The entries the grant pinned (empty until granted).",
+    )
+    events = InspectionEventOutputSerializer(
+        many=True, required=False, help_text="The request's steps (detail only)."
+    )
+    gate_explanation = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Why the policy gate granted or denied (transition responses only).",
+    )
+
+
+def _inspection_data(inspection: InspectionRequest, *, seen_entry_ids=None) -> dict:
+    if seen_entry_ids is None:
+        seen_entry_ids = [item.entry_id for item in inspection.snapshot_items.all()]
+    return {
+        "id": inspection.pk,
+        "state": inspection.state,
+        "path": inspection.path or None,
+        "operator_id": inspection.operator_id,
+        "operator_role": inspection.operator_role,
+        "target_user_id": inspection.member_id,
+        "target_tenant_id": inspection.target_tenant_id,
+        "scope": inspection.scope,
+        "include_sensitive": inspection.include_sensitive,
+        "justification": inspection.justification,
+        "signed_incident_ref": inspection.signed_incident_ref or None,
+        "reason_code": inspection.reason_code or None,
+        "investigation_carveout": inspection.investigation_carveout,
+        "created_at": inspection.created_at,
+        "decide_by": inspection.decide_by,
+        "granted_at": inspection.granted_at,
+        "expires_at": inspection.expires_at,
+        "closed_at": inspection.closed_at,
+        "seen_entry_ids": list(seen_entry_ids),
+    }
+
+
+def _event_data(event) -> dict:
+    return {
+        "sequence": event.sequence,
+        "from_state": event.from_state or None,
+        "to_state": event.to_state,
+        "reason_code": event.reason_code or None,
+        "actor_type": event.actor_type,
+        "actor_id": event.actor_id,
+        "actor_role": event.actor_role,
+        "seen_count": event.seen_count,
+        "audit_event_id": event.audit_event_id,
+        "occurred_at": event.occurred_at,
+    }
+
+
+class InspectionListCreateApi(generics.ListAPIView):
+    """GET: the requests this operator may see, newest first. POST: open a request."""
+
+    class InspectionOpenInputSerializer(serializers.Serializer):
+        target_user_id = serializers.UUIDField()
+        scope = InspectionScopeField()
+        justification = serializers.CharField(
+            max_length=MAX_JUSTIFICATION_LENGTH,
+            help_text="Why this look is needed. Stored on the request, never in audit events.",
+        )
+        include_sensitive = serializers.BooleanField(
+            default=False, help_text="Whether the request covers sensitive categories."
+        )
+        signed_incident_ref = serializers.CharField(
+            required=False,
+            allow_null=True,
+            allow_blank=True,
+            max_length=MAX_INCIDENT_REF_LENGTH,
+            help_text="The incident system's reference (needed on incident-escalation).",
+        )
+
+    permission_classes = [IsOperator]
+    filterset_class = InspectionRequestFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return InspectionRequest.objects.none()
+        return inspection_list(operator=self.request.user).prefetch_related("snapshot_items")
+
+    def list(self, request, *args, **kwargs):
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        data = InspectionOutputSerializer([_inspection_data(i) for i in page], many=True).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(responses={200: InspectionOutputSerializer(many=True), **error_responses(400)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=InspectionOpenInputSerializer,
+        responses={201: InspectionOutputSerializer, **error_responses(400, 404)},
+    )
+    def post(self, request):
+        serializer = self.InspectionOpenInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        inspection = inspection_open(
+            operator=request.user,
+            member_id=data["target_user_id"],
+            scope=data["scope"],
+            justification=data["justification"],
+            include_sensitive=data["include_sensitive"],
+            signed_incident_ref=data.get("signed_incident_ref"),
+        )
+        return Response(
+            InspectionOutputSerializer(_inspection_data(inspection, seen_entry_ids=[])).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class InspectionDetailApi(APIView):
+    """One request with its steps; 404 when it is not visible to this operator."""
+
+    permission_classes = [IsOperator]
+
+    @extend_schema(responses={200: InspectionOutputSerializer, **error_responses(404)})
+    def get(self, request, pk):
+        inspection = inspection_get(operator=request.user, inspection_id=pk)
+        data = _inspection_data(inspection) | {
+            "events": [_event_data(e) for e in inspection_event_list(inspection_id=pk)]
+        }
+        return Response(InspectionOutputSerializer(data).data)
+
+
+class InspectionTransitionApi(APIView):
+    """Move a request one step: `{"to": state, ...}`.
+
+    `→ granted` runs the policy gate: 200 with `state: granted` and the pinned
+    `seen_entry_ids`, or 200 with `state: denied` and the gate's `reason_code`. An illegal
+    step is 409 `illegal-transition`; another operator's request is 403 (admin oversight
+    may deny or close it). Refusals are recorded in the audit chain.
+    """
+
+    permission_classes = [IsOperator]
+
+    class InspectionTransitionInputSerializer(serializers.Serializer):
+        to = PlainChoiceField(choices=InspectionState.choices)
+        signed_incident_ref = serializers.CharField(
+            required=False,
+            allow_null=True,
+            allow_blank=True,
+            max_length=MAX_INCIDENT_REF_LENGTH,
+            help_text="Only when routing to incident-escalation.",
+        )
+        investigation_carveout = serializers.BooleanField(
+            required=False,
+            help_text="Incident path only, on → granted or → closed: no member notice.",
+        )
+
+    @extend_schema(
+        request=InspectionTransitionInputSerializer,
+        responses={200: InspectionOutputSerializer, **error_responses(400, 404, 409)},
+    )
+    def post(self, request, pk):
+        inspection = inspection_get(operator=request.user, inspection_id=pk)
+        serializer = self.InspectionTransitionInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = inspection_transition(
+            inspection=inspection,
+            to=data["to"],
+            operator=request.user,
+            signed_incident_ref=data.get("signed_incident_ref"),
+            investigation_carveout=data.get("investigation_carveout"),
+        )
+        seen = [
+            item.entry_id for item in inspection_snapshot_items(inspection_id=result.inspection.pk)
+        ]
+        payload = _inspection_data(result.inspection, seen_entry_ids=seen) | {
+            "gate_explanation": result.gate_explanation
+        }
+        return Response(InspectionOutputSerializer(payload).data)
+
+
+class InspectionEntryOutputSerializer(serializers.Serializer):
+    """One pinned entry exactly as it was at grant time (multi-actor redacted unless DSAR)."""
+
+    entry_id = serializers.UUIDField()
+    revision_id = serializers.UUIDField()
+    revision_number = serializers.IntegerField()
+    recorded_at = serializers.DateTimeField(help_text="When this revision was written.")
+    sensitive = serializers.BooleanField()
+    scope = InspectionScopeSerializer()
+    category = serializers.ChoiceField(choices=MemoryCategory.choices)
+    subject = serializers.CharField(allow_blank=True)
+    body = serializers.CharField()
+    origin = serializers.ChoiceField(choices=Origin.choices)
+    lifecycle = serializers.ChoiceField(choices=Lifecycle.choices)
+    confidence = serializers.FloatField()
+    suppression = serializers.JSONField(allow_null=True)
+    multi_actor = serializers.JSONField(
+        allow_null=True, help_text="null on every path but dsar-fulfillment."
+    )
+    provenance_chain = serializers.ListField(child=serializers.JSONField())
+
+
+def _entry_data(item: SnapshotItemView) -> dict | None:
+    if item.content is None:
+        return None
+    content = item.content
+    return {
+        "entry_id": item.entry_id,
+        "revision_id": item.revision_id,
+        "revision_number": item.revision_number,
+        "recorded_at": item.recorded_at,
+        "sensitive": item.sensitive,
+        "scope": content.get("scope"),
+        "category": content.get("category"),
+        "subject": content.get("subject") or "",
+        "body": content.get("body"),
+        "origin": content.get("origin"),
+        "lifecycle": content.get("lifecycle"),
+        "confidence": content.get("confidence"),
+        "suppression": content.get("suppression"),
+        "multi_actor": content.get("multi_actor"),
+        "provenance_chain": content.get("provenance_chain") or [],
+    }
+
+
+class InspectionSnapshotOutputSerializer(serializers.Serializer):
+    inspection_id = serializers.UUIDField()
+    path = serializers.ChoiceField(choices=PATH_CHOICES)
+    granted_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    multi_actor_redacted = serializers.BooleanField()
+    entries = InspectionEntryOutputSerializer(many=True)
+    purged_entry_ids = serializers.ListField(
+        child=serializers.UUIDField(), help_text="Pinned, then erased by a hard delete."
+    )
+
+
+class InspectionSnapshotApi(APIView):
+    """The entries the grant pinned, for the requesting operator, only while granted.
+
+    Outside `granted` (or past the time box) it is 409 `inspection-not-granted` /
+    `grant-expired`; for anyone but the requester 403 `not-request-owner`. Every read and
+    every refusal is recorded.
+    """
+
+    permission_classes = [IsOperator]
+
+    @extend_schema(responses={200: InspectionSnapshotOutputSerializer, **error_responses(404, 409)})
+    def get(self, request, pk):
+        inspection = inspection_get(operator=request.user, inspection_id=pk)
+        view = inspection_read(inspection=inspection, operator=request.user)
+        current = view.inspection
+        data = {
+            "inspection_id": current.pk,
+            "path": current.path,
+            "granted_at": current.granted_at,
+            "expires_at": current.expires_at,
+            "multi_actor_redacted": current.path != InspectionState.DSAR_FULFILLMENT,
+            "entries": [_entry_data(i) for i in view.items if i.content is not None],
+            "purged_entry_ids": view.purged_entry_ids,
+        }
+        return Response(InspectionSnapshotOutputSerializer(data).data)
+
+
+class InspectionReplayItemOutputSerializer(serializers.Serializer):
+    entry_id = serializers.UUIDField()
+    revision_id = serializers.UUIDField()
+    status = PlainChoiceField(choices=ReplayItemStatus.choices)
+    sensitive = serializers.BooleanField()
+    category = serializers.ChoiceField(choices=MemoryCategory.choices)
+    entry = InspectionEntryOutputSerializer(allow_null=True)
+
+
+class InspectionReplayOutputSerializer(serializers.Serializer):
+    inspection_id = serializers.UUIDField()
+    path = serializers.ChoiceField(choices=PATH_CHOICES)
+    granted_at = serializers.DateTimeField()
+    snapshot_fingerprint = serializers.CharField(help_text="Recorded at grant (SHA-256).")
+    replay_fingerprint = serializers.CharField(help_text="Recomputed from the revisions now.")
+    matches_grant = serializers.BooleanField(
+        help_text="True when every pinned revision still exists unchanged."
+    )
+    items = InspectionReplayItemOutputSerializer(many=True)
+
+
+class InspectionReplayApi(APIView):
+    """The pinned snapshot rebuilt from the revisions by id, exactly as granted, even after
+    later edits or tombstones; a revision purged by a hard delete is reported as `purged`
+    (erasure wins). Same access rule as the snapshot: requester only, only while granted."""
+
+    permission_classes = [IsOperator]
+
+    @extend_schema(responses={200: InspectionReplayOutputSerializer, **error_responses(404, 409)})
+    def get(self, request, pk):
+        inspection = inspection_get(operator=request.user, inspection_id=pk)
+        view = inspection_read(inspection=inspection, operator=request.user, kind=ReadKind.REPLAY)
+        current = view.inspection
+        data = {
+            "inspection_id": current.pk,
+            "path": current.path,
+            "granted_at": current.granted_at,
+            "snapshot_fingerprint": current.snapshot_fingerprint,
+            "replay_fingerprint": view.replay_fingerprint,
+            "matches_grant": view.matches_grant,
+            "items": [
+                {
+                    "entry_id": i.entry_id,
+                    "revision_id": i.revision_id,
+                    "status": i.status,
+                    "sensitive": i.sensitive,
+                    "category": i.category,
+                    "entry": _entry_data(i),
+                }
+                for i in view.items
+            ],
+        }
+        return Response(InspectionReplayOutputSerializer(data).data)
+
+
+# --- Member ---------------------------------------------------------------------------------
+
+
+class InspectionNoticeOutputSerializer(serializers.Serializer):
+    """Told to the member: who (by role) looked at which of their memories, why, and when."""
+
+    id = serializers.UUIDField()
+    inspection_id = serializers.UUIDField()
+    state = serializers.ChoiceField(choices=NoticeState.choices)
+    path = serializers.ChoiceField(choices=PATH_CHOICES)
+    operator_role = serializers.ChoiceField(choices=OperatorRole.choices)
+    scope_kind = PlainChoiceField(choices=ScopeKind.choices)
+    entry_ids = serializers.ListField(child=serializers.UUIDField())
+    sensitive_categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=SensitiveCategory.choices)
+    )
+    granted_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField()
+    queued_at = serializers.DateTimeField()
+    due_at = serializers.DateTimeField()
+    delivered_at = serializers.DateTimeField()
+    summary = serializers.CharField()
+
+
+class MemberInspectionNoticeListApi(generics.ListAPIView):
+    """The signed-in member's delivered inspection notices, newest first."""
+
+    class Pagination(CursorPagination):
+        ordering = "-queued_at"
+
+    permission_classes = [IsMember]
+    pagination_class = Pagination
+    filter_backends = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return InspectionNotice.objects.none()
+        return inspection_notices_for_member(self.request.user.pk)
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        data = [inspection_notice_summary(n) for n in page]
+        return self.get_paginated_response(InspectionNoticeOutputSerializer(data, many=True).data)
+
+    @extend_schema(
+        responses={200: InspectionNoticeOutputSerializer(many=True), **error_responses()}
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)

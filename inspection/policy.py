@@ -1,0 +1,238 @@
+"""The inspection regime's pure rules: the transition table, the policy gate, who may act,
+redaction and the snapshot fingerprint.
+
+No ORM: every rule here is tested without a database.
+"""
+
+import hashlib
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from types import MappingProxyType
+from typing import Any
+
+from consent.enums import BaseConsentType, category_consent_type
+from hierarchy.policy import canonical_json
+from inspection.enums import InspectionState, ReasonCode
+from iris_site.enums import OperatorRole
+from memory.enums import ScopeKind, is_sensitive_category
+from memory.policy import KIND_BLUEPRINTS
+
+POLICY_ID = "iris.admin_inspection.state_machine.v1"
+
+# Defaults; deployments override them in settings (see `inspection.services.windows`).
+DECISION_WINDOW = timedelta(hours=72)  # an undecided request is denied (`expired`) after this
+GRANT_TIME_BOX = timedelta(hours=24)  # a grant closes by itself after this
+NOTICE_WINDOW = timedelta(hours=72)  # a sensitive close must reach the member within this
+
+_S = InspectionState
+
+# The seed's `TRANSITIONS`, exactly. No back-transitions; `denied` and `closed` are terminal.
+TRANSITIONS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        _S.REQUESTED: frozenset({_S.DSAR_FULFILLMENT, _S.INCIDENT_ESCALATION, _S.ROUTINE_REVIEW}),
+        _S.DSAR_FULFILLMENT: frozenset({_S.GRANTED, _S.DENIED}),
+        _S.INCIDENT_ESCALATION: frozenset({_S.GRANTED, _S.DENIED}),
+        _S.ROUTINE_REVIEW: frozenset({_S.GRANTED, _S.DENIED}),
+        _S.GRANTED: frozenset({_S.CLOSED}),
+        _S.DENIED: frozenset(),
+        _S.CLOSED: frozenset(),
+    }
+)
+ENTRY_PATHS: tuple[str, ...] = (_S.DSAR_FULFILLMENT, _S.INCIDENT_ESCALATION, _S.ROUTINE_REVIEW)
+TERMINAL_STATES: frozenset[str] = frozenset(s for s, targets in TRANSITIONS.items() if not targets)
+UNDECIDED_STATES: frozenset[str] = frozenset({_S.REQUESTED, *ENTRY_PATHS})
+
+
+def is_legal_transition(from_state: str, to_state: str) -> bool:
+    return to_state in TRANSITIONS.get(from_state, frozenset())
+
+
+def is_readable(state: str) -> bool:
+    """Member content is readable in exactly one state."""
+    return state == _S.GRANTED
+
+
+# --- Who may move a request -----------------------------------------------------------------
+
+# Oversight: an `admin` operator who can see another operator's request may end it (deny an
+# undecided one, close a grant) but never route or grant it; a grant is always the
+# requester's own, so nobody reads through someone else's justification.
+OVERSIGHT_ROLES: frozenset[str] = frozenset({OperatorRole.ADMIN})
+OVERSIGHT_TARGETS: frozenset[str] = frozenset({_S.DENIED, _S.CLOSED})
+
+
+def may_move(*, is_requester: bool, role: str, to_state: str) -> bool:
+    if is_requester:
+        return True
+    return role in OVERSIGHT_ROLES and to_state in OVERSIGHT_TARGETS
+
+
+def may_see_others_requests(role: str) -> bool:
+    return role in OVERSIGHT_ROLES
+
+
+# --- The policy gate ------------------------------------------------------------------------
+
+# The only (role, path) pairs that may see sensitive memory; t&s also needs a signed ref.
+SENSITIVE_PATHS: Mapping[str, str] = MappingProxyType(
+    {
+        OperatorRole.LEGAL: _S.DSAR_FULFILLMENT,
+        OperatorRole.TRUST_AND_SAFETY: _S.INCIDENT_ESCALATION,
+    }
+)
+
+
+def scope_admin_reviewable(kind: str) -> bool:
+    """Whether a scope kind may be inspected at all (its primary blueprint's flag)."""
+    blueprints = KIND_BLUEPRINTS.get(kind)
+    return bool(blueprints) and blueprints[0].admin_reviewable
+
+
+@dataclass(frozen=True, slots=True)
+class GateDecision:
+    granted: bool
+    reason_code: str | None = None
+    explanation: str = ""
+
+
+GRANT = GateDecision(granted=True, explanation="The policy gate grants the request.")
+
+
+def _deny(code: str, explanation: str) -> GateDecision:
+    return GateDecision(granted=False, reason_code=code, explanation=explanation)
+
+
+def evaluate_grant(
+    *,
+    role: str,
+    role_at_request: str,
+    path: str,
+    sensitive: bool,
+    target_member_id: uuid.UUID,
+    member_tenant_ids: frozenset[uuid.UUID],
+    operator_tenant_id: uuid.UUID | None,
+    scope_kind: str,
+    scope_user_id: uuid.UUID,
+    scope_tenant_id: uuid.UUID | None,
+    has_justification: bool,
+    has_signed_incident_ref: bool,
+    consent_current: bool,
+) -> GateDecision:
+    """The seed's `defaultPolicyGate`, run at every `→ granted`. Fail-closed: the first
+    rule that refuses names the reason; only a request that passes all of them is granted.
+
+    Order: tenant boundary, scope bounds, legitimate interest, then the sensitive rules
+    (consent first, then role and path).
+    """
+    # Tenant boundary. A tenant-bound operator sees only its own tenant's memory: members
+    # of that tenant, and only their `tenant` scope of it, never consumer memory.
+    if operator_tenant_id is not None:
+        if operator_tenant_id not in member_tenant_ids:
+            return _deny(ReasonCode.CROSS_TENANT, "The member is outside the operator's tenant.")
+        if scope_kind != ScopeKind.TENANT or scope_tenant_id != operator_tenant_id:
+            return _deny(
+                ReasonCode.CROSS_TENANT,
+                "A tenant operator may inspect only its own tenant's memory.",
+            )
+    if scope_kind == ScopeKind.TENANT and scope_tenant_id not in member_tenant_ids:
+        return _deny(ReasonCode.CROSS_TENANT, "The scope names a tenant the member is not in.")
+
+    # Scope bounds.
+    if scope_user_id != target_member_id:
+        return _deny(ReasonCode.SCOPE_OUT_OF_BOUNDS, "The scope belongs to someone else.")
+    if not scope_admin_reviewable(scope_kind):
+        return _deny(
+            ReasonCode.SCOPE_OUT_OF_BOUNDS, f"{scope_kind} memory is not admin-reviewable."
+        )
+
+    # Legitimate interest.
+    if not has_justification:
+        return _deny(ReasonCode.NO_LEGITIMATE_INTEREST, "A justification is required.")
+    if path not in ENTRY_PATHS:
+        return _deny(ReasonCode.NO_LEGITIMATE_INTEREST, "The request has no entry path.")
+    if role not in OperatorRole.values or role != role_at_request:
+        return _deny(
+            ReasonCode.NO_LEGITIMATE_INTEREST,
+            "The operator's role changed since the request was opened.",
+        )
+    if path == _S.INCIDENT_ESCALATION and not has_signed_incident_ref:
+        return _deny(
+            ReasonCode.NO_LEGITIMATE_INTEREST, "An incident escalation needs a signed incident ref."
+        )
+
+    if not sensitive:
+        return GRANT
+
+    # Sensitive memory: consent first, then the one path each role may use.
+    if not consent_current:
+        return _deny(
+            ReasonCode.CONSENT_NOT_CURRENT,
+            "The member's consent does not cover the sensitive memory requested.",
+        )
+    if path == _S.ROUTINE_REVIEW:
+        return _deny(
+            ReasonCode.NO_LEGITIMATE_INTEREST, "Routine review never sees sensitive memory."
+        )
+    if SENSITIVE_PATHS.get(role) != path:
+        return _deny(
+            ReasonCode.NO_LEGITIMATE_INTEREST,
+            f"The {role} role may not read sensitive memory on the {path} path.",
+        )
+    return GRANT
+
+
+# --- Sensitivity and consent of what would be seen ------------------------------------------
+
+
+def content_is_sensitive(content: Mapping[str, Any]) -> bool:
+    """A revision's content is sensitive by category, or as a sensitive multi-actor mention."""
+    multi_actor = content.get("multi_actor") or {}
+    return is_sensitive_category(content.get("category", "")) or bool(
+        multi_actor.get("sensitive_interaction")
+    )
+
+
+def consent_types_needed(contents: Iterable[Mapping[str, Any]]) -> frozenset[str]:
+    """The consents that must be in force for an operator to see these sensitive contents."""
+    needed: set[str] = set()
+    for content in contents:
+        category = content.get("category", "")
+        if is_sensitive_category(category):
+            needed.add(category_consent_type(category))
+        if (content.get("multi_actor") or {}).get("sensitive_interaction"):
+            needed.add(BaseConsentType.MULTI_ACTOR_SENSITIVE.value)
+    return frozenset(needed)
+
+
+def consent_is_current(
+    *,
+    has_ledger: bool,
+    active_consent_types: frozenset[str],
+    contents: Iterable[Mapping[str, Any]],
+) -> bool:
+    """The member has a consent snapshot, and it covers every sensitive thing in view."""
+    return has_ledger and consent_types_needed(contents) <= active_consent_types
+
+
+# --- What the operator sees -----------------------------------------------------------------
+
+
+def redact_for_inspection(content: Mapping[str, Any], *, path: str) -> dict[str, Any]:
+    """The seed's `redactMultiActorForInspection`: mentions of other people are removed
+    unless the inspection fulfils the member's own DSAR (they are the subject)."""
+    view = dict(content)
+    if path != _S.DSAR_FULFILLMENT:
+        view["multi_actor"] = None
+    return view
+
+
+def snapshot_fingerprint(items: Iterable[tuple[str, str, Mapping[str, Any]]]) -> str:
+    """SHA-256 over the pinned (entry id, revision id, revision content) triples, sorted.
+
+    Recorded at grant; a replay recomputing the same value proves it shows exactly what
+    was granted.
+    """
+    rows = sorted([str(e), str(r), dict(c)] for e, r, c in items)
+    return hashlib.sha256(canonical_json(rows)).hexdigest()

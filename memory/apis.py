@@ -1,0 +1,687 @@
+"""The memory HTTP API: the member's own memory (`/api/v1/me/…`) and the surfaces'
+remember and conversation-turn endpoints (`/api/v1/members/{member_id}/…`).
+
+Views are thin: they parse, call one selector or service, and shape the answer. Entries
+always leave as the seed's contract (`entry_contract`); write bodies are validated by
+the pydantic contracts, whose errors the exception handler turns into 400 envelopes.
+"""
+
+import re
+
+import pydantic
+from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hierarchy.events import Actor
+from iris_site.api.pagination import CursorPagination
+from iris_site.api.schema import error_responses
+from iris_site.enums import UserKind
+from iris_site.errors import InvalidInput, NotFound
+from iris_site.models import User
+from iris_site.permissions import IsMember, IsServiceClient
+from memory.contracts import (
+    MAX_BODY_LENGTH,
+    MAX_SUBJECT_LENGTH,
+    Body,
+    Identifier,
+    MemoryScopeKey,
+    MemoryWriteRequest,
+    Subject,
+)
+from memory.enums import MemoryCategory, Origin, ScopeKind
+from memory.filters import MemoryEntryFilter
+from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
+from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.selectors import (
+    entry_contract,
+    memory_entry_get,
+    memory_entry_list,
+    memory_notice_list,
+    memory_off_the_record,
+    memory_pending_clear,
+    memory_recall_list,
+    memory_revision_list,
+)
+from memory.serializers import (
+    ConversationTurnOutputSerializer,
+    MemoryClearRequestSerializer,
+    MemoryClearStateSerializer,
+    MemoryCreateInputSerializer,
+    MemoryEditPreviewSerializer,
+    MemoryEntryDetailSerializer,
+    MemoryEntrySerializer,
+    MemoryForgetResultSerializer,
+    MemoryKeptExistingSerializer,
+    MemoryNoticeSerializer,
+    MemoryRememberInputSerializer,
+    MemoryRevisionSerializer,
+    MemoryScopeSerializer,
+    OffTheRecordStateSerializer,
+)
+from memory.services import (
+    RememberResult,
+    memory_change_scope,
+    memory_clear_cancel,
+    memory_clear_request,
+    memory_confirm,
+    memory_edit,
+    memory_edit_preview,
+    memory_forget_actor,
+    memory_forget_category,
+    memory_notice_answer,
+    memory_off_the_record_set,
+    memory_pause,
+    memory_remember,
+    memory_resume,
+    memory_tombstone,
+)
+from memory.turns import conversation_turn_append
+
+RECENT_RECALLS = 10
+MAX_TURN_LENGTH = 8000
+# What a member may set on a memory they state; the origin is always theirs.
+MEMBER_WRITE_FIELDS = frozenset({"scope", "category", "subject", "body", "multi_actor"})
+# Operator-copilot memory is written by operators, crisis memory by the crisis cascade:
+# a member stating a fact there would forge the other side's notes.
+MEMBER_WRITABLE_KINDS = frozenset(ScopeKind.values) - {ScopeKind.OPERATOR_COPILOT, ScopeKind.CRISIS}
+
+_BODY = pydantic.TypeAdapter(Body)
+_SUBJECT = pydantic.TypeAdapter(Subject)
+_IDENTIFIER = pydantic.TypeAdapter(Identifier)
+
+
+# --- Helpers ---------------------------------------------------------------------------
+
+
+def entry_output(entry: MemoryEntry) -> dict:
+    """The wire shape of an entry: exactly the seed's contract."""
+    return entry_contract(entry).model_dump(mode="json")
+
+
+def _own_entry(request, pk) -> MemoryEntry:
+    entry = memory_entry_get(member_id=request.user.pk, entry_id=pk)
+    if entry is None:
+        raise NotFound()
+    return entry
+
+
+def _member_or_404(member_id) -> User:
+    member = User.objects.filter(pk=member_id, kind=UserKind.MEMBER, is_active=True).first()
+    if member is None:
+        raise NotFound()
+    return member
+
+
+def _json_object(request) -> dict:
+    if not isinstance(request.data, dict):
+        raise InvalidInput("The request body must be a JSON object.")
+    return dict(request.data)
+
+
+def _contract_value(adapter: pydantic.TypeAdapter, value):
+    """Check one value against the contract's own type, so both paths share one rule."""
+    try:
+        return adapter.validate_python(value)
+    except pydantic.ValidationError as exc:
+        raise serializers.ValidationError(
+            [error["msg"] for error in exc.errors(include_input=False, include_url=False)]
+        ) from exc
+
+
+def _session_id(value: str | None, field: str = "session_id") -> str:
+    if not value:
+        return ""
+    try:
+        return _IDENTIFIER.validate_python(value)
+    except pydantic.ValidationError as exc:
+        raise InvalidInput(
+            fields={field: [e["msg"] for e in exc.errors(include_input=False, include_url=False)]}
+        ) from exc
+
+
+def _remember_response(result: RememberResult) -> Response:
+    if result.created:
+        return Response(entry_output(result.entry), status=status.HTTP_201_CREATED)
+    return Response(
+        {
+            "outcome": "kept-existing",
+            "conflict_rule": result.conflict_rule,
+            "entry": entry_output(result.entry),
+            "notice_id": str(result.notice.pk) if result.notice else None,
+        },
+        status=status.HTTP_200_OK,
+    )
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so a client never believes it set one."""
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return attrs
+
+
+REMEMBER_RESPONSES = {
+    201: MemoryEntrySerializer,
+    200: MemoryKeptExistingSerializer,
+}
+
+
+# --- The member's memory -----------------------------------------------------------------
+
+
+class MemoryListCreateApi(generics.ListAPIView):
+    """GET: my memories, most recently changed first (forgotten ones excluded).
+    POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
+
+    A POST goes through the same consent-checked write path as a surface's remember:
+    off-the-record, scope policy, the privacy storage gate and the conflict ladder.
+    """
+
+    class Pagination(CursorPagination):
+        ordering = ("-updated_at", "-id")
+
+    permission_classes = [IsMember]
+    serializer_class = MemoryEntrySerializer
+    pagination_class = Pagination
+    filterset_class = MemoryEntryFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return MemoryEntry.objects.none()
+        return memory_entry_list(member_id=self.request.user.pk).select_related("revision")
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response([entry_output(entry) for entry in page])
+
+    @extend_schema(responses={200: MemoryEntrySerializer(many=True), **error_responses(400)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=MemoryCreateInputSerializer,
+        responses={**REMEMBER_RESPONSES, **error_responses(400, 413, 422)},
+    )
+    def post(self, request):
+        data = _json_object(request)
+        unknown = sorted(data.keys() - MEMBER_WRITE_FIELDS - {"origin"})
+        fields = {name: ["Members cannot set this field."] for name in unknown}
+        if data.get("origin", Origin.USER_STATED) != Origin.USER_STATED:
+            fields["origin"] = ["A memory you state yourself is always user-stated."]
+        if fields:
+            raise InvalidInput(fields=fields)
+        write = MemoryWriteRequest.model_validate(
+            {**data, "origin": Origin.USER_STATED}, context={"user_id": request.user.pk}
+        )
+        if write.scope.kind not in MEMBER_WRITABLE_KINDS:
+            raise InvalidInput(
+                fields={"scope.kind": [f"Members cannot write {write.scope.kind} memory."]}
+            )
+        result = memory_remember(member=request.user, write=write, actor=Actor.of(request.user))
+        return _remember_response(result)
+
+
+class MemoryEditInputSerializer(StrictInputSerializer):
+    body = serializers.CharField(required=False, max_length=MAX_BODY_LENGTH, trim_whitespace=False)
+    subject = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=MAX_SUBJECT_LENGTH,
+        trim_whitespace=False,
+        help_text="null clears the subject.",
+    )
+    category = serializers.ChoiceField(required=False, choices=MemoryCategory.choices)
+
+    def validate_body(self, value):
+        return _contract_value(_BODY, value)
+
+    def validate_subject(self, value):
+        return None if value is None else _contract_value(_SUBJECT, value)
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if not attrs:
+            raise serializers.ValidationError("Give at least one of body, subject and category.")
+        return attrs
+
+
+def _edit_arguments(request) -> dict:
+    serializer = MemoryEditInputSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = dict(serializer.validated_data)
+    if "subject" in data and data["subject"] is None:
+        data["subject"] = ""  # the model keeps "no subject" as an empty string
+    return data
+
+
+class MemoryDetailApi(APIView):
+    """GET: one of my memories with its provenance, suppression, recent recalls and any
+    open question about it. PATCH: restate it (a new revision; my word supersedes what
+    shares its new conflict key)."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(responses={200: MemoryEntryDetailSerializer, **error_responses(404)})
+    def get(self, request, pk):
+        entry = _own_entry(request, pk)
+        recalls = memory_recall_list(member_id=request.user.pk, entry_id=entry.pk).order_by(
+            "-created_at"
+        )[:RECENT_RECALLS]
+        notice = (
+            memory_notice_list(member_id=request.user.pk)
+            .filter(state=MemoryNotice.State.OPEN)
+            .filter(Q(entry=entry) | Q(proposed_entry=entry))
+            .select_related("proposed_entry")
+            .first()
+        )
+        return Response(
+            {
+                **entry_output(entry),
+                "recent_recalls": [
+                    {
+                        "surface": record.surface,
+                        "at": serializers.DateTimeField().to_representation(record.created_at),
+                        "rationale": record.rationales.get(str(entry.pk)),
+                    }
+                    for record in recalls
+                ],
+                "pending_notice": MemoryNoticeSerializer(notice).data if notice else None,
+            }
+        )
+
+    @extend_schema(
+        request=MemoryEditInputSerializer,
+        responses={200: MemoryEntrySerializer, **error_responses(400, 404, 409, 413, 422)},
+    )
+    def patch(self, request, pk):
+        entry = _own_entry(request, pk)
+        entry = memory_edit(entry=entry, actor=Actor.of(request.user), **_edit_arguments(request))
+        return Response(entry_output(entry))
+
+
+class MemoryEditPreviewApi(APIView):
+    """What saving this edit would do, without saving: the entries it would supersede
+    and whether the storage gate would refuse it."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=MemoryEditInputSerializer,
+        responses={200: MemoryEditPreviewSerializer, **error_responses(400, 404, 413)},
+    )
+    def post(self, request, pk):
+        entry = _own_entry(request, pk)
+        edit = _edit_arguments(request)
+        preview = memory_edit_preview(
+            entry=entry,
+            category=edit.get("category", entry.category),
+            subject=edit.get("subject", entry.subject),
+        )
+        return Response(
+            {
+                "conflicting_entry_ids": [str(pk) for pk in preview.conflicting_entry_ids],
+                "storage_refusal": preview.storage_refusal,
+            }
+        )
+
+
+class MemoryRevisionListApi(generics.ListAPIView):
+    """The revision chain of one of my memories, oldest first."""
+
+    class Pagination(CursorPagination):
+        ordering = "number"
+
+    permission_classes = [IsMember]
+    serializer_class = MemoryRevisionSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return MemoryRevision.objects.none()
+        entry = _own_entry(self.request, self.kwargs["pk"])
+        return memory_revision_list(member_id=self.request.user.pk, entry_id=entry.pk)
+
+    @extend_schema(responses={200: MemoryRevisionSerializer(many=True), **error_responses(404)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class MemoryForgetApi(APIView):
+    """Forget one memory: it is tombstoned for good (the history stays mine to see)."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=None, responses={200: MemoryEntrySerializer, **error_responses(404, 409)}
+    )
+    def post(self, request, pk):
+        entry = memory_tombstone(entry=_own_entry(request, pk), actor=Actor.of(request.user))
+        return Response(entry_output(entry))
+
+
+class MemoryPauseApi(APIView):
+    """Pause a memory: kept, never recalled, until I resume it (or `ends_at`)."""
+
+    class MemoryPauseInputSerializer(StrictInputSerializer):
+        ends_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=MemoryPauseInputSerializer,
+        responses={200: MemoryEntrySerializer, **error_responses(400, 404, 409)},
+    )
+    def post(self, request, pk):
+        entry = _own_entry(request, pk)
+        serializer = self.MemoryPauseInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = memory_pause(
+            entry=entry, actor=Actor.of(request.user), ends_at=serializer.validated_data["ends_at"]
+        )
+        return Response(entry_output(entry))
+
+
+class MemoryResumeApi(APIView):
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=None, responses={200: MemoryEntrySerializer, **error_responses(404, 409)}
+    )
+    def post(self, request, pk):
+        entry = memory_resume(entry=_own_entry(request, pk), actor=Actor.of(request.user))
+        return Response(entry_output(entry))
+
+
+class MemoryConfirmApi(APIView):
+    """Confirm an inference: it becomes `user-confirmed` (and active, if it was a draft)."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=None, responses={200: MemoryEntrySerializer, **error_responses(404, 409)}
+    )
+    def post(self, request, pk):
+        entry = memory_confirm(entry=_own_entry(request, pk), actor=Actor.of(request.user))
+        return Response(entry_output(entry))
+
+
+class _ScopeChange(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+    scope: MemoryScopeKey
+
+
+class MemoryScopeChangeApi(APIView):
+    """Move a memory to another scope within the per-scope rules (session → profile,
+    session → notebook, profile → notebook). A refusal is a 422 whose `code` says why,
+    e.g. `tenant-memory-stays-in-tenant`."""
+
+    class MemoryScopeChangeInputSerializer(serializers.Serializer):
+        scope = MemoryScopeSerializer()
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=MemoryScopeChangeInputSerializer,
+        responses={200: MemoryEntrySerializer, **error_responses(400, 404, 409, 422)},
+    )
+    def post(self, request, pk):
+        entry = _own_entry(request, pk)
+        data = _json_object(request)
+        scope = data.get("scope")
+        if isinstance(scope, dict) and "user_id" not in scope:
+            data["scope"] = {**scope, "user_id": str(request.user.pk)}
+        change = _ScopeChange.model_validate(data)
+        if change.scope.user_id != request.user.pk:
+            raise InvalidInput(fields={"scope.user_id": ["A scope names its own member."]})
+        entry = memory_change_scope(entry=entry, scope=change.scope, actor=Actor.of(request.user))
+        return Response(entry_output(entry))
+
+
+class MemoryForgetCategoryApi(APIView):
+    """Forget every memory of one category (and summaries made from them)."""
+
+    class MemoryForgetCategoryInputSerializer(StrictInputSerializer):
+        category = serializers.ChoiceField(choices=MemoryCategory.choices)
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=MemoryForgetCategoryInputSerializer,
+        responses={200: MemoryForgetResultSerializer, **error_responses(400)},
+    )
+    def post(self, request):
+        serializer = self.MemoryForgetCategoryInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        ids = memory_forget_category(
+            member=request.user,
+            category=serializer.validated_data["category"],
+            actor=Actor.of(request.user),
+        )
+        return Response({"tombstoned_ids": [str(i) for i in ids], "tombstoned_count": len(ids)})
+
+
+class MemoryClearApi(APIView):
+    """Full clear. GET: is one pending? POST: request it; everything is purged once the
+    grace window (`purge_after`) has passed. DELETE: cancel it within the window."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(responses={200: MemoryClearStateSerializer, **error_responses()})
+    def get(self, request):
+        pending = memory_pending_clear(member_id=request.user.pk)
+        return Response(
+            {"pending": MemoryClearRequestSerializer(pending).data if pending else None}
+        )
+
+    @extend_schema(
+        request=None, responses={201: MemoryClearRequestSerializer, **error_responses(409)}
+    )
+    def post(self, request):
+        clear = memory_clear_request(member=request.user, actor=Actor.of(request.user))
+        return Response(MemoryClearRequestSerializer(clear).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: MemoryClearRequestSerializer, **error_responses(409)})
+    def delete(self, request):
+        clear = memory_clear_cancel(member=request.user, actor=Actor.of(request.user))
+        return Response(MemoryClearRequestSerializer(clear).data)
+
+
+class MemoryForgetActorApi(APIView):
+    """Forget every mention of one person: each entry tagged with the handle is
+    tombstoned. Forgetting a handle nothing mentions is a no-op, not an error."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=None, responses={200: MemoryForgetResultSerializer, **error_responses(400)}
+    )
+    def post(self, request, actor_handle):
+        if not re.fullmatch(ACTOR_HANDLE_PATTERN, actor_handle):
+            raise InvalidInput(fields={"actor_handle": ["Not an actor handle."]})
+        ids = memory_forget_actor(
+            member=request.user, actor_handle=actor_handle, actor=Actor.of(request.user)
+        )
+        return Response({"tombstoned_ids": [str(i) for i in ids], "tombstoned_count": len(ids)})
+
+
+class OffTheRecordApi(APIView):
+    """Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
+
+    Without `session_id` the switch covers every session; with one, only that session.
+    GET reports whether remembering is paused now (for that session, if given).
+    """
+
+    class OffTheRecordInputSerializer(StrictInputSerializer):
+        active = serializers.BooleanField()
+        session_id = serializers.CharField(
+            required=False, allow_null=True, default=None, trim_whitespace=False
+        )
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("session_id", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False)
+        ],
+        responses={200: OffTheRecordStateSerializer, **error_responses(400)},
+    )
+    def get(self, request):
+        session_id = _session_id(request.query_params.get("session_id"))
+        return Response(self._state(request, session_id))
+
+    @extend_schema(
+        request=OffTheRecordInputSerializer,
+        responses={200: OffTheRecordStateSerializer, **error_responses(400)},
+    )
+    def put(self, request):
+        serializer = self.OffTheRecordInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session_id = _session_id(serializer.validated_data["session_id"])
+        memory_off_the_record_set(
+            member=request.user,
+            active=serializer.validated_data["active"],
+            actor=Actor.of(request.user),
+            session_id=session_id,
+        )
+        return Response(self._state(request, session_id))
+
+    @staticmethod
+    def _state(request, session_id: str) -> dict:
+        return {
+            "active": memory_off_the_record(member_id=request.user.pk, session_id=session_id),
+            "session_id": session_id or None,
+        }
+
+
+class MemoryNoticeListApi(generics.ListAPIView):
+    """Questions about my memory, newest first: "you mentioned X earlier — should I
+    update?" with the proposal that would replace it."""
+
+    class Pagination(CursorPagination):
+        ordering = "-created_at"
+
+    permission_classes = [IsMember]
+    serializer_class = MemoryNoticeSerializer
+    pagination_class = Pagination
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return MemoryNotice.objects.none()
+        return memory_notice_list(member_id=self.request.user.pk).select_related("proposed_entry")
+
+    @extend_schema(responses={200: MemoryNoticeSerializer(many=True), **error_responses()})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class MemoryNoticeAnswerApi(APIView):
+    """Answer a question: accept takes the proposal (the old memory is superseded);
+    declining drops the proposal. A question is answered once (409 after)."""
+
+    class MemoryNoticeAnswerInputSerializer(StrictInputSerializer):
+        accept = serializers.BooleanField()
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        request=MemoryNoticeAnswerInputSerializer,
+        responses={200: MemoryNoticeSerializer, **error_responses(400, 404, 409)},
+    )
+    def post(self, request, pk):
+        notice = memory_notice_list(member_id=request.user.pk).filter(pk=pk).first()
+        if notice is None:
+            raise NotFound()
+        serializer = self.MemoryNoticeAnswerInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        notice = memory_notice_answer(
+            notice=notice,
+            accept=serializer.validated_data["accept"],
+            actor=Actor.of(request.user),
+        )
+        return Response(MemoryNoticeSerializer(notice).data)
+
+
+# --- Surfaces (service clients) -----------------------------------------------------------
+
+
+class MemberMemoryRememberApi(APIView):
+    """Remember on a member's behalf through the consent-checked write path.
+
+    201: stored (possibly superseding an older fact). 200 `kept-existing`: the conflict
+    ladder kept what was there (with a notice when the member's own word was at stake).
+    422: refused with the seed's reason (`sensitive-category-without-consent`,
+    `sensitive-inference-requires-confirmation`, `paused`, `scope-suppressed`, ...).
+    403: this surface may not write the scope, or the member is not in that tenant.
+    """
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        request=MemoryRememberInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "session_id",
+                OpenApiTypes.STR,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="The live session the write comes from (off-the-record check).",
+            )
+        ],
+        responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 413, 422)},
+    )
+    def post(self, request, member_id):
+        member = _member_or_404(member_id)
+        write = MemoryWriteRequest.model_validate(
+            _json_object(request), context={"user_id": member.pk}
+        )
+        result = memory_remember(
+            member=member,
+            write=write,
+            actor=Actor.of(request.user),
+            consumer=request.user.consumer,
+            session_id=_session_id(request.query_params.get("session_id")),
+        )
+        return _remember_response(result)
+
+
+class ConversationTurnAppendApi(APIView):
+    """Append one turn to a member's session log (what `session-turn` provenance names).
+    With `redact_pii`, emails, phones, cards and addresses become tokens before storage."""
+
+    class ConversationTurnInputSerializer(StrictInputSerializer):
+        speaker = serializers.ChoiceField(choices=ConversationTurn.Speaker.choices)
+        text = serializers.CharField(max_length=MAX_TURN_LENGTH, trim_whitespace=False)
+        redact_pii = serializers.BooleanField(default=False)
+
+        def validate_text(self, value: str) -> str:
+            if "\x00" in value or not value.strip():
+                raise serializers.ValidationError("Give visible text without NUL characters.")
+            return value
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        request=ConversationTurnInputSerializer,
+        responses={201: ConversationTurnOutputSerializer, **error_responses(400, 404, 413, 422)},
+    )
+    def post(self, request, member_id, session_id):
+        member = _member_or_404(member_id)
+        session_id = _session_id(session_id)
+        serializer = self.ConversationTurnInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        turn = conversation_turn_append(
+            member=member,
+            session_id=session_id,
+            consumer=request.user.consumer,
+            actor=Actor.of(request.user),
+            **serializer.validated_data,
+        )
+        return Response(ConversationTurnOutputSerializer(turn).data, status=status.HTTP_201_CREATED)

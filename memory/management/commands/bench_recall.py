@@ -1,0 +1,1090 @@
+"""Recall benchmarks: evidence recall on LoCoMo, and latency at scale.
+
+``--locomo [PATH]``: LoCoMo (Maharana et al., "Evaluating Very Long-Term
+Conversational Memory of LLM Agents", ACL 2024; CC BY-NC 4.0), read from
+``../shared/benchmarks/locomo/`` where it lies, never copied; see
+``memory.recall.locomo``.
+
+``--scale N [N ...]``: one synthetic member with N entries on the configured database
+(PostgreSQL for the real figures), recall latency in-process and over HTTP, peak
+memory, and the production path against the straightforward reference (every entry of
+the member through the pure pipeline), which must return the same ranked ids.
+
+Each part prints human-readable lines, then one JSON object on its last line.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import resource
+import statistics
+import threading
+import time
+import tracemalloc
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.management.base import BaseCommand, CommandError
+from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, connection, connections, models, transaction
+from django.utils import timezone
+
+from consent.services import consent_event_append
+from hierarchy.events import Actor
+from iris_site.appendonly import purge_bypass
+from iris_site.enums import Consumer, UserKind
+from iris_site.models import ServiceClient, Tenant, TenantMembership, User
+from iris_site.services import token_issue
+from memory import policy
+from memory.enums import (
+    EntryAuditAction,
+    Lifecycle,
+    MemoryCategory,
+    Origin,
+    ProvenanceKind,
+    ScopeKind,
+    SuppressionReason,
+)
+from memory.models import (
+    MemoryCorpusStats,
+    MemoryEntry,
+    MemoryEntryTerm,
+    MemoryRevision,
+    RecallRecord,
+)
+from memory.recall import corpus_stats_for, locomo, resolve, term_stats_for
+from memory.recall.rankers import TermStats
+from memory.recall_service import recall_request_build, recall_run
+from memory.recall_store import (
+    corpus_stats_get,
+    entry_terms_rows,
+    member_candidates,
+    recall_resolve,
+)
+
+DEFAULT_LOCOMO = Path(settings.BASE_DIR).parent / "shared/benchmarks/locomo/locomo_dev.json"
+
+# --- a deterministic generator of one member's memory ---------------------------------
+
+_ONSETS = [
+    "b",
+    "c",
+    "d",
+    "f",
+    "g",
+    "h",
+    "j",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "w",
+    "z",
+    "br",
+    "ch",
+    "dr",
+    "fl",
+    "gr",
+    "kl",
+    "pr",
+    "sh",
+    "st",
+    "tr",
+]
+_VOWELS = ["a", "e", "i", "o", "u", "ai", "ea", "io", "ou", "y"]
+_CODAS = ["", "", "n", "r", "s", "l", "m", "th", "x", "nd", "rt", "ck"]
+
+RELATIONS = [
+    "sister",
+    "brother",
+    "mother",
+    "father",
+    "aunt",
+    "uncle",
+    "cousin",
+    "daughter",
+    "son",
+    "grandmother",
+    "grandfather",
+    "friend",
+    "neighbour",
+    "colleague",
+    "boss",
+    "partner",
+    "roommate",
+    "mentor",
+]
+FOODS = [
+    "coffee",
+    "tea",
+    "pasta",
+    "sushi",
+    "ramen",
+    "tacos",
+    "curry",
+    "salad",
+    "pizza",
+    "bread",
+    "cheese",
+    "chocolate",
+    "oatmeal",
+    "pancakes",
+    "dumplings",
+    "falafel",
+    "risotto",
+    "lentils",
+    "mango",
+    "avocado",
+    "espresso",
+    "kimchi",
+    "bagels",
+    "noodles",
+    "soup",
+    "paella",
+    "burritos",
+    "yogurt",
+    "granola",
+    "smoothies",
+]
+HOBBIES = [
+    "running",
+    "swimming",
+    "climbing",
+    "painting",
+    "knitting",
+    "chess",
+    "guitar",
+    "piano",
+    "photography",
+    "gardening",
+    "hiking",
+    "cycling",
+    "yoga",
+    "pottery",
+    "baking",
+    "reading",
+    "birdwatching",
+    "surfing",
+    "sketching",
+    "woodworking",
+    "dancing",
+    "skating",
+    "fishing",
+    "camping",
+    "podcasts",
+]
+PLACES_COMMON = [
+    "Lisbon",
+    "Berlin",
+    "Tokyo",
+    "Kyoto",
+    "Oslo",
+    "Paris",
+    "Madrid",
+    "Boston",
+    "Chicago",
+    "Denver",
+    "Seattle",
+    "Toronto",
+    "Dublin",
+    "Prague",
+    "Vienna",
+    "Seoul",
+    "Lima",
+    "Nairobi",
+    "Cairo",
+    "Sydney",
+]
+EVENTS = [
+    "wedding",
+    "conference",
+    "interview",
+    "concert",
+    "marathon",
+    "reunion",
+    "vacation",
+    "funeral",
+    "graduation",
+    "party",
+    "workshop",
+    "hackathon",
+    "appointment",
+    "surgery",
+    "recital",
+    "meeting",
+    "festival",
+    "picnic",
+    "barbecue",
+    "retreat",
+]
+JOBS = [
+    "nurse",
+    "teacher",
+    "engineer",
+    "designer",
+    "accountant",
+    "chef",
+    "lawyer",
+    "pharmacist",
+    "architect",
+    "librarian",
+    "electrician",
+    "researcher",
+    "manager",
+    "developer",
+    "translator",
+    "therapist",
+]
+THINGS = [
+    "bike",
+    "laptop",
+    "car",
+    "apartment",
+    "garden",
+    "kitchen",
+    "guitar",
+    "camera",
+    "passport",
+    "keys",
+    "phone",
+    "backpack",
+    "notebook",
+    "jacket",
+    "umbrella",
+    "plants",
+    "aquarium",
+    "sofa",
+    "balcony",
+    "desk",
+]
+FEELINGS = [
+    "happy",
+    "anxious",
+    "tired",
+    "excited",
+    "nervous",
+    "proud",
+    "relieved",
+    "frustrated",
+    "calm",
+    "hopeful",
+    "grateful",
+    "overwhelmed",
+    "curious",
+    "lonely",
+]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+TOPICS = [
+    "budget",
+    "taxes",
+    "mortgage",
+    "promotion",
+    "deadline",
+    "project",
+    "vacation",
+    "diet",
+    "sleep",
+    "exercise",
+    "therapy",
+    "medication",
+    "allergies",
+    "vaccines",
+    "insurance",
+    "rent",
+    "moving",
+    "school",
+    "homework",
+    "election",
+    "climate",
+    "recipes",
+    "movies",
+    "books",
+    "music",
+    "podcasts",
+    "garden",
+]
+
+TEMPLATES = (
+    "I really like {food}, especially {when}",
+    "I can't stand {food} anymore",
+    "My {relation} {name} lives in {place} and works as a {job}",
+    "{name}'s birthday is on {month} {day}",
+    "We went to {place} for a {event} with {name}",
+    "I started {hobby} in {month} and I am {feeling} about it",
+    "My {relation} {name} recommended a book about {topic}",
+    "Remember to fix the {thing} before {weekday}",
+    "I left my {thing} at {name}'s place after the {event}",
+    "I felt {feeling} after the {event} in {place}",
+    "I want to learn {hobby} with my {relation} this year",
+    "{name} and I talked about {topic} and {topic2} over {food}",
+    "The {event} is planned for {weekday} {month} {day} in {place}",
+    "I work as a {job} and my {relation} {name} is a {job2}",
+    "My favourite {food} place is near the {thing} shop in {place}",
+    "Every {weekday} I go {hobby} with {name}",
+    "I am saving money for a trip to {place} in {month}",
+    "My {relation} gave me a {thing} for my birthday",
+    "I need to call {name} about the {topic} on {weekday}",
+    "Order number {number} for the new {thing} arrived late",
+)
+SENSITIVE_TEMPLATES = {
+    MemoryCategory.MEDICAL: "My doctor changed my {topic} medication after the {event}",
+    MemoryCategory.MENTAL_HEALTH: "I felt {feeling} and talked to my therapist about {topic}",
+    MemoryCategory.FINANCIAL: "My {topic} payment of {number} is due in {month}",
+    MemoryCategory.SAFETY: "Safety plan: call my {relation} {name} if I feel {feeling}",
+}
+
+_CATEGORIES = (
+    [MemoryCategory.FACT] * 30
+    + [MemoryCategory.PREFERENCE] * 25
+    + [MemoryCategory.GOAL] * 8
+    + [MemoryCategory.RELATIONSHIP] * 10
+    + [MemoryCategory.COMMITMENT] * 6
+    + [MemoryCategory.WORK] * 8
+    + [MemoryCategory.FAMILY] * 8
+    + [MemoryCategory.MEDICAL] * 2
+    + [MemoryCategory.MENTAL_HEALTH] * 1
+    + [MemoryCategory.FINANCIAL] * 1
+    + [MemoryCategory.SAFETY] * 1
+)
+_ORIGINS = (
+    [Origin.USER_STATED] * 40
+    + [Origin.USER_CONFIRMED] * 10
+    + [Origin.MODEL_INFERRED] * 25
+    + [Origin.SUMMARIZED_FROM_SESSION] * 15
+    + [Origin.IMPORTED] * 10
+)
+_LIFECYCLES = (
+    [Lifecycle.ACTIVE] * 86
+    + [Lifecycle.SUPERSEDED] * 5
+    + [Lifecycle.TOMBSTONED] * 4
+    + [Lifecycle.PAUSED] * 3
+    + [Lifecycle.DRAFT] * 2
+)
+CONSENTS = ("data_processing", "data_storage", "category:medical", "category:safety")
+
+
+class Vocabulary:
+    """Names and places drawn from a long tail (Zipf-like), so a bigger memory keeps
+    meeting new words the way a real one does."""
+
+    def __init__(self, rng: random.Random) -> None:
+        seen: dict[str, None] = {}
+        while len(seen) < 6000:
+            parts = [rng.choice(_ONSETS) + rng.choice(_VOWELS) for _ in range(rng.randint(1, 3))]
+            seen.setdefault(("".join(parts) + rng.choice(_CODAS)).capitalize(), None)
+        self.names = list(seen)
+        self.places = PLACES_COMMON + [name + "ville" for name in self.names[:2000]]
+
+    @staticmethod
+    def tail(rng: random.Random, items: list[str]) -> str:
+        # Zipf-like ranks (log-uniform): the first few names are everywhere, most
+        # names are rare.
+        return items[int(len(items) ** rng.random()) - 1]
+
+    def fill(self, rng: random.Random, template: str) -> str:
+        return template.format(
+            food=rng.choice(FOODS),
+            when=rng.choice(["in the morning", "after work", "on weekends", "when it rains"]),
+            relation=rng.choice(RELATIONS),
+            name=self.tail(rng, self.names),
+            place=self.tail(rng, self.places),
+            job=rng.choice(JOBS),
+            job2=rng.choice(JOBS),
+            month=rng.choice(MONTHS),
+            day=rng.randint(1, 28),
+            event=rng.choice(EVENTS),
+            hobby=rng.choice(HOBBIES),
+            feeling=rng.choice(FEELINGS),
+            topic=rng.choice(TOPICS),
+            topic2=rng.choice(TOPICS),
+            thing=rng.choice(THINGS),
+            weekday=rng.choice(DAYS),
+            number=rng.randint(1000, 99999),
+        )
+
+
+@dataclass
+class Synthetic:
+    """What was generated for one member, for the queries to point into."""
+
+    member: User
+    tenant: Tenant
+    vocabulary: Vocabulary
+    sessions: list[str] = field(default_factory=list)
+    scenes: list[tuple[str, str, str]] = field(default_factory=list)
+    notebooks: list[str] = field(default_factory=list)
+
+
+def _scope(rng: random.Random, n: int, tenant: Tenant) -> dict[str, Any]:
+    roll = rng.random()
+    sessions = max(3, n // 40)
+    if roll < 0.68:
+        return {"kind": ScopeKind.PROFILE}
+    if roll < 0.88:
+        return {"kind": ScopeKind.SESSION, "session_id": f"s-{rng.randrange(sessions)}"}
+    if roll < 0.92:
+        s = rng.randrange(sessions)
+        return {
+            "kind": ScopeKind.SCENE,
+            "session_id": f"s-{s}",
+            "scene_id": f"scene-{s % 7}",
+            "room_id": "room-1",
+        }
+    if roll < 0.97:
+        return {"kind": ScopeKind.NOTEBOOK, "notebook_id": f"nb-{rng.randrange(12)}"}
+    if roll < 0.99:
+        return {"kind": ScopeKind.TENANT, "tenant_id": str(tenant.pk)}
+    return {"kind": ScopeKind.CRISIS}
+
+
+def populate(member: User, tenant: Tenant, n: int, *, now: datetime, seed: int) -> Synthetic:
+    """N entries (with a revision each, postings and corpus statistics) in bulk."""
+    # One vocabulary for every size (so the queries are the same), entries per size.
+    vocabulary = Vocabulary(random.Random(seed))  # noqa: S311 - test data, not secrets
+    rng = random.Random(seed + n)  # noqa: S311
+    synthetic = Synthetic(member=member, tenant=tenant, vocabulary=vocabulary)
+    entries: list[MemoryEntry] = []
+    revisions: list[MemoryRevision] = []
+    span = timedelta(days=730)
+    for index in range(n):
+        category = rng.choice(_CATEGORIES)
+        template = SENSITIVE_TEMPLATES.get(category) or rng.choice(TEMPLATES)
+        body = vocabulary.fill(rng, template)
+        if rng.random() < 0.3:
+            body += ". " + vocabulary.fill(rng, rng.choice(TEMPLATES))
+        scope = _scope(rng, n, tenant)
+        lifecycle = rng.choice(_LIFECYCLES)
+        origin = rng.choice(_ORIGINS)
+        # Newer memories are denser: most of them are from the last months.
+        age = span * (rng.random() ** 2.5)
+        updated_at = now - age - timedelta(seconds=rng.randrange(3600))
+        created_at = updated_at - timedelta(days=rng.randrange(0, 30))
+        references = 0 if rng.random() < 0.7 else min(40, int(rng.expovariate(0.25)) + 1)
+        last_referenced = updated_at + (now - updated_at) * rng.random() if references else None
+        subject = ""
+        roll = rng.random()
+        if roll < 0.1:
+            subject = rng.choice(FOODS + HOBBIES + THINGS)
+        elif roll < 0.25:
+            subject = f"{rng.choice(RELATIONS)} {vocabulary.tail(rng, vocabulary.names)}"
+        handle = ""
+        sensitive_interaction = False
+        if category in (MemoryCategory.RELATIONSHIP, MemoryCategory.FAMILY) and rng.random() < 0.5:
+            handle = f"actor-{rng.randrange(200):03d}"
+            sensitive_interaction = rng.random() < 0.05
+        suppression = ("", None)
+        if lifecycle == Lifecycle.PAUSED:
+            suppression = (SuppressionReason.USER_PAUSE, None)
+        elif rng.random() < 0.02:
+            ends = now + timedelta(days=rng.randint(-20, 20))
+            suppression = (SuppressionReason.SENSITIVE_CATEGORY, ends)
+        stats = term_stats_for(body).to_json()
+        entry_id, revision_id = uuid.uuid4(), uuid.uuid4()
+        tenant_id = tenant.pk if scope["kind"] == ScopeKind.TENANT else None
+        provenance = [
+            {
+                "kind": ProvenanceKind.SESSION_TURN,
+                "ref": f"turn-{index}",
+                "captured_at": created_at.isoformat(),
+            }
+        ]
+        entry = MemoryEntry(
+            id=entry_id,
+            member=member,
+            tenant_id=tenant_id,
+            revision_id=revision_id,
+            revision_count=1,
+            scope_kind=scope["kind"],
+            scope_key="",
+            session_id=scope.get("session_id", ""),
+            scene_id=scope.get("scene_id", ""),
+            room_id=scope.get("room_id", ""),
+            notebook_id=scope.get("notebook_id", ""),
+            category=category,
+            subject=subject,
+            body=body,
+            origin=origin,
+            lifecycle=lifecycle,
+            confidence=policy.confidence_for_origin(origin),
+            conflict_key=policy.conflict_key(
+                category=category, actor_handle=handle, subject=subject
+            ),
+            suppression_reason=suppression[0],
+            suppression_started_at=created_at if suppression[0] else None,
+            suppression_ends_at=suppression[1],
+            actor_handle=handle,
+            sensitive_interaction=sensitive_interaction,
+            provenance_chain=provenance,
+            term_stats=stats,
+            reference_count=references,
+            last_referenced_at=last_referenced,
+            created_at=created_at,
+            updated_at=updated_at,
+        )
+        entry.scope_key = ":".join(
+            [scope["kind"], str(member.pk), *(str(v) for k, v in scope.items() if k != "kind")]
+        )
+        entries.append(entry)
+        revisions.append(
+            MemoryRevision(
+                id=revision_id,
+                entry_id=entry_id,
+                member_id=member.pk,
+                number=1,
+                action=EntryAuditAction.CREATED,
+                actor="system",
+                content={"body": body, "category": category, "scope": scope},
+                created_at=updated_at,
+            )
+        )
+        if scope["kind"] == ScopeKind.SESSION:
+            synthetic.sessions.append(scope["session_id"])
+        elif scope["kind"] == ScopeKind.SCENE:
+            synthetic.scenes.append((scope["session_id"], scope["scene_id"], scope["room_id"]))
+        elif scope["kind"] == ScopeKind.NOTEBOOK:
+            synthetic.notebooks.append(scope["notebook_id"])
+    _supersede_duplicates(entries, rng)
+    live_stats = [
+        TermStats.from_json(e.term_stats) for e in entries if e.lifecycle != Lifecycle.TOMBSTONED
+    ]
+    with transaction.atomic():
+        # The entry and its first revision point at each other: both foreign keys are
+        # checked at commit.
+        _bulk_insert(MemoryEntry, entries)
+        _bulk_insert(MemoryRevision, revisions)
+        _bulk_insert(
+            MemoryEntryTerm,
+            (
+                row
+                for entry in entries
+                if entry.lifecycle != Lifecycle.TOMBSTONED
+                for row in entry_terms_rows(entry)
+            ),
+        )
+        MemoryCorpusStats.objects.update_or_create(
+            member=member, defaults={"stats": corpus_stats_for(live_stats).to_json()}
+        )
+    return synthetic
+
+
+def _supersede_duplicates(entries: list[MemoryEntry], rng: random.Random) -> None:
+    """What the write path's conflict ladder leaves: one active entry per conflict key,
+    the older ones superseded, except a few duplicates (for the dedupe stage)."""
+    newest: dict[str, MemoryEntry] = {}
+    for entry in sorted(entries, key=lambda e: e.updated_at, reverse=True):
+        if entry.lifecycle != Lifecycle.ACTIVE or not entry.subject:
+            continue
+        if entry.conflict_key in newest and rng.random() < 0.95:
+            entry.lifecycle = Lifecycle.SUPERSEDED
+        newest.setdefault(entry.conflict_key, entry)
+
+
+def _bulk_insert(model, objects: Iterable) -> None:
+    """Insert many rows fast: COPY on PostgreSQL, batched INSERTs elsewhere."""
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(objects, batch_size=2000)
+        return
+    # Every column but a database-generated key.
+    fields = [f for f in model._meta.concrete_fields if not isinstance(f, models.AutoField)]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for obj in objects:
+            copy.write_row(
+                [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+            )
+
+
+# --- the benchmark queries --------------------------------------------------------------
+
+QUERY_TEMPLATES = (
+    "what does my {relation} {name} like to eat",
+    "when is {name}'s birthday",
+    "{food}",
+    "do I like {food}",
+    "trip to {place}",
+    "how did I feel after the {event}",
+    "what did {name} recommend about {topic}",
+    "where did I leave my {thing}",
+    "{hobby} plans with {name}",
+    "what do I know about {topic}",
+    "who is {name}",
+    "remind me what I said about {topic} and {topic2}",
+    "my {relation}'s job",
+    "what happened in {place} during the {event}",
+)
+
+
+@dataclass(frozen=True)
+class BenchQuery:
+    surface: str
+    scope: dict[str, str]
+    query: str
+    context: str = "general"
+    budget: int | None = None
+    crisis_frame: bool = False
+    safety_critical_context: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "surface": self.surface,
+            "scope": self.scope,
+            "query": self.query,
+            "context": self.context,
+            "crisis_frame": self.crisis_frame,
+            "safety_critical_context": self.safety_critical_context,
+        }
+        if self.budget is not None:
+            data["budget"] = self.budget
+        return data
+
+
+def bench_queries(synthetic: Synthetic, count: int, *, seed: int) -> list[BenchQuery]:
+    """Varied requests: mostly the assistant's, some shell and notebook ones, about a
+    tenth without a query; profile, session, scene and notebook scopes; a few in a
+    health or financial context and one crisis frame."""
+    rng = random.Random(seed)  # noqa: S311 - deterministic test data, not secrets
+    vocabulary = synthetic.vocabulary
+    queries = []
+    for index in range(count):
+        roll = rng.random()
+        surface, budget = "assistant", None
+        if roll < 0.25:
+            surface = "shell"
+        elif roll < 0.4:
+            surface, budget = "notebook", 25
+        text = "" if rng.random() < 0.1 else vocabulary.fill(rng, rng.choice(QUERY_TEMPLATES))
+        scope: dict[str, str] = {"kind": ScopeKind.PROFILE}
+        roll = rng.random()
+        if roll < 0.15 and synthetic.sessions:
+            scope = {"kind": ScopeKind.SESSION, "session_id": rng.choice(synthetic.sessions)}
+        elif roll < 0.2 and synthetic.scenes:
+            session, scene, room = rng.choice(synthetic.scenes)
+            scope = {"kind": ScopeKind.SCENE, "session_id": session, "scene_id": scene}
+            scope["room_id"] = room
+        elif roll < 0.28 and synthetic.notebooks:
+            scope = {"kind": ScopeKind.NOTEBOOK, "notebook_id": rng.choice(synthetic.notebooks)}
+        context = rng.choice(["general"] * 8 + ["health", "financial"])
+        if index == count // 2:
+            queries.append(
+                BenchQuery(
+                    "assistant",
+                    {"kind": ScopeKind.CRISIS},
+                    "",
+                    context="crisis",
+                    crisis_frame=True,
+                    safety_critical_context=True,
+                )
+            )
+            continue
+        queries.append(BenchQuery(surface, scope, text, context=context, budget=budget))
+    return queries
+
+
+# --- measuring ----------------------------------------------------------------------------
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000.0, 2)
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"p50": _ms(statistics.median(ordered)), "p95": _ms(p95)}
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+@contextmanager
+def _rolled_back() -> Iterator[None]:
+    """Run a block whose writes are undone (a savepoint inside the open transaction)."""
+    savepoint = transaction.savepoint()
+    try:
+        yield
+    finally:
+        transaction.savepoint_rollback(savepoint)
+
+
+class _SharedConnectionServer:
+    """The WSGI application on 127.0.0.1 in a thread that uses this thread's database
+    connection, so HTTP recalls see the benchmark's data and their writes roll back
+    with it (what Django's live server does for an in-memory database)."""
+
+    def __init__(self) -> None:
+        self.server = WSGIServer(("127.0.0.1", 0), _QuietHandler, allow_reuse_address=False)
+        self.server.set_app(WSGIHandler())
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self._connection = connections["default"]  # the object, not the thread-local proxy
+
+    def _serve(self) -> None:
+        connections["default"] = self._connection
+        self.server.serve_forever(poll_interval=0.05)
+
+    def __enter__(self) -> _SharedConnectionServer:
+        # Django would close the shared connection after each request (it is inside a
+        # transaction, so it looks "unusable" to close_old_connections).
+        request_started.disconnect(close_old_connections)
+        request_finished.disconnect(close_old_connections)
+        self._connection.inc_thread_sharing()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+        self._connection.dec_thread_sharing()
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _post(url: str, token: str, payload: dict) -> dict:
+    request = urllib.request.Request(  # noqa: S310 - always http://127.0.0.1
+        url,
+        data=json.dumps(payload).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310
+        return json.loads(response.read())
+
+
+def _vacuum_analyze() -> None:
+    if connection.vendor != "postgresql":
+        return
+    tables = [m._meta.db_table for m in (MemoryEntry, MemoryRevision, MemoryEntryTerm)]
+    with connection.cursor() as cursor:
+        for table in tables:
+            cursor.execute(f"VACUUM ANALYZE {table}")
+
+
+def _cleanup(member_id, tenant_id) -> None:
+    with transaction.atomic(), purge_bypass(MemoryRevision):
+        MemoryEntryTerm.objects.filter(member_id=member_id).delete()
+        RecallRecord.objects.filter(member_id=member_id).delete()
+        MemoryCorpusStats.objects.filter(member_id=member_id).delete()
+        entries = MemoryEntry.objects.filter(member_id=member_id)
+        entries.update(revision=None)
+        MemoryRevision.objects.filter(member_id=member_id).delete()
+        entries.delete()
+        TenantMembership.objects.filter(user_id=member_id).delete()
+        # Straight DELETEs: the synthetic member and tenant own nothing else any more,
+        # and the ORM's cascade would visit every table that could point at a user.
+        with connection.cursor() as cursor:
+            for model, pk in ((User, member_id), (Tenant, tenant_id)):
+                table, column = model._meta.db_table, model._meta.pk.column
+                cursor.execute(f'DELETE FROM "{table}" WHERE "{column}" = %s', [pk])  # noqa: S608
+
+
+class Command(BaseCommand):
+    help = (
+        "Recall benchmarks: --locomo [PATH] (evidence recall on LoCoMo) and/or --scale N "
+        "[N ...] (latency for one synthetic member with N entries). Each part prints a "
+        "JSON summary on its last line."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--locomo",
+            nargs="?",
+            const=str(DEFAULT_LOCOMO),
+            metavar="PATH",
+            help=f"a LoCoMo JSON file (default {DEFAULT_LOCOMO})",
+        )
+        parser.add_argument("--scale", nargs="+", type=int, metavar="N")
+        parser.add_argument("--queries", type=int, default=50, help="recalls per size")
+        parser.add_argument("--warmup", type=int, default=5)
+        parser.add_argument(
+            "--reference-timed",
+            type=int,
+            default=10,
+            help="how many queries time the full reference (every query is compared)",
+        )
+        parser.add_argument("--seed", type=int, default=20261130)
+
+    def handle(self, *args, **options) -> None:
+        if options["locomo"] is None and not options["scale"]:
+            options["locomo"] = str(DEFAULT_LOCOMO)
+        if options["locomo"] is not None:
+            self._locomo(Path(options["locomo"]))
+        if options["scale"]:
+            if any(n < 1 for n in options["scale"]):
+                raise CommandError("--scale sizes must be positive")
+            self._scale(options)
+
+    # --- LoCoMo ---------------------------------------------------------------------
+
+    def _locomo(self, path: Path) -> None:
+        if not path.is_file():
+            raise CommandError(f"No LoCoMo file at {path}")
+        summary = locomo.run_benchmark(path)
+        self.stdout.write(f"LoCoMo evidence recall on {path.name}: {locomo.CREDIT}")
+        self.stdout.write(
+            f"{summary['conversations']} conversations, {summary['questions']} questions"
+        )
+        self.stdout.write(f"{'config':<18}{'mode':<10}{'any@5':>8}{'any@10':>8}{'frac@10':>9}")
+        for config in locomo.CONFIGS:
+            for mode in ("semantic", "pipeline"):
+                key = f"{config.name}.{mode}"
+                self.stdout.write(
+                    f"{config.name:<18}{mode:<10}"
+                    f"{summary[f'{key}.recall_any@5']:>8.3f}"
+                    f"{summary[f'{key}.recall_any@10']:>8.3f}"
+                    f"{summary[f'{key}.recall_frac@10']:>9.3f}"
+                )
+        self.stdout.write(json.dumps(summary))
+
+    # --- scale ----------------------------------------------------------------------
+
+    def _scale(self, options: dict) -> None:
+        sizes = sorted(set(options["scale"]))
+        self.stdout.write(
+            f"Recall at scale on {connection.vendor} "
+            f"({'real figures' if connection.vendor == 'postgresql' else 'not PostgreSQL'})"
+        )
+        figures: dict[str, Any] = {}
+        identical = True
+        peak_mb = 0.0
+        for n in sizes:
+            run = self._one_size(n, options)
+            figures[str(n)] = run
+            identical = identical and run["identical_ids"]
+            peak_mb = max(peak_mb, run["peak_traced_mb_production"])
+            self.stdout.write(
+                f"N={n:>7}: in-process p50 {run['in_process']['p50']} ms "
+                f"p95 {run['in_process']['p95']} ms | recall_run p50 "
+                f"{run['recall_run']['p50']} ms | HTTP p50 {run['http']['p50']} ms "
+                f"p95 {run['http']['p95']} ms | reference p50 {run['reference']['p50']} ms "
+                f"(x{run['speedup_vs_reference']}) | identical ids: {run['identical_ids']}"
+            )
+        smallest, largest = str(sizes[0]), str(sizes[-1])
+        summary = {
+            "benchmark": "recall-scale",
+            "database": connection.vendor,
+            "queries_per_size": options["queries"],
+            "in_process_means": "recall_request_build + recall_store.recall_resolve (no writes)",
+            "recall_run_means": "recall_service.recall_run in-process, writes rolled back",
+            "http_means": "POST /api/v1/members/{id}/recall/ over 127.0.0.1, writes rolled back",
+            "sizes": figures,
+            f"ratio_p50_{largest}_over_{smallest}": round(
+                figures[largest]["in_process"]["p50"] / figures[smallest]["in_process"]["p50"], 2
+            ),
+            f"ratio_http_p50_{largest}_over_{smallest}": round(
+                figures[largest]["http"]["p50"] / figures[smallest]["http"]["p50"], 2
+            ),
+            f"speedup_vs_reference_at_{largest}": figures[largest]["speedup_vs_reference"],
+            "peak_traced_mb": peak_mb,
+            "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "identical_ids": identical,
+        }
+        self.stdout.write(json.dumps(summary))
+
+    def _one_size(self, n: int, options: dict) -> dict[str, Any]:
+        seed = options["seed"]
+        now = timezone.now()
+        tenant = Tenant.objects.create(name=f"Bench {n}", slug=f"bench-{uuid.uuid4().hex[:12]}")
+        member = User.objects.create_user(
+            email=f"bench-{uuid.uuid4().hex[:12]}@bench.invalid",
+            password=None,
+            kind=UserKind.MEMBER,
+        )
+        TenantMembership.objects.create(tenant=tenant, user=member)
+        try:
+            insert_seconds, synthetic = _timed(
+                lambda: populate(member, tenant, n, now=now, seed=seed)
+            )
+            _vacuum_analyze()
+            self.stdout.write(f"N={n:>7}: inserted in {insert_seconds:.1f} s")
+            with transaction.atomic():
+                try:
+                    return self._measure(synthetic, n, options, insert_seconds)
+                finally:
+                    transaction.set_rollback(True)
+        finally:
+            _cleanup(member.pk, tenant.pk)
+
+    def _measure(
+        self, synthetic: Synthetic, n: int, options: dict, insert_seconds: float
+    ) -> dict[str, Any]:
+        member = synthetic.member
+        for consent_type in CONSENTS:
+            consent_event_append(
+                member=member,
+                consent_type=consent_type,
+                kind="grant",
+                legal_basis="consent",
+                capture_method="settings-toggle",
+                terms_version="2026-11",
+                witness="system:bench",
+                actor=Actor.system("bench"),
+            )
+        queries = bench_queries(synthetic, options["queries"], seed=options["seed"])
+        warmup = queries[: options["warmup"]]
+
+        def build(q: BenchQuery, now: datetime):
+            return recall_request_build(
+                member_id=member.pk,
+                surface=q.surface,
+                scope=q.scope,
+                query=q.query,
+                context=q.context,
+                crisis_frame=q.crisis_frame,
+                safety_critical_context=q.safety_critical_context,
+                budget=q.budget,
+                now=now,
+            )
+
+        def production(q: BenchQuery, now: datetime):
+            return recall_resolve(request=build(q, now), now=now)
+
+        for q in warmup:
+            production(q, timezone.now())
+
+        # In-process, read-only: the store and the pipeline.
+        times, produced, moments = [], [], []
+        for q in queries:
+            now = timezone.now()
+            seconds, result = _timed(lambda q=q, now=now: production(q, now))
+            times.append(seconds)
+            produced.append(list(result.audit_envelope.returned_ids))
+            moments.append(now)
+        in_process = _percentiles(times)
+
+        # The reference on the same state and the same instants: every entry of the
+        # member, whatever its lifecycle or scope, through the pure pipeline (timed like
+        # the production path: request, candidates, corpus statistics, pipeline).
+        corpus = corpus_stats_get(member_id=member.pk)
+        reference_times = []
+        identical = True
+        mismatches = 0
+        cached = None
+        for index, (q, now) in enumerate(zip(queries, moments, strict=True)):
+            request = build(q, now)
+            if index < options["reference_timed"] or cached is None:
+
+                def reference(q=q, now=now):
+                    return resolve(
+                        member_candidates(member_id=member.pk),
+                        build(q, now),
+                        now,
+                        corpus_stats=corpus_stats_get(member_id=member.pk),
+                    )
+
+                gc.collect()
+                seconds, result = _timed(reference)
+                reference_times.append(seconds)
+                if cached is None:
+                    cached = member_candidates(member_id=member.pk)
+            else:
+                result = resolve(cached, request, now, corpus_stats=corpus)
+            if list(result.audit_envelope.returned_ids) != produced[index]:
+                identical = False
+                mismatches += 1
+        reference = _percentiles(reference_times)
+        timed = len(reference_times)
+        speedup = round(statistics.median(reference_times) / statistics.median(times[:timed]), 1)
+
+        # Peak memory of one recall, production vs reference (tracemalloc, one query).
+        del cached
+        gc.collect()
+        probe = next((q for q in queries if q.query), queries[0])
+        tracemalloc.start()
+        production(probe, timezone.now())
+        production_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        resolve(
+            member_candidates(member_id=member.pk),
+            build(probe, timezone.now()),
+            timezone.now(),
+            corpus_stats=corpus,
+        )
+        reference_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+
+        # The full service in-process, writes (usage counters, record, audit) undone.
+        actor = Actor.system("bench")
+        run_times = []
+        for q in queries:
+            with _rolled_back():
+                seconds, _ = _timed(
+                    lambda q=q: recall_run(
+                        request=build(q, timezone.now()), actor=actor, consumer="assistant"
+                    )
+                )
+            run_times.append(seconds)
+
+        # Over HTTP: a service client's token, real requests to 127.0.0.1.
+        client = ServiceClient.objects.create(
+            consumer=Consumer.ASSISTANT, label=f"bench-{uuid.uuid4().hex[:12]}"
+        )
+        _, token = token_issue(owner=client)
+        http_times = []
+        with _SharedConnectionServer() as server:
+            url = f"http://127.0.0.1:{server.port}/api/v1/members/{member.pk}/recall/"
+            for q in warmup:
+                with _rolled_back():
+                    _post(url, token, q.payload())
+            for q in queries:
+                with _rolled_back():
+                    seconds, body = _timed(lambda q=q: _post(url, token, q.payload()))
+                http_times.append(seconds)
+                if "entries" not in body:
+                    raise CommandError(f"HTTP recall failed: {body}")
+        live = MemoryEntry.objects.filter(member=member, lifecycle=Lifecycle.ACTIVE).count()
+        return {
+            "entries": n,
+            "active_entries": live,
+            "postings": MemoryEntryTerm.objects.filter(member_id=member.pk).count(),
+            "insert_seconds": round(insert_seconds, 1),
+            "in_process": in_process,
+            "recall_run": _percentiles(run_times),
+            "http": _percentiles(http_times),
+            "reference": reference,
+            "reference_timed_queries": timed,
+            "speedup_vs_reference": speedup,
+            "peak_traced_mb_production": round(production_peak / 2**20, 2),
+            "peak_traced_mb_reference": round(reference_peak / 2**20, 2),
+            "identical_ids": identical,
+            "mismatched_queries": mismatches,
+        }

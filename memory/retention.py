@@ -1,0 +1,563 @@
+"""The retention sweep and compaction: each scope kind's envelope applied to stored memory.
+
+What the sweep does for each expiry action of `memory.policy.retention_envelope_for_kind`:
+
+- summarize (session, scene, pose): raw memory past the raw retention is folded into a
+  `summarized-from-session` entry whose provenance names every piece it covers, then the
+  raw memory is retired: expired conversation turns are purged (only the summary and its
+  provenance ids live on), expired raw entries are tombstoned. Summaries past the summary
+  retention are tombstoned. Only active entries are summarized: a paused entry stays out
+  of recall, a draft was never confirmed and a superseded one is outdated, so their text
+  is retired without being copied anywhere.
+- delete (notebook): bound to the notebook's lifetime. Iris has no notebook model, so the
+  sweep does nothing here; whoever deletes a notebook calls `memory_forget_notebook`.
+- review (profile, operator-copilot, tenant, crisis): a human decides, so the sweep never
+  deletes. Profile memory is durable (no age limit) and is left alone. Past the window,
+  each entry gets exactly one `memory.retention.review_due` audit event (ids only); the
+  operator dashboard lists them. Nothing else changes: the entry stays recallable until
+  someone acts on it.
+
+Ages: turns count from `created_at`; entries from `updated_at`, so a memory the member
+restated (edited) is fresh again, while being recalled does not extend its life.
+
+The sweep also re-applies the consent cascade to any sensitive entry whose category
+consent is no longer in force: the `consent_ended` signal fires after commit and is not
+retried, so a crash between the two must not leave the memory behind.
+
+Every step runs in its own short transaction and re-reads under a lock, so the sweep is
+idempotent and safe to run twice, or concurrently with itself.
+"""
+
+import hashlib
+import re
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from pydantic import ValidationError
+
+from consent.enums import category_consent_type
+from consent.selectors import consent_active
+from hierarchy.enums import Severity
+from hierarchy.events import Actor, audit_event_append
+from hierarchy.selectors import audit_events_for_member
+from iris_site.appendonly import purge_bypass
+from iris_site.errors import DomainError
+from iris_site.models import User
+from memory.contracts import MAX_BODY_LENGTH, MemoryWriteRequest
+from memory.enums import (
+    SENSITIVE_CATEGORIES,
+    ExpiryAction,
+    Lifecycle,
+    MemoryCategory,
+    Origin,
+    ProvenanceKind,
+    ScopeKind,
+)
+from memory.models import ConversationTurn, MemoryEntry
+from memory.policy import retention_envelope_for_kind
+from memory.recall.rankers import analyze
+from memory.selectors import memory_off_the_record, scope_of
+from memory.services import (
+    _tombstone,
+    _tombstone_all,
+    _tombstone_derived_summaries,
+    memory_consent_cascade,
+    memory_remember,
+)
+
+POLICY_ID = "iris-memory-retention-v1"
+RETENTION_ACTOR = Actor.system("retention")
+REVIEW_DUE_ACTION = "memory.retention.review_due"
+SUMMARY_SENTENCES = 8
+
+# A summary folded from entries names each source entry with the provenance kind that
+# says what the source was: a session fact, a scene event, a pose sample.
+ENTRY_LINK_KIND = {
+    ScopeKind.SESSION: ProvenanceKind.SESSION_SUMMARY,
+    ScopeKind.SCENE: ProvenanceKind.SCENE_EVENT,
+    ScopeKind.POSE: ProvenanceKind.POSE_SAMPLE,
+}
+
+Summarizer = Callable[[list[str]], str]
+
+
+# --- The default summarizer ---------------------------------------------------------------
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _clip(text: str, limit: int) -> str:
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip() + "…"
+
+
+def extractive_summarizer(
+    texts: list[str], *, max_sentences: int = SUMMARY_SENTENCES, max_chars: int = MAX_BODY_LENGTH
+) -> str:
+    """Deterministic extractive summary: the sentences whose terms recur most, in their
+    original order, at most `max_sentences` and `max_chars`.
+
+    A sentence scores the mean frequency (over all the texts) of its distinct stemmed
+    terms; ties go to the earlier sentence. A repeated sentence is kept once (repeating
+    it still raises its terms' weight). Returns "" when no sentence has a content word.
+    """
+    sentences: list[tuple[str, frozenset[str]]] = []
+    frequency: Counter[str] = Counter()
+    seen: set[str] = set()
+    for text in texts:
+        for piece in _SENTENCE_END_RE.split(text):
+            sentence = " ".join(piece.split())
+            stems = analyze(sentence)
+            frequency.update(stems)
+            if not stems or sentence.casefold() in seen:
+                continue
+            seen.add(sentence.casefold())
+            sentences.append((sentence, frozenset(stems)))
+    if not sentences:
+        return ""
+    ranked = sorted(
+        range(len(sentences)),
+        key=lambda i: (
+            -sum(frequency[s] for s in sentences[i][1]) / len(sentences[i][1]),
+            i,
+        ),
+    )
+    chosen: list[int] = []
+    length = 0
+    for index in ranked[:max_sentences]:
+        added = len(sentences[index][0]) + (1 if chosen else 0)
+        if length + added <= max_chars:
+            chosen.append(index)
+            length += added
+    if not chosen:  # the best sentence alone is too long: keep its beginning
+        return _clip(sentences[ranked[0]][0], max_chars)
+    return " ".join(sentences[i][0] for i in sorted(chosen))
+
+
+# --- Results --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionResult:
+    """What one compaction did. `outcome` is `summarized`, or why no summary was written
+    (`off-the-record`, `nothing-to-summarize`, a refusal code such as `scope-suppressed`)."""
+
+    summary: MemoryEntry | None
+    covered_count: int
+    retired_count: int
+    outcome: str
+
+
+NOTHING_EXPIRED = CompactionResult(None, 0, 0, "nothing-expired")
+
+
+@dataclass(slots=True)
+class SweepReport:
+    turn_sessions_compacted: int = 0
+    turns_purged: int = 0
+    entry_groups_compacted: int = 0
+    raw_entries_tombstoned: int = 0
+    summaries_created: int = 0
+    summaries_tombstoned: int = 0
+    reviews_flagged: int = 0
+    consent_cascaded: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+    @property
+    def changed(self) -> bool:
+        return any(self.as_dict().values())
+
+
+# --- Compaction -------------------------------------------------------------------------------
+
+
+def _digest(ids: Iterable) -> str:
+    return hashlib.sha256("\n".join(sorted(str(i) for i in ids)).encode()).hexdigest()[:10]
+
+
+def _write_summary(
+    *,
+    member: User,
+    scope: dict,
+    category: str,
+    subject: str,
+    texts: list[str],
+    provenance: list[dict],
+    summarizer: Summarizer,
+    now: datetime,
+    multi_actor: dict | None = None,
+) -> tuple[MemoryEntry | None, str]:
+    """Remember a summary through the write path (off-the-record, scope policy and storage
+    gate all apply); a refusal is an outcome, not an error: the raw memory goes anyway."""
+    if memory_off_the_record(member_id=member.pk, session_id=scope.get("session_id", "")):
+        return None, "off-the-record"  # never read, let alone copy, off-the-record text
+    body = _clip(summarizer(texts), MAX_BODY_LENGTH) if texts else ""
+    if not body:
+        return None, "nothing-to-summarize"
+    try:
+        write = MemoryWriteRequest(
+            scope=scope,
+            category=category,
+            subject=subject,
+            body=body,
+            origin=Origin.SUMMARIZED_FROM_SESSION,
+            provenance=provenance,
+            multi_actor=multi_actor,
+        )
+        result = memory_remember(
+            member=member,
+            write=write,
+            actor=RETENTION_ACTOR,
+            session_id=scope.get("session_id", ""),
+            now=now,
+        )
+    except ValidationError:
+        return None, "invalid-summary"
+    except DomainError as refusal:
+        return None, refusal.code
+    if not result.created:
+        return None, result.conflict_rule or "conflict"
+    return result.entry, "summarized"
+
+
+def conversation_turns_compact(
+    *,
+    member_id: uuid.UUID,
+    session_id: str,
+    now: datetime,
+    summarizer: Summarizer = extractive_summarizer,
+) -> CompactionResult:
+    """Fold the session's turns older than the raw retention into one summary entry and
+    purge them.
+
+    The summary (session scope, category `other`, origin `summarized-from-session`) has
+    one `session-turn` provenance link per turn covered, assistant turns included; its
+    body is drawn from the member's own turns only, since the assistant's words are not
+    memory about the member. When no summary may be written (off the record, consent
+    missing, nothing worth keeping) the turns are purged all the same: raw turns never
+    outlive their retention.
+    """
+    cutoff = now - timedelta(days=retention_envelope_for_kind(ScopeKind.SESSION).raw_days)
+    with transaction.atomic():
+        # The member lock serializes with turn appends and with a concurrent sweep.
+        member = User.objects.select_for_update().get(pk=member_id)
+        turns = list(
+            ConversationTurn.objects.filter(
+                member_id=member_id, session_id=session_id, created_at__lt=cutoff
+            ).order_by("sequence")
+        )
+        if not turns:
+            return NOTHING_EXPIRED
+        summary, outcome = _write_summary(
+            member=member,
+            scope={"kind": ScopeKind.SESSION, "user_id": str(member_id), "session_id": session_id},
+            category=MemoryCategory.OTHER,
+            subject=f"Summary of session {session_id} #{_digest(t.pk for t in turns)}",
+            texts=[t.text for t in turns if t.speaker == ConversationTurn.Speaker.MEMBER],
+            provenance=[
+                {"kind": ProvenanceKind.SESSION_TURN, "ref": str(t.pk), "captured_at": t.created_at}
+                for t in turns
+            ],
+            summarizer=summarizer,
+            now=now,
+        )
+        with purge_bypass(ConversationTurn):
+            purged, _ = ConversationTurn.objects.filter(
+                member_id=member_id, pk__in=[t.pk for t in turns]
+            ).delete()
+        audit_event_append(
+            action="memory.turns.compacted",
+            policy_id=POLICY_ID,
+            actor=RETENTION_ACTOR,
+            target_member_id=member_id,
+            payload={
+                "summary_entry_id": str(summary.pk) if summary else None,
+                "turn_count": len(turns),
+                "purged_count": purged,
+                "outcome": outcome,
+            },
+            occurred_at=now,
+        )
+    return CompactionResult(summary, len(turns), purged, outcome)
+
+
+def _raw_entries(kind: str, cutoff: datetime):
+    return (
+        MemoryEntry.objects.filter(scope_kind=kind, updated_at__lt=cutoff)
+        .exclude(origin=Origin.SUMMARIZED_FROM_SESSION)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+    )
+
+
+@transaction.atomic
+def memory_entries_compact(
+    *,
+    member_id: uuid.UUID,
+    scope_key: str,
+    category: str,
+    actor_handle: str,
+    now: datetime,
+    summarizer: Summarizer = extractive_summarizer,
+) -> CompactionResult:
+    """Fold one scope's raw entries of one category (and one mentioned person) that are past
+    the raw retention into a summary of the same scope, category and person, then tombstone
+    them.
+
+    Keeping the category lets a consent cascade find the summary of sensitive entries;
+    keeping the actor handle lets "forget all mentions of" reach it. The provenance names
+    each summarized entry and carries over the links those entries had (turn ids, scene
+    events), so the summary expands back to its sources.
+    """
+    entries = list(
+        MemoryEntry.objects.select_for_update(of=("self",))
+        .select_related("revision")
+        .filter(member_id=member_id, scope_key=scope_key, category=category)
+        .filter(actor_handle=actor_handle)
+        .exclude(origin=Origin.SUMMARIZED_FROM_SESSION)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .order_by("updated_at", "id")
+    )
+    if not entries:
+        return NOTHING_EXPIRED
+    kind = entries[0].scope_kind
+    cutoff = now - timedelta(days=retention_envelope_for_kind(kind).raw_days)
+    entries = [e for e in entries if e.updated_at < cutoff]
+    if not entries:
+        return NOTHING_EXPIRED
+    active = [e for e in entries if e.lifecycle == Lifecycle.ACTIVE]
+    provenance: dict[tuple[str, str], dict] = {}
+    for entry in active:
+        link = {"kind": ENTRY_LINK_KIND[kind], "ref": str(entry.pk)}
+        provenance[(link["kind"], link["ref"])] = {**link, "captured_at": entry.created_at}
+        for carried in entry.provenance_chain:
+            provenance.setdefault((carried["kind"], carried["ref"]), carried)
+    multi_actor = None
+    if actor_handle and active:
+        multi_actor = {
+            "actor_handle": actor_handle,
+            "relationship_note": active[-1].relationship_note,
+            "sensitive_interaction": any(e.sensitive_interaction for e in active),
+        }
+    summary, outcome = _write_summary(
+        member=User.objects.get(pk=member_id),
+        scope=scope_of(entries[0]),
+        category=category,
+        subject=f"Summary of {kind} memory #{_digest(e.pk for e in active)}",
+        texts=[e.body for e in active],
+        provenance=list(provenance.values()),
+        summarizer=summarizer,
+        now=now,
+        multi_actor=multi_actor,
+    )
+    for entry in entries:
+        _tombstone(entry, actor=RETENTION_ACTOR, now=now)
+    audit_event_append(
+        action="memory.retention.compacted",
+        policy_id=POLICY_ID,
+        actor=RETENTION_ACTOR,
+        target_member_id=member_id,
+        payload={
+            "summary_entry_id": str(summary.pk) if summary else None,
+            "scope_kind": kind,
+            "category": category,
+            "summarized_count": len(active),
+            "tombstoned_count": len(entries),
+            "outcome": outcome,
+        },
+        occurred_at=now,
+    )
+    return CompactionResult(summary, len(active), len(entries), outcome)
+
+
+# --- The notebook hook ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def memory_forget_notebook(*, member: User, notebook_id: str, actor: Actor) -> list[uuid.UUID]:
+    """A notebook was deleted: its memory (and summaries derived from it) goes with it.
+
+    The notebook envelope's `delete` action; the caller is whatever owns notebooks.
+    """
+    entries = MemoryEntry.objects.filter(
+        member=member, scope_kind=ScopeKind.NOTEBOOK, notebook_id=notebook_id
+    )
+    ids = _tombstone_all(entries, actor=actor)
+    ids += _tombstone_derived_summaries(member_id=member.pk, source_ids=ids, actor=actor)
+    audit_event_append(
+        action="memory.notebook.forgotten",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={"tombstoned_count": len(ids), "entry_ids": sorted(str(i) for i in ids)[:1000]},
+    )
+    return ids
+
+
+# --- Sweep steps ------------------------------------------------------------------------------
+
+
+def memory_consent_reconcile(*, now: datetime) -> int:
+    """Re-run the consent cascade for sensitive memory whose category consent lapsed."""
+    held: dict[uuid.UUID, set[str]] = defaultdict(set)
+    for member_id, category in (
+        MemoryEntry.objects.filter(category__in=SENSITIVE_CATEGORIES)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .values_list("member_id", "category")
+        .distinct()
+    ):
+        held[member_id].add(category)
+    cascaded = 0
+    for member_id in sorted(held, key=str):
+        active = consent_active(member_id=member_id, now=now).types
+        for category in sorted(held[member_id]):
+            if category_consent_type(category) not in active:
+                cascaded += len(
+                    memory_consent_cascade(
+                        member_id=member_id, consent_type=category_consent_type(category)
+                    )
+                )
+    return cascaded
+
+
+def _kinds_with(action: str) -> list[str]:
+    return [k for k in ScopeKind.values if retention_envelope_for_kind(k).expiry_action == action]
+
+
+def _expire_summaries(now: datetime) -> int:
+    tombstoned = 0
+    for kind in _kinds_with(ExpiryAction.SUMMARIZE):
+        cutoff = now - timedelta(days=retention_envelope_for_kind(kind).summary_days)
+        due = MemoryEntry.objects.filter(
+            scope_kind=kind, origin=Origin.SUMMARIZED_FROM_SESSION, updated_at__lt=cutoff
+        ).exclude(lifecycle=Lifecycle.TOMBSTONED)
+        for entry_id in due.order_by("updated_at", "id").values_list("pk", flat=True):
+            with transaction.atomic():
+                entry = (
+                    due.select_for_update(of=("self",))
+                    .select_related("revision")
+                    .filter(pk=entry_id)
+                    .first()
+                )
+                if entry is not None:  # gone or changed since the listing
+                    _tombstone(entry, actor=RETENTION_ACTOR, now=now)
+                    tombstoned += 1
+    return tombstoned
+
+
+def _flag_reviews(now: datetime) -> int:
+    flagged = 0
+    for kind in _kinds_with(ExpiryAction.REVIEW):
+        envelope = retention_envelope_for_kind(kind)
+        if envelope.raw_days is None:
+            continue  # durable (profile): kept until the member or the account goes
+        due = (
+            MemoryEntry.objects.filter(
+                scope_kind=kind,
+                updated_at__lt=now - timedelta(days=envelope.raw_days),
+                lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
+            )
+            .order_by("member_id", "updated_at", "id")
+            .values_list("member_id", "pk", "category", "revision_id")
+        )
+        by_member: dict[uuid.UUID, list[tuple]] = defaultdict(list)
+        for member_id, *rest in due:
+            by_member[member_id].append(tuple(rest))
+        for member_id, rows in by_member.items():
+            with transaction.atomic():
+                User.objects.select_for_update().filter(pk=member_id).first()
+                already = {
+                    payload.get("entry_id")
+                    for payload in audit_events_for_member(member_id=member_id)
+                    .filter(action=REVIEW_DUE_ACTION)
+                    .values_list("payload", flat=True)
+                }
+                for entry_id, category, revision_id in rows:
+                    if str(entry_id) in already:
+                        continue
+                    audit_event_append(
+                        action=REVIEW_DUE_ACTION,
+                        policy_id=POLICY_ID,
+                        actor=RETENTION_ACTOR,
+                        target_member_id=member_id,
+                        payload={
+                            "entry_id": str(entry_id),
+                            "revision_id": str(revision_id),
+                            "scope_kind": kind,
+                            "category": category,
+                            "retention_days": envelope.raw_days,
+                        },
+                        occurred_at=now,
+                    )
+                    flagged += 1
+    return flagged
+
+
+def retention_sweep(
+    *, now: datetime | None = None, summarizer: Summarizer = extractive_summarizer
+) -> SweepReport:
+    """Apply every scope kind's retention envelope once. Idempotent: a second run with
+    the same `now` finds nothing left to do and writes nothing."""
+    now = now or timezone.now()
+    report = SweepReport()
+    report.consent_cascaded = memory_consent_reconcile(now=now)
+    report.summaries_tombstoned = _expire_summaries(now)
+
+    session_cutoff = now - timedelta(days=retention_envelope_for_kind(ScopeKind.SESSION).raw_days)
+    sessions = (
+        ConversationTurn.objects.filter(created_at__lt=session_cutoff)
+        .values_list("member_id", "session_id")
+        .distinct()
+        .order_by("member_id", "session_id")
+    )
+    for member_id, session_id in sessions:
+        result = conversation_turns_compact(
+            member_id=member_id, session_id=session_id, now=now, summarizer=summarizer
+        )
+        if result.retired_count:
+            report.turn_sessions_compacted += 1
+            report.turns_purged += result.retired_count
+            report.summaries_created += result.summary is not None
+
+    for kind in _kinds_with(ExpiryAction.SUMMARIZE):
+        cutoff = now - timedelta(days=retention_envelope_for_kind(kind).raw_days)
+        groups = (
+            _raw_entries(kind, cutoff)
+            .values_list("member_id", "scope_key", "category", "actor_handle")
+            .distinct()
+            .order_by("member_id", "scope_key", "category", "actor_handle")
+        )
+        for member_id, scope_key, category, actor_handle in groups:
+            result = memory_entries_compact(
+                member_id=member_id,
+                scope_key=scope_key,
+                category=category,
+                actor_handle=actor_handle,
+                now=now,
+                summarizer=summarizer,
+            )
+            if result.retired_count:
+                report.entry_groups_compacted += 1
+                report.raw_entries_tombstoned += result.retired_count
+                report.summaries_created += result.summary is not None
+
+    report.reviews_flagged = _flag_reviews(now)
+    if report.changed:
+        audit_event_append(
+            action="memory.retention.swept",
+            policy_id=POLICY_ID,
+            actor=RETENTION_ACTOR,
+            severity=Severity.INFO,
+            payload=report.as_dict(),
+            occurred_at=now,
+        )
+    return report

@@ -1,0 +1,19 @@
+"""Scheduled memory work: thin wrappers over idempotent service functions."""
+
+from crontask import cron
+from django.tasks import task
+
+from memory.retention import retention_sweep
+from memory.services import memory_clear_purge_due
+
+
+@cron("17 * * * *")
+@task
+def sweep_memory_retention() -> dict[str, int]:
+    return retention_sweep().as_dict()
+
+
+@cron("*/15 * * * *")
+@task
+def purge_cleared_memory() -> int:
+    return memory_clear_purge_due()

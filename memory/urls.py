@@ -1,0 +1,54 @@
+from django.urls import path
+
+from memory import apis
+
+me_api_urlpatterns = [
+    path("memories/", apis.MemoryListCreateApi.as_view(), name="memory-list"),
+    path(
+        "memories/forget-category/",
+        apis.MemoryForgetCategoryApi.as_view(),
+        name="memory-forget-category",
+    ),
+    path("memories/clear/", apis.MemoryClearApi.as_view(), name="memory-clear"),
+    path("memories/<uuid:pk>/", apis.MemoryDetailApi.as_view(), name="memory-detail"),
+    path(
+        "memories/<uuid:pk>/preview/",
+        apis.MemoryEditPreviewApi.as_view(),
+        name="memory-edit-preview",
+    ),
+    path(
+        "memories/<uuid:pk>/revisions/",
+        apis.MemoryRevisionListApi.as_view(),
+        name="memory-revisions",
+    ),
+    path("memories/<uuid:pk>/forget/", apis.MemoryForgetApi.as_view(), name="memory-forget"),
+    path("memories/<uuid:pk>/pause/", apis.MemoryPauseApi.as_view(), name="memory-pause"),
+    path("memories/<uuid:pk>/resume/", apis.MemoryResumeApi.as_view(), name="memory-resume"),
+    path("memories/<uuid:pk>/confirm/", apis.MemoryConfirmApi.as_view(), name="memory-confirm"),
+    path("memories/<uuid:pk>/scope/", apis.MemoryScopeChangeApi.as_view(), name="memory-scope"),
+    path(
+        "actors/<str:actor_handle>/forget/",
+        apis.MemoryForgetActorApi.as_view(),
+        name="memory-forget-actor",
+    ),
+    path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
+    path("notices/", apis.MemoryNoticeListApi.as_view(), name="memory-notices"),
+    path(
+        "notices/<uuid:pk>/answer/",
+        apis.MemoryNoticeAnswerApi.as_view(),
+        name="memory-notice-answer",
+    ),
+]
+
+service_api_urlpatterns = [
+    path(
+        "<uuid:member_id>/memories/",
+        apis.MemberMemoryRememberApi.as_view(),
+        name="memory-remember",
+    ),
+    path(
+        "<uuid:member_id>/sessions/<str:session_id>/turns/",
+        apis.ConversationTurnAppendApi.as_view(),
+        name="conversation-turns",
+    ),
+]

@@ -1,0 +1,432 @@
+"""The member memory page (/profile/memory/): server-rendered over the same services
+and selectors the API uses. Every form works without JavaScript (POST → redirect → GET);
+domain refusals come back as messages, never as errors pages."""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from consent.enums import (
+    CATEGORY_PREFIX,
+    CONSENT_TYPES,
+    CaptureMethod,
+    ConsentEventKind,
+    LegalBasis,
+)
+from consent.policy import is_in_force
+from consent.selectors import consent_states
+from consent.services import consent_event_append
+from consent.terms import CURRENT_TERMS_VERSION
+from hierarchy.events import Actor
+from iris_site.errors import DomainError
+from memory.contracts import SCOPE_KEY_ADAPTER
+from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
+from memory.forms import (
+    EntryEditForm,
+    EntryFilterForm,
+    ForgetCategoryForm,
+    PasswordConfirmForm,
+    PauseForm,
+    ScopeChangeForm,
+)
+from memory.policy import evaluate_scope_change
+from memory.selectors import (
+    memory_entry_get,
+    memory_entry_list,
+    memory_notice_list,
+    memory_off_the_record,
+    memory_pending_clear,
+    memory_recall_list,
+    memory_revision_list,
+    multi_actor_of,
+    suppression_of,
+)
+from memory.services import (
+    memory_change_scope,
+    memory_clear_cancel,
+    memory_clear_request,
+    memory_edit,
+    memory_edit_preview,
+    memory_forget_category,
+    memory_notice_answer,
+    memory_off_the_record_set,
+    memory_pause,
+    memory_resume,
+    memory_tombstone,
+)
+
+PAGE_SIZE = 20
+
+
+def member_required(view):
+    """Signed-in members only; operators manage nobody's memory here."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_member:
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _entry_or_404(request, entry_id):
+    entry = memory_entry_get(member_id=request.user.pk, entry_id=entry_id)
+    if entry is None or entry.lifecycle == "tombstoned":
+        raise Http404
+    return entry
+
+
+def _attempt(request, action, success: str) -> bool:
+    """Run a service call; a refusal becomes an error message instead of a 500."""
+    try:
+        action()
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return False
+    messages.success(request, success)
+    return True
+
+
+@require_GET
+@member_required
+def memory_index(request):
+    form = EntryFilterForm(request.GET or None)
+    filters = {k: v for k, v in form.cleaned_data.items() if v} if form.is_valid() else {}
+    entries = memory_entry_list(member_id=request.user.pk, filters=filters).order_by(
+        "scope_kind", "-updated_at", "id"
+    )
+    page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+    groups: dict[str, list] = {}
+    for entry in page.object_list:
+        groups.setdefault(ScopeKind(entry.scope_kind).label, []).append(entry)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "memory/index.html",
+        {
+            "form": form,
+            "page": page,
+            "groups": groups,
+            "filtered": bool(filters),
+            "query_string": query.urlencode(),
+            "pending_clear": memory_pending_clear(member_id=request.user.pk),
+            "open_notices": memory_notice_list(member_id=request.user.pk).filter(state="open"),
+        },
+    )
+
+
+@require_GET
+@member_required
+def memory_detail(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    return render(
+        request,
+        "memory/detail.html",
+        {
+            "entry": entry,
+            "suppression": suppression_of(entry),
+            "multi_actor": multi_actor_of(entry),
+            "recalls": memory_recall_list(member_id=request.user.pk, entry_id=entry.pk)[:10],
+            "revision_count": entry.revision_count,
+            "pause_form": PauseForm(),
+        },
+    )
+
+
+@require_GET
+@member_required
+def memory_history(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    revisions = memory_revision_list(member_id=request.user.pk, entry_id=entry.pk)
+    return render(request, "memory/history.html", {"entry": entry, "revisions": revisions})
+
+
+@require_http_methods(["GET", "POST"])
+@member_required
+def memory_edit_view(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    initial = {"body": entry.body, "subject": entry.subject, "category": entry.category}
+    form = EntryEditForm(request.POST or None, initial=initial)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if "preview" in request.POST:
+            preview = memory_edit_preview(
+                entry=entry, category=data["category"], subject=data["subject"]
+            )
+        elif _attempt(
+            request,
+            lambda: memory_edit(entry=entry, actor=Actor.of(request.user), **data),
+            "Saved. The previous version stays in the history.",
+        ):
+            return redirect("memory:detail", entry_id=entry.pk)
+    return render(request, "memory/edit.html", {"entry": entry, "form": form, "preview": preview})
+
+
+@require_POST
+@member_required
+def memory_pause_view(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    form = PauseForm(request.POST)
+    if form.is_valid():
+        _attempt(
+            request,
+            lambda: memory_pause(
+                entry=entry, actor=Actor.of(request.user), ends_at=form.cleaned_data["ends_at"]
+            ),
+            "Paused. The assistant will not bring this up until you resume it.",
+        )
+    else:
+        messages.error(request, "Choose a time in the future, or leave it empty.")
+    return redirect("memory:detail", entry_id=entry.pk)
+
+
+@require_POST
+@member_required
+def memory_resume_view(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    _attempt(
+        request,
+        lambda: memory_resume(entry=entry, actor=Actor.of(request.user)),
+        "Resumed. The assistant may bring this up again.",
+    )
+    return redirect("memory:detail", entry_id=entry.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@member_required
+def memory_forget_view(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    if request.method == "POST" and _attempt(
+        request,
+        lambda: memory_tombstone(entry=entry, actor=Actor.of(request.user)),
+        "Forgotten. The assistant will not remember this again.",
+    ):
+        return redirect("memory:index")
+    return render(request, "memory/forget.html", {"entry": entry})
+
+
+@require_http_methods(["GET", "POST"])
+@member_required
+def memory_scope_view(request, entry_id):
+    entry = _entry_or_404(request, entry_id)
+    options = [
+        (kind, evaluate_scope_change(entry.scope_kind, kind))
+        for kind in ScopeKind.values
+        if kind != entry.scope_kind
+    ]
+    allowed = [kind for kind, decision in options if decision.allowed]
+    form = ScopeChangeForm(request.POST or None, allowed_kinds=allowed)
+    if request.method == "POST" and form.is_valid():
+        try:
+            scope = SCOPE_KEY_ADAPTER.validate_python(form.scope(request.user.pk))
+        except ValueError:
+            form.add_error(None, "Name the session or notebook to move it to.")
+        else:
+            if _attempt(
+                request,
+                lambda: memory_change_scope(entry=entry, scope=scope, actor=Actor.of(request.user)),
+                "Moved.",
+            ):
+                return redirect("memory:detail", entry_id=entry.pk)
+    unavailable = [
+        (ScopeKind(kind).label, decision.explanation)
+        for kind, decision in options
+        if not decision.allowed
+    ]
+    return render(
+        request,
+        "memory/scope.html",
+        {"entry": entry, "form": form, "unavailable": unavailable},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@member_required
+def memory_forget_category_view(request):
+    form = ForgetCategoryForm(request.POST or request.GET or None)
+    count = None
+    if form.is_valid():
+        category = form.cleaned_data["category"]
+        count = memory_entry_list(member_id=request.user.pk, filters={"category": category}).count()
+        if request.method == "POST" and "confirm" in request.POST:
+            _attempt(
+                request,
+                lambda: memory_forget_category(
+                    member=request.user, category=category, actor=Actor.of(request.user)
+                ),
+                f"Forgot {count} {'memory' if count == 1 else 'memories'} about "
+                f"{MemoryCategory(category).label.lower()}.",
+            )
+            return redirect("memory:index")
+    return render(request, "memory/forget_category.html", {"form": form, "count": count})
+
+
+@require_http_methods(["GET", "POST"])
+@member_required
+def memory_clear_view(request):
+    pending = memory_pending_clear(member_id=request.user.pk)
+    form = PasswordConfirmForm(request.POST or None, user=request.user)
+    if request.method == "POST":
+        if "cancel" in request.POST:
+            _attempt(
+                request,
+                lambda: memory_clear_cancel(member=request.user, actor=Actor.of(request.user)),
+                "Cancelled. Everything Iris remembered is back.",
+            )
+            return redirect("memory:index")
+        if form.is_valid():
+            _attempt(
+                request,
+                lambda: memory_clear_request(member=request.user, actor=Actor.of(request.user)),
+                "Everything is hidden now and will be erased when the grace period ends.",
+            )
+            return redirect("memory:clear")
+    return render(request, "memory/clear.html", {"form": form, "pending": pending})
+
+
+@require_POST
+@member_required
+def memory_off_the_record_view(request):
+    active = request.POST.get("active") == "on"
+    memory_off_the_record_set(member=request.user, active=active, actor=Actor.of(request.user))
+    messages.success(
+        request,
+        "Off the record: nothing new is remembered until you turn it off."
+        if active
+        else "Back on the record.",
+    )
+    return redirect(request.POST.get("next") or reverse("memory:index"))
+
+
+def _consent_rows(member_id):
+    now = timezone.now()
+    states = consent_states(member_id=member_id)
+    rows = []
+    for consent_type in CONSENT_TYPES:
+        state = states.get(consent_type)
+        category = consent_type.removeprefix(CATEGORY_PREFIX)
+        is_category = consent_type.startswith(CATEGORY_PREFIX)
+        rows.append(
+            {
+                "type": consent_type,
+                "label": MemoryCategory(category).label
+                if is_category
+                else category.replace("_", " ").replace("-", " ").capitalize(),
+                "sensitive": is_category,
+                "granted": state is not None and is_in_force(state, now),
+                "status": state.status if state else "not asked",
+            }
+        )
+    return rows
+
+
+@require_GET
+@member_required
+def consent_index(request):
+    rows = _consent_rows(request.user.pk)
+    return render(
+        request,
+        "memory/consents.html",
+        {
+            "general": [r for r in rows if not r["sensitive"]],
+            "categories": [r for r in rows if r["sensitive"]],
+        },
+    )
+
+
+def _record_consent(request, consent_type: str, kind: str) -> None:
+    _attempt(
+        request,
+        lambda: consent_event_append(
+            member=request.user,
+            consent_type=consent_type,
+            kind=kind,
+            legal_basis=LegalBasis.CONSENT,
+            capture_method=CaptureMethod.SETTINGS_TOGGLE,
+            terms_version=CURRENT_TERMS_VERSION,
+            witness="session",
+            actor=Actor.of(request.user),
+        ),
+        "Consent given." if kind == ConsentEventKind.GRANT else "Consent withdrawn.",
+    )
+
+
+@require_POST
+@member_required
+def consent_grant_view(request, consent_type):
+    if consent_type not in CONSENT_TYPES:
+        raise Http404
+    _record_consent(request, consent_type, ConsentEventKind.GRANT)
+    return redirect("memory:consents")
+
+
+@require_http_methods(["GET", "POST"])
+@member_required
+def consent_withdraw_view(request, consent_type):
+    """Withdrawal is one click; for a sensitive category the page first says how many
+    memories go with it (GDPR Art. 7(3): as easy as granting, with its consequences)."""
+    if consent_type not in CONSENT_TYPES:
+        raise Http404
+    category = consent_type.removeprefix(CATEGORY_PREFIX)
+    affected = (
+        memory_entry_list(member_id=request.user.pk, filters={"category": category}).count()
+        if is_sensitive_category(category) and consent_type.startswith(CATEGORY_PREFIX)
+        else 0
+    )
+    if request.method == "POST" and (affected == 0 or "confirm" in request.POST):
+        _record_consent(request, consent_type, ConsentEventKind.WITHDRAWAL)
+        return redirect("memory:consents")
+    return render(
+        request,
+        "memory/consent_withdraw.html",
+        {
+            "consent_type": consent_type,
+            "label": MemoryCategory(category).label if affected else consent_type,
+            "affected": affected,
+        },
+    )
+
+
+@require_GET
+@member_required
+def notice_index(request):
+    return render(
+        request,
+        "memory/notices.html",
+        {"notices": memory_notice_list(member_id=request.user.pk).select_related("proposed_entry")},
+    )
+
+
+@require_POST
+@member_required
+def notice_answer_view(request, notice_id):
+    notice = memory_notice_list(member_id=request.user.pk).filter(pk=notice_id).first()
+    if notice is None:
+        raise Http404
+    accept = request.POST.get("answer") == "update"
+    _attempt(
+        request,
+        lambda: memory_notice_answer(notice=notice, accept=accept, actor=Actor.of(request.user)),
+        "Updated." if accept else "Kept what you said before.",
+    )
+    return redirect("memory:notices")
+
+
+def off_the_record_context(request) -> dict:
+    """Context processor: the banner shows on every page while off the record."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or not getattr(user, "is_member", False):
+        return {}
+    return {"off_the_record": memory_off_the_record(member_id=user.pk)}

@@ -1,0 +1,153 @@
+"""Continuity's pure rules without a database: last-writer-wins between devices, the
+cross-device consent guard, surface rights, fingerprints and device digests."""
+
+import itertools
+import uuid
+from datetime import timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from continuity.enums import Surface, WriteOutcome
+from continuity.policy import (
+    CONFLICT_WINDOW,
+    SlotHead,
+    device_ref,
+    may_write_surface,
+    readable_surfaces,
+    resolve_write,
+    resumes_mid_segment,
+    token_fingerprint,
+    token_readable,
+)
+from iris_site.enums import Consumer
+from tests.continuity.factories import T0
+
+LAPTOP, PHONE = "laptop-1", "phone-1"
+
+
+def test_the_first_write_creates_the_slot():
+    assert resolve_write(None, device_id=LAPTOP, now=T0) == (
+        resolve_write(None, device_id=PHONE, now=T0)
+    )
+    assert resolve_write(None, device_id=LAPTOP, now=T0).outcome == WriteOutcome.CREATED
+
+
+def test_the_same_device_simply_moves_on():
+    head = SlotHead(LAPTOP, T0)
+    result = resolve_write(head, device_id=LAPTOP, now=T0 + timedelta(seconds=1))
+    assert result.outcome == WriteOutcome.REPLACED and result.notify_device_id is None
+
+
+def test_another_device_within_the_window_wins_and_the_loser_is_told():
+    head = SlotHead(LAPTOP, T0)
+    result = resolve_write(head, device_id=PHONE, now=T0 + timedelta(seconds=1))
+    assert result.outcome == WriteOutcome.REPLACED and result.notify_device_id == LAPTOP
+
+
+def test_the_window_boundary_is_still_a_race_and_beyond_it_a_hand_off():
+    head = SlotHead(LAPTOP, T0)
+    at_edge = resolve_write(head, device_id=PHONE, now=T0 + CONFLICT_WINDOW)
+    beyond = resolve_write(head, device_id=PHONE, now=T0 + CONFLICT_WINDOW + timedelta(0, 0, 1))
+    assert at_edge.notify_device_id == LAPTOP
+    assert beyond.outcome == WriteOutcome.REPLACED and beyond.notify_device_id is None
+
+
+def test_an_equal_server_timestamp_goes_to_the_later_serialized_write():
+    result = resolve_write(SlotHead(LAPTOP, T0), device_id=PHONE, now=T0)
+    assert result.outcome == WriteOutcome.REPLACED and result.notify_device_id == LAPTOP
+
+
+def test_an_older_server_timestamp_loses_and_its_own_device_is_told():
+    # clock skew between app servers: the stored write is more recent by server time
+    head = SlotHead(LAPTOP, T0 + timedelta(seconds=5))
+    result = resolve_write(head, device_id=PHONE, now=T0)
+    assert result.outcome == WriteOutcome.SUPERSEDED and not result.applied
+    assert result.notify_device_id == PHONE
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(min_value=0, max_value=400)),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_whatever_the_arrival_order_the_most_recent_server_time_wins(writes):
+    head, winner, notices = None, None, []
+    for index, (device, seconds) in enumerate(writes):
+        now = T0 + timedelta(seconds=seconds)
+        result = resolve_write(head, device_id=device, now=now)
+        if result.applied:
+            losing_device = head.device_id if head else None
+            head, winner = SlotHead(device, now), index
+        else:
+            losing_device = device
+        if result.notify_device_id is not None:
+            # the notice always goes to the loser, never to the device that now holds the slot
+            assert result.notify_device_id == losing_device != head.device_id
+            notices.append(result.notify_device_id)
+    expected = max(range(len(writes)), key=lambda i: (writes[i][1], i))
+    assert winner == expected
+    assert len(notices) <= len(writes) - 1
+
+
+def test_the_cross_device_guard_truth_table():
+    grant = uuid.uuid4()
+    for sensitive, same_device, names_grant, grant_in_force in itertools.product(
+        [False, True], repeat=4
+    ):
+        readable = token_readable(
+            sensitive=sensitive,
+            token_device_id=PHONE,
+            token_consent_id=grant if names_grant else uuid.uuid4(),
+            reader_device_id=PHONE if same_device else LAPTOP,
+            active_cross_device_grant_id=grant if grant_in_force else None,
+        )
+        assert readable == (not sensitive or same_device or (names_grant and grant_in_force))
+
+
+def test_a_reader_without_a_device_is_another_device():
+    hidden = token_readable(
+        sensitive=True,
+        token_device_id=PHONE,
+        token_consent_id=None,
+        reader_device_id=None,
+        active_cross_device_grant_id=None,
+    )
+    assert hidden is False
+
+
+@pytest.mark.parametrize("consumer", Consumer.values)
+def test_a_surface_writes_only_its_own_tokens(consumer):
+    writable = {s for s in Surface.values if may_write_surface(consumer, s)}
+    assert writable == ({consumer} if consumer in Surface.values else set())
+
+
+def test_the_shell_reads_every_surface_others_their_own_or_nothing():
+    assert readable_surfaces("shell") == frozenset(Surface.values)
+    assert readable_surfaces("tara") == {"tara"}
+    assert readable_surfaces("assistant") == frozenset()
+
+
+def test_mid_segment_resume_is_for_audio_voice_and_scenes():
+    assert {s for s in Surface.values if resumes_mid_segment(s)} == {
+        "tara",
+        "psyche",
+        "living-scene",
+    }
+
+
+def test_fingerprints_cover_every_field():
+    body = {"a": 1, "b": ["x"]}
+    assert token_fingerprint(body) == token_fingerprint({"b": ["x"], "a": 1})
+    assert token_fingerprint(body) != token_fingerprint({**body, "a": 2})
+
+
+def test_device_refs_are_keyed_member_bound_and_audit_safe():
+    member = uuid.uuid4()
+    ref = device_ref(secret=b"s", member_id=member, device_id="Ada's iPhone")
+    assert len(ref) == 32 and set(ref) <= set("0123456789abcdef")
+    assert ref != device_ref(secret=b"t", member_id=member, device_id="Ada's iPhone")
+    assert ref != device_ref(secret=b"s", member_id=uuid.uuid4(), device_id="Ada's iPhone")

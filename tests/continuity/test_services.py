@@ -1,0 +1,384 @@
+"""Token writes through the service: idempotency, last-writer-wins by server time, the
+"also playing" notice, the cross-device consent guard, and the audit of every write."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from continuity.contracts import token_parse
+from continuity.enums import WriteOutcome
+from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
+from continuity.policy import IDEMPOTENCY_TTL, NOTICE_RETENTION, token_readable
+from continuity.selectors import (
+    continuation_cards,
+    continuation_token_get,
+    continuation_token_readable,
+    continuation_token_recent,
+    continuity_cross_device_grant_id,
+)
+from continuity.services import (
+    continuation_token_write,
+    continuity_notices_deliver,
+    continuity_purge_expired,
+)
+from hierarchy.events import Actor
+from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
+from tests.consent.factories import record
+from tests.continuity.factories import (
+    T0,
+    assert_no_free_text,
+    audit_events,
+    token_body,
+    write,
+)
+from tests.iris_site.factories import MemberFactory, TenantFactory
+
+pytestmark = pytest.mark.django_db
+
+LAPTOP, PHONE = "laptop-1", "phone-1"
+CLIENT_STRINGS = (LAPTOP, PHONE, "chapter-4", "chapter-5", "00:14:32", "00:14:35", "session:s-1")
+
+
+def test_a_first_write_creates_the_slot_and_records_an_audit_event():
+    # given
+    member = MemberFactory()
+    # when
+    result = write(member, now=T0, idempotency_key="k-1")
+    # then
+    assert result.outcome == WriteOutcome.CREATED and not result.replayed
+    token = ContinuationToken.objects.get(member=member)
+    assert (token.surface, token.anchor_id, token.cursor, token.revision) == (
+        "tara",
+        "chapter-4",
+        "00:14:32",
+        1,
+    )
+    assert token.recorded_at == T0
+    assert result.answer["id"] == str(token.pk) and result.answer["outcome"] == "created"
+    [event] = audit_events("continuity.token.written", member)
+    assert event.payload["slot_id"] == str(token.pk)
+    assert event.payload["outcome"] == "created" and event.payload["revision"] == 1
+    assert event.payload["surface"] == "tara" and event.payload["posture"] == "listening"
+    assert_no_free_text(event, *CLIENT_STRINGS, "k-1")
+
+
+def test_same_key_same_body_replays_the_first_answer_and_writes_nothing():
+    member = MemberFactory()
+    body = token_body(member.pk, idempotency_key="k-1")
+    first = continuation_token_write(
+        member=member, contract=token_parse(body), consumer="tara", actor=Actor.system(), now=T0
+    )
+    # a retry that spells the same token differently (key order, UUID case) is the same body
+    respelled = dict(reversed(list(body.items())))
+    respelled["token_id"] = body["token_id"].upper()
+    again = continuation_token_write(
+        member=member,
+        contract=token_parse(respelled),
+        consumer="tara",
+        actor=Actor.system(),
+        now=T0 + timedelta(seconds=30),
+    )
+    assert again.replayed and again.answer == first.answer
+    assert ContinuationToken.objects.get(member=member).revision == 1
+    assert IdempotencyRecord.objects.filter(member=member).count() == 1
+    assert len(audit_events("continuity.token.written", member)) == 1
+
+
+def test_same_key_different_body_is_a_conflict():
+    member = MemberFactory()
+    write(member, now=T0, idempotency_key="k-1")
+    with pytest.raises(Conflict) as caught:
+        write(
+            member,
+            now=T0,
+            idempotency_key="k-1",
+            anchor_ref={"surface": "tara", "anchor_id": "chapter-5", "cursor": "00:00:01"},
+        )
+    assert caught.value.code == "idempotency-key-reused"
+    assert list(caught.value.fields) == ["idempotency_key"]
+    assert ContinuationToken.objects.get(member=member).anchor_id == "chapter-4"
+
+
+def test_an_expired_idempotency_record_frees_its_key():
+    member = MemberFactory()
+    write(member, now=T0, idempotency_key="k-1")
+    later = T0 + IDEMPOTENCY_TTL + timedelta(seconds=1)
+    result = write(member, now=later, idempotency_key="k-1", posture="paused")
+    assert result.outcome == WriteOutcome.REPLACED and not result.replayed
+    assert IdempotencyRecord.objects.get(member=member).created_at == later
+
+
+def test_keys_are_per_member():
+    first, second = MemberFactory(), MemberFactory()
+    write(first, now=T0, idempotency_key="k-1")
+    assert write(second, now=T0, idempotency_key="k-1").outcome == WriteOutcome.CREATED
+
+
+def test_two_devices_racing_one_wins_by_server_time_and_the_other_gets_a_notice():
+    # given: the laptop pauses, the phone resumes a second later
+    member = MemberFactory()
+    laptop = write(member, now=T0, device_id=LAPTOP, posture="paused")
+    # when
+    phone = write(
+        member,
+        now=T0 + timedelta(seconds=1),
+        device_id=PHONE,
+        anchor_ref={"surface": "tara", "anchor_id": "chapter-4", "cursor": "00:14:35"},
+    )
+    # then: one slot, the phone's token, revision 2; the laptop's place is in the notice
+    assert phone.outcome == WriteOutcome.REPLACED
+    token = ContinuationToken.objects.get(member=member)
+    assert (token.device_id, token.cursor, token.revision) == (PHONE, "00:14:35", 2)
+    notice = ContinuityNotice.objects.get(member=member)
+    assert notice.device_id == LAPTOP and notice.delivered_at is None
+    assert str(notice.superseded_token_id) == laptop.answer["token_id"]
+    assert (notice.superseded_cursor, notice.superseded_posture) == ("00:14:32", "paused")
+    assert notice.winning_device_id == PHONE
+    [raised] = audit_events("continuity.notice.raised", member)
+    assert raised.payload["notice_id"] == str(notice.pk)
+    assert raised.payload["winning_token_id"] == phone.answer["token_id"]
+    assert_no_free_text(raised, *CLIENT_STRINGS)
+    assert [e.payload["outcome"] for e in audit_events("continuity.token.written", member)] == [
+        "created",
+        "replaced",
+    ]
+
+
+def test_a_hand_off_outside_the_window_raises_no_notice():
+    member = MemberFactory()
+    write(member, now=T0, device_id=LAPTOP)
+    write(member, now=T0 + timedelta(minutes=30), device_id=PHONE)
+    assert not ContinuityNotice.objects.exists()
+    assert audit_events("continuity.notice.raised", member) == []
+
+
+def test_a_write_older_by_server_time_loses_and_its_device_is_told():
+    member = MemberFactory()
+    write(member, now=T0 + timedelta(seconds=5), device_id=LAPTOP)
+    late = write(
+        member,
+        now=T0,
+        device_id=PHONE,
+        anchor_ref={"surface": "tara", "anchor_id": "chapter-5", "cursor": "00:00:10"},
+    )
+    assert late.outcome == WriteOutcome.SUPERSEDED and late.answer["outcome"] == "superseded"
+    token = ContinuationToken.objects.get(member=member)
+    assert (token.device_id, token.anchor_id, token.revision) == (LAPTOP, "chapter-4", 1)
+    notice = ContinuityNotice.objects.get(member=member)
+    assert notice.device_id == PHONE and notice.superseded_anchor_id == "chapter-5"
+    [_, written] = audit_events("continuity.token.written", member)
+    assert written.payload["outcome"] == "superseded"
+
+
+def test_repeated_losses_keep_one_pending_notice_per_device_and_slot():
+    member = MemberFactory()
+    write(member, now=T0, device_id=LAPTOP)
+    write(member, now=T0 + timedelta(seconds=1), device_id=PHONE)
+    write(member, now=T0 + timedelta(seconds=2), device_id=LAPTOP)
+    write(member, now=T0 + timedelta(seconds=3), device_id=PHONE)
+    pending = ContinuityNotice.objects.filter(member=member, delivered_at__isnull=True)
+    assert sorted(pending.values_list("device_id", flat=True)) == [LAPTOP, PHONE]
+    assert ContinuationToken.objects.get(member=member).revision == 4
+
+
+def test_notices_are_delivered_once_to_their_device():
+    member = MemberFactory()
+    write(member, now=T0, device_id=LAPTOP)
+    write(member, now=T0 + timedelta(seconds=1), device_id=PHONE)
+    actor = Actor.of(member)
+    assert continuity_notices_deliver(member_id=member.pk, device_id=PHONE, actor=actor) == []
+    [notice] = continuity_notices_deliver(member_id=member.pk, device_id=LAPTOP, actor=actor)
+    assert notice.delivered_at is not None
+    assert continuity_notices_deliver(member_id=member.pk, device_id=LAPTOP, actor=actor) == []
+    [delivered] = audit_events("continuity.notice.delivered", member)
+    assert delivered.payload["notice_ids"] == [str(notice.pk)]
+    assert_no_free_text(delivered, *CLIENT_STRINGS)
+
+
+def test_a_surface_writes_only_its_own_tokens():
+    member = MemberFactory()
+    with pytest.raises(NotPermitted) as caught:
+        write(member, consumer="tara", surface="psyche")
+    assert caught.value.code == "surface-not-yours"
+    assert not ContinuationToken.objects.exists()
+
+
+def test_the_token_must_belong_to_the_member():
+    member = MemberFactory()
+    contract = token_parse(token_body(MemberFactory().pk))
+    with pytest.raises(InvalidInput) as caught:
+        continuation_token_write(
+            member=member, contract=contract, consumer="tara", actor=Actor.system()
+        )
+    assert list(caught.value.fields) == ["user_id"]
+
+
+def test_a_tenant_context_must_be_one_of_the_members_tenants():
+    tenant, other = TenantFactory(), TenantFactory()
+    member = MemberFactory(tenants=[tenant])
+    context = {"surface": "tara", "session_id": "s-1", "tenant_id": str(tenant.pk)}
+    result = write(member, surface_context=context)
+    assert ContinuationToken.objects.get(pk=result.answer["id"]).tenant_id == tenant.pk
+    assert audit_events("continuity.token.written", member)[0].target_tenant_id == tenant.pk
+    with pytest.raises(NotFound):
+        write(member, surface_context={**context, "tenant_id": str(other.pk)}, scope_key="s:2")
+
+
+# --- the cross-device consent guard -------------------------------------------------------
+
+
+def sensitive(member, grant_id, **overrides):
+    return write(
+        member,
+        surface="psyche",
+        device_id=PHONE,
+        sensitive_categories=["mental_health"],
+        cross_device_consent_id=str(grant_id),
+        **overrides,
+    )
+
+
+def test_a_sensitive_token_must_name_the_members_cross_device_grant_in_force():
+    member, stranger = MemberFactory(), MemberFactory()
+    others_grant = record(stranger, "cross_device").event
+    with pytest.raises(InvalidInput) as caught:
+        sensitive(member, others_grant.pk)
+    assert caught.value.code == "cross-device-consent-not-active"
+    assert list(caught.value.fields) == ["cross_device_consent_id"]
+    own_other_type = record(member, "category:mental_health").event
+    with pytest.raises(InvalidInput):
+        sensitive(member, own_other_type.pk)
+    grant = record(member, "cross_device").event
+    assert sensitive(member, grant.pk).outcome == WriteOutcome.CREATED
+    record(member, "cross_device", kind="withdrawal")
+    with pytest.raises(InvalidInput):
+        sensitive(member, grant.pk, scope_key="session:s-2")
+
+
+def test_withdrawal_hides_sensitive_tokens_from_other_devices_at_once(
+    django_capture_on_commit_callbacks,
+):
+    # given: a sensitive Psyche token written on the phone under a cross-device grant
+    member = MemberFactory()
+    grant = record(member, "cross_device").event
+    token_id = sensitive(member, grant.pk).answer["id"]
+    write(member, scope_key="session:plain", device_id=PHONE)  # an ordinary token
+    assert len(continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP)) == 2
+    assert continuation_token_get(member_id=member.pk, token_id=token_id, reader_device_id=LAPTOP)
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        withdrawal = record(member, "cross_device", kind="withdrawal").event
+    # then: gone for the laptop and the browser, still there on the phone that wrote it
+    visible = continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP)
+    assert [t.scope_key for t in visible] == ["session:plain"]
+    assert len(continuation_token_recent(member_id=member.pk)) == 1
+    with pytest.raises(NotFound):
+        continuation_token_get(member_id=member.pk, token_id=token_id, reader_device_id=LAPTOP)
+    assert continuation_token_get(member_id=member.pk, token_id=token_id, reader_device_id=PHONE)
+    assert [g.surface for g in continuation_cards(member_id=member.pk)] == ["tara"]
+    [ended] = audit_events("continuity.cross_device.ended", member)
+    assert ended.payload == {
+        "consent_event_id": str(withdrawal.pk),
+        "kind": "withdrawal",
+        "confined_token_count": 1,
+    }
+    # a fresh grant does not revive tokens written under the withdrawn one
+    record(member, "cross_device")
+    assert len(continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP)) == 1
+
+
+def test_other_consent_endings_are_not_continuitys_business(django_capture_on_commit_callbacks):
+    member = MemberFactory()
+    record(member, "data_storage")
+    with django_capture_on_commit_callbacks(execute=True):
+        record(member, "data_storage", kind="withdrawal")
+    assert audit_events("continuity.cross_device.ended", member) == []
+
+
+def test_an_expired_grant_no_longer_carries_tokens_across():
+    member = MemberFactory()
+    ends = timezone.now() + timedelta(days=1)
+    grant = record(member, "cross_device", valid_until=ends).event
+    sensitive(member, grant.pk)
+    later = ends + timedelta(seconds=1)
+    assert continuity_cross_device_grant_id(member_id=member.pk, now=later) is None
+    assert continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP, now=later) == []
+    assert continuation_token_recent(member_id=member.pk, reader_device_id=PHONE, now=later)
+
+
+@pytest.mark.parametrize("sensitive_token", [False, True])
+@pytest.mark.parametrize("same_device", [False, True])
+@pytest.mark.parametrize("names_current_grant", [False, True])
+def test_the_sql_guard_agrees_with_the_pure_rule(sensitive_token, same_device, names_current_grant):
+    member = MemberFactory()
+    old = record(member, "cross_device").event
+    categories = ["medical"] if sensitive_token else []
+    write(
+        member,
+        device_id=PHONE,
+        sensitive_categories=categories,
+        cross_device_consent_id=str(old.pk) if sensitive_token else None,
+    )
+    current = old
+    if not names_current_grant:
+        record(member, "cross_device", kind="withdrawal")
+        current = record(member, "cross_device").event
+    reader = PHONE if same_device else LAPTOP
+    found = continuation_token_readable(member_id=member.pk, reader_device_id=reader).exists()
+    token = ContinuationToken.objects.get(member=member)
+    assert found == token_readable(
+        sensitive=token.is_sensitive,
+        token_device_id=token.device_id,
+        token_consent_id=token.cross_device_consent_id,
+        reader_device_id=reader,
+        active_cross_device_grant_id=current.pk,
+    )
+
+
+# --- reads, cards, housekeeping -----------------------------------------------------------
+
+
+def test_recent_tokens_are_the_most_recent_by_server_time_capped_at_the_limit():
+    member = MemberFactory()
+    for minute in range(7):
+        write(member, now=T0 + timedelta(minutes=minute), scope_key=f"session:s-{minute}")
+    recent = continuation_token_recent(member_id=member.pk)
+    assert [t.scope_key for t in recent] == [f"session:s-{m}" for m in (6, 5, 4, 3, 2)]
+    assert len(continuation_token_recent(member_id=member.pk, limit=50)) == 7
+    assert len(continuation_token_recent(member_id=member.pk, limit=500)) == 7
+    assert continuation_token_recent(member_id=MemberFactory().pk) == []
+
+
+def test_cards_group_recent_tokens_by_surface_most_recent_surface_first():
+    member = MemberFactory()
+    write(member, now=T0, surface="nisaba", scope_key="notebook:n-1", posture="reading")
+    write(member, now=T0 + timedelta(minutes=1), scope_key="session:a")
+    write(member, now=T0 + timedelta(minutes=2), scope_key="session:b")
+    groups = continuation_cards(member_id=member.pk)
+    assert [(g.surface, g.label, len(g.cards)) for g in groups] == [
+        ("tara", "Tara", 2),
+        ("nisaba", "Nisaba", 1),
+    ]
+    assert groups[1].cards[0].posture_label == "Reading"
+    assert continuation_cards(member_id=member.pk, per_surface=1)[0].cards[0].anchor_id
+
+
+def test_housekeeping_forgets_old_records_and_delivered_notices():
+    member = MemberFactory()
+    write(member, now=T0, device_id=LAPTOP)
+    write(member, now=T0 + timedelta(seconds=1), device_id=PHONE)
+    continuity_notices_deliver(
+        member_id=member.pk, device_id=LAPTOP, actor=Actor.system(), now=T0 + timedelta(seconds=2)
+    )
+    assert continuity_purge_expired(now=T0 + timedelta(hours=1)) == {
+        "idempotency_record_count": 0,
+        "notice_count": 0,
+    }
+    assert continuity_purge_expired(now=T0 + NOTICE_RETENTION + timedelta(minutes=1)) == {
+        "idempotency_record_count": 2,
+        "notice_count": 1,
+    }
+    [purged] = audit_events("continuity.housekeeping.purged")
+    assert purged.payload == {"idempotency_record_count": 2, "notice_count": 1}
+    assert ContinuationToken.objects.filter(member=member).count() == 1  # the place stays

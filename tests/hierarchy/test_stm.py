@@ -1,0 +1,392 @@
+"""The short-term tier: TTLs and caps, refresh, encryption at rest, consent, member
+scope, expiry (hard delete vs anonymize in place), re-scope and demote."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import yaml
+
+from hierarchy.events import Actor
+from hierarchy.models import ShortTermMemory
+from hierarchy.stm import (
+    stm_consent_cascade,
+    stm_demote,
+    stm_expire_due,
+    stm_purge_member,
+    stm_read,
+    stm_refresh,
+    stm_rescope,
+    stm_row_get,
+    stm_rows_for_scope,
+)
+from hierarchy.stm_config import DEFAULT_CAPS_FILE, CapsConfigError, parse_caps, stm_caps
+from hierarchy.transitions import IllegalTransition, Tier
+from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
+from memory.services import memory_off_the_record_set
+from tests.consent.factories import record
+from tests.hierarchy.stm_factories import (
+    assert_no_content_in_chain,
+    events,
+    member_with,
+    service_actor,
+    write,
+)
+from tests.iris_site.factories import MemberFactory, OperatorFactory
+from tests.memory.factories import remember
+
+pytestmark = pytest.mark.django_db
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+# --- TTL defaults and caps -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scope_kind", "seconds"),
+    [("research_task", 3600), ("agent_run", 600), ("user_session", 900), ("admin_session", 1800)],
+)
+def test_a_new_row_lives_for_its_scope_kinds_default_ttl(scope_kind, seconds):
+    # given
+    member = member_with()
+    # when
+    row = write(member, scope_kind=scope_kind, now=NOW)
+    # then
+    assert row.ttl_seconds == seconds
+    assert row.ttl_expires == NOW + timedelta(seconds=seconds)
+    [event] = events("memory.stm.write", stm_id=str(row.pk))
+    assert event.payload["ttl_seconds"] == seconds
+    assert event.payload["transition"] == "t2"
+    assert event.target_member_id == member.pk
+
+
+def test_the_shipped_caps_file_keeps_the_seed_defaults():
+    caps = stm_caps()
+    assert {k: c.ttl_seconds for k, c in caps.items()} == {
+        "research_task": 3600,
+        "agent_run": 600,
+        "user_session": 900,
+        "admin_session": 1800,
+    }
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.pop("agent_run"),
+        lambda d: d.update(unknown_kind=d["agent_run"]),
+        lambda d: d["agent_run"].update(ttl_seconds=0),
+        lambda d: d["agent_run"].update(extra=1),
+        lambda d: d["agent_run"].update(max_ttl_seconds=1),
+    ],
+)
+def test_a_broken_caps_file_is_refused(mutate):
+    document = yaml.safe_load(DEFAULT_CAPS_FILE.read_text())
+    mutate(document)
+    with pytest.raises(CapsConfigError):
+        parse_caps(document)
+
+
+def test_a_writer_may_shorten_the_ttl_but_not_exceed_the_scope_maximum():
+    member = member_with()
+    assert write(member, ttl_seconds=60, now=NOW).ttl_expires == NOW + timedelta(seconds=60)
+    with pytest.raises(InvalidInput) as caught:
+        write(member, ttl_seconds=3601)
+    assert "ttl_seconds" in caught.value.fields
+
+
+def test_the_per_scope_row_cap_is_enforced(settings, tmp_path):
+    # given: a caps file allowing two rows per user_session scope
+    document = yaml.safe_load(DEFAULT_CAPS_FILE.read_text())
+    document["user_session"]["max_rows_per_scope"] = 2
+    path = tmp_path / "caps.yaml"
+    path.write_text(yaml.safe_dump(document))
+    settings.IRIS_STM_CAPS_FILE = str(path)
+    member = member_with()
+    write(member)
+    write(member)
+    # when / then
+    with pytest.raises(PolicyRefusal) as caught:
+        write(member)
+    assert caught.value.code == "stm-scope-cap-reached"
+    write(member, scope_id="s-2")  # another scope has its own cap
+    assert stm_caps()["user_session"].max_rows_per_scope == 2
+
+
+def test_content_longer_than_the_cap_is_refused():
+    with pytest.raises(InvalidInput) as caught:
+        write(member_with(), content="x" * 4001)
+    assert "content" in caught.value.fields
+
+
+# --- refresh (T3) ------------------------------------------------------------------------------
+
+
+def test_refresh_extends_the_ttl_from_now_and_clears_the_expiry_warning():
+    # given
+    member = member_with()
+    row = write(member, now=NOW)
+    ShortTermMemory.objects.filter(pk=row.pk).update(warn_emitted_at=NOW)
+    later = NOW + timedelta(minutes=10)
+    # when
+    refreshed = stm_refresh(row=row, actor=service_actor(), now=later)
+    # then
+    assert refreshed.ttl_expires == later + timedelta(seconds=900)
+    assert refreshed.refreshed_at == later
+    assert refreshed.warn_emitted_at is None
+    [event] = events("memory.stm.refreshed", stm_id=str(row.pk))
+    assert event.payload["transition"] == "t3"
+    assert event.payload["capped"] is False
+
+
+def test_refresh_never_keeps_a_row_past_its_maximum_lifetime():
+    member = member_with()
+    row = write(member, scope_kind="agent_run", now=NOW)
+    ceiling = NOW + timedelta(seconds=7200)
+    late = ceiling - timedelta(seconds=60)
+    ShortTermMemory.objects.filter(pk=row.pk).update(ttl_expires=late + timedelta(seconds=1))
+    refreshed = stm_refresh(row=row, actor=service_actor(), now=late)
+    assert refreshed.ttl_expires == ceiling
+    assert events("memory.stm.refreshed")[0].payload["capped"] is True
+
+
+def test_an_expired_row_cannot_be_refreshed():
+    row = write(member_with(), now=NOW)
+    with pytest.raises(Conflict) as caught:
+        stm_refresh(row=row, actor=service_actor(), now=NOW + timedelta(hours=1))
+    assert caught.value.code == "stm-expired"
+
+
+# --- encryption, consent, off the record -----------------------------------------------------
+
+
+def test_sensitive_content_is_encrypted_at_rest_and_readable_in_member_scope():
+    # given
+    member = member_with("category:medical")
+    # when
+    row = write(member, category="medical", content="takes insulin at night")
+    # then
+    stored = ShortTermMemory.objects.get(pk=row.pk)
+    assert stored.sensitive is True
+    assert "insulin" not in stored.content
+    [view] = stm_read(member_id=member.pk, scope_id="s-1", actor=service_actor())
+    assert view.content == "takes insulin at night"
+    assert_no_content_in_chain("insulin")
+
+
+def test_ordinary_content_is_stored_as_is():
+    row = write(member_with(), content="likes tea")
+    assert ShortTermMemory.objects.get(pk=row.pk).content == "likes tea"
+
+
+def test_a_sensitive_row_needs_the_category_consent():
+    member = member_with()
+    with pytest.raises(PolicyRefusal) as caught:
+        write(member, category="medical", content="takes insulin")
+    assert caught.value.code == "sensitive-category-without-consent"
+    assert not ShortTermMemory.objects.exists()
+
+
+def test_working_memory_needs_data_processing_consent():
+    member = MemberFactory()
+    with pytest.raises(PolicyRefusal) as caught:
+        write(member)
+    assert caught.value.code == "data-processing-consent-required"
+
+
+def test_nothing_is_written_off_the_record():
+    member = member_with()
+    memory_off_the_record_set(member=member, active=True, actor=Actor.of(member))
+    with pytest.raises(PolicyRefusal) as caught:
+        write(member)
+    assert caught.value.code == "paused"
+
+
+def test_related_entries_must_be_the_members_own():
+    member, other = member_with(), member_with()
+    mine = remember(member).entry
+    theirs = remember(other).entry
+    row = write(member, related_entry_ids=[mine.pk])
+    assert row.related_entry_ids == [str(mine.pk)]
+    with pytest.raises(InvalidInput):
+        write(member, related_entry_ids=[theirs.pk])
+
+
+def test_writing_from_the_episodic_tier_is_refused():
+    with pytest.raises(IllegalTransition) as caught:
+        write(member_with(), origin_tier=Tier.EPISODIC)
+    assert caught.value.rule == "episodic-to-writable"
+    assert not ShortTermMemory.objects.exists()
+
+
+# --- member scope -----------------------------------------------------------------------------
+
+
+def test_non_admin_reads_require_the_member_scope():
+    member = member_with()
+    row = write(member)
+    with pytest.raises(NotPermitted) as caught:
+        stm_rows_for_scope(member_id=None, scope_id="s-1")
+    assert caught.value.code == "member-scope-required"
+    with pytest.raises(NotPermitted):
+        stm_row_get(member_id=None, stm_id=row.pk)
+    assert stm_row_get(member_id=member_with().pk, stm_id=row.pk) is None
+
+
+def test_a_member_scoped_read_sees_only_that_members_live_rows_and_is_audited():
+    member, other = member_with(), member_with()
+    mine = write(member, now=NOW)
+    write(other, now=NOW)
+    write(member, scope_id="s-2", now=NOW)
+    views = stm_read(member_id=member.pk, scope_id="s-1", actor=service_actor(), now=NOW)
+    assert [v.row.pk for v in views] == [mine.pk]
+    [event] = events("memory.stm.read")
+    assert event.payload["row_count"] == 1
+    assert event.payload["stm_ids"] == [str(mine.pk)]
+    assert (
+        stm_read(
+            member_id=member.pk, scope_id="s-1", actor=service_actor(), now=NOW + timedelta(hours=1)
+        )
+        == []
+    )
+
+
+# --- expiry (D1, D2) --------------------------------------------------------------------------
+
+
+def test_expiry_hard_deletes_ordinary_rows_and_anonymizes_sensitive_rows_in_place():
+    # given
+    member = member_with("category:medical")
+    ordinary = write(member, now=NOW)
+    sensitive = write(member, category="medical", content="takes insulin", now=NOW)
+    alive = write(member, scope_kind="research_task", now=NOW)
+    # when
+    report = stm_expire_due(now=NOW + timedelta(seconds=901))
+    # then
+    assert report.as_dict() == {"deleted": 1, "anonymized": 1}
+    assert not ShortTermMemory.objects.filter(pk=ordinary.pk).exists()
+    kept = ShortTermMemory.objects.get(pk=sensitive.pk)
+    assert kept.content == "" and kept.content_digest == ""
+    assert kept.anonymized_at == NOW + timedelta(seconds=901)
+    assert (kept.category, kept.scope_kind, kept.member_id) == (
+        "medical",
+        "user_session",
+        member.pk,
+    )
+    assert ShortTermMemory.objects.filter(pk=alive.pk).exists()
+    [deleted] = events("memory.stm.deleted", stm_id=str(ordinary.pk))
+    assert deleted.payload["transition"] == "d1"
+    [anonymized] = events("memory.stm.anonymized", stm_id=str(sensitive.pk))
+    assert anonymized.payload["transition"] == "d2"
+    # and again: idempotent
+    assert stm_expire_due(now=NOW + timedelta(seconds=902)).as_dict() == {
+        "deleted": 0,
+        "anonymized": 0,
+    }
+
+
+def test_withdrawing_a_category_consent_ends_that_working_memory_at_once():
+    member = member_with("category:medical")
+    sensitive = write(member, category="medical", content="takes insulin")
+    ordinary = write(member)
+    record(member, "category:medical", kind="withdrawal")
+    report = stm_consent_cascade(member_id=member.pk, consent_type="category:medical")
+    assert report.as_dict() == {"deleted": 0, "anonymized": 1}
+    assert ShortTermMemory.objects.get(pk=sensitive.pk).anonymized_at is not None
+    assert ShortTermMemory.objects.get(pk=ordinary.pk).content == "prefers morning walks"
+    assert events("memory.stm.anonymized", reason="consent")
+
+
+def test_the_consent_ended_signal_drives_the_cascade(django_capture_on_commit_callbacks):
+    member = member_with("category:medical")
+    row = write(member, category="medical", content="takes insulin")
+    with django_capture_on_commit_callbacks(execute=True):
+        record(member, "category:medical", kind="withdrawal")
+    assert ShortTermMemory.objects.get(pk=row.pk).anonymized_at is not None
+
+
+def test_the_data_rights_purge_erases_every_row_of_the_member():
+    member = member_with("category:medical")
+    write(member)
+    write(member, category="medical", content="takes insulin")
+    assert stm_purge_member(member_id=member.pk) == 2
+    assert not ShortTermMemory.objects.filter(member=member).exists()
+    assert events("memory.stm.purged")[0].payload["purged_count"] == 2
+
+
+# --- re-scope and demote -----------------------------------------------------------------------
+
+
+def test_moving_a_row_across_scopes_is_illegal_for_a_surface():
+    row = write(member_with())
+    with pytest.raises(IllegalTransition) as caught:
+        stm_rescope(
+            row=row,
+            scope_kind="agent_run",
+            scope_id="run-9",
+            actor=service_actor(),
+            admin_override=True,
+            justification="because I want to",
+        )
+    assert caught.value.rule == "stm-cross-scope"
+    assert ShortTermMemory.objects.get(pk=row.pk).scope_id == "s-1"
+
+
+def test_an_operator_override_moves_a_row_with_a_justification_and_is_audited():
+    row = write(member_with())
+    operator = Actor.of(OperatorFactory(role="admin"))
+    with pytest.raises(InvalidInput):
+        stm_rescope(
+            row=row,
+            scope_kind="agent_run",
+            scope_id="run-9",
+            actor=operator,
+            admin_override=True,
+            justification="",
+        )
+    moved = stm_rescope(
+        row=row,
+        scope_kind="agent_run",
+        scope_id="run-9",
+        actor=operator,
+        admin_override=True,
+        justification="agent crashed; moving its state to the retry run",
+    )
+    assert (moved.scope_kind, moved.scope_id) == ("agent_run", "run-9")
+    [override] = events("memory.govern.admin_stm_rescope")
+    assert override.payload["transition"] == "stm-x"
+    [rescoped] = events("memory.stm.rescoped", stm_id=str(row.pk))
+    assert rescoped.payload["access_record_id"] == override.payload["access_record_id"]
+
+
+def test_demote_copies_a_live_entry_into_working_memory_that_references_it():
+    member = member_with()
+    entry = remember(member, body="I take my coffee black").entry
+    row = stm_demote(
+        member=member,
+        entry_id=entry.pk,
+        scope_kind="agent_run",
+        scope_id="run-1",
+        actor=service_actor(),
+        now=NOW,
+    )
+    assert row.related_entry_ids == [str(entry.pk)]
+    assert row.content == "I take my coffee black"
+    assert row.ttl_expires == NOW + timedelta(seconds=600)
+    [event] = events("memory.stm.demoted", stm_id=str(row.pk))
+    assert event.payload["entry_id"] == str(entry.pk)
+    assert event.payload["transition"] == "t7"
+    assert_no_content_in_chain("coffee black")
+
+
+def test_demote_as_a_workbench_seed_is_rc3():
+    member = member_with()
+    entry = remember(member).entry
+    row = stm_demote(
+        member=member,
+        entry_id=entry.pk,
+        scope_kind="admin_session",
+        scope_id="bench-1",
+        actor=Actor.system("memory-inspect"),
+        workbench=True,
+    )
+    assert events("memory.stm.demoted", stm_id=str(row.pk))[0].payload["transition"] == "rc3"

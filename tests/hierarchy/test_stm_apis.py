@@ -1,0 +1,184 @@
+"""The surfaces' short-term, consolidate and context-bundle endpoints, and who may call
+them: service clients only; another member's row is 404."""
+
+import uuid
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from hierarchy.models import ShortTermMemory
+from memory.models import MemoryEntry
+from tests.conftest import bearer_client
+from tests.hierarchy.stm_factories import events, member_with, write
+from tests.iris_site.factories import OperatorFactory, ServiceClientFactory
+
+pytestmark = pytest.mark.django_db
+BODY = {
+    "scope_kind": "user_session",
+    "scope_id": "s-1",
+    "category": "preference",
+    "content": "prefers morning walks",
+}
+
+
+@pytest.fixture
+def service():
+    return bearer_client(ServiceClientFactory(consumer="assistant"))
+
+
+def short_term(member) -> str:
+    return f"/api/v1/members/{member.pk}/short-term/"
+
+
+def test_a_surface_writes_and_reads_a_scopes_rows(service):
+    # given
+    member = member_with()
+    # when
+    created = service.post(short_term(member), BODY, format="json")
+    listed = service.get(short_term(member), {"scope_id": "s-1"})
+    # then
+    assert created.status_code == 201, created.json()
+    body = created.json()
+    assert body["consolidated_to"] is None and body["ttl_seconds"] == 900
+    assert body["content"] == "prefers morning walks"
+    assert listed.status_code == 200
+    assert [r["id"] for r in listed.json()["results"]] == [body["id"]]
+    assert events("memory.stm.write", stm_id=body["id"])
+    [read] = events("memory.stm.read")
+    assert read.payload["stm_ids"] == [body["id"]]
+    assert read.actor_role == "assistant"
+
+
+def test_reads_must_name_the_scope(service):
+    response = service.get(short_term(member_with()))
+    assert response.status_code == 400
+    assert "scope_id" in response.json()["error"]["fields"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"scope_kind": "admin_session"}, "scope_kind"),
+        ({"scope_id": "has space"}, "scope_id"),
+        ({"category": "not-a-category"}, "category"),
+        ({"surprise": 1}, "surprise"),
+        ({"content": ""}, "content"),
+    ],
+)
+def test_bad_writes_are_400(service, change, field):
+    response = service.post(short_term(member_with()), {**BODY, **change}, format="json")
+    assert response.status_code == 400
+    assert field in response.json()["error"]["fields"]
+
+
+def test_a_policy_refusal_is_422_with_the_reason(service):
+    response = service.post(
+        short_term(member_with()), {**BODY, "category": "medical"}, format="json"
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "sensitive-category-without-consent"
+
+
+def test_an_unknown_member_is_404(service):
+    fake = f"/api/v1/members/{uuid.uuid4()}/short-term/"
+    assert service.post(fake, BODY, format="json").status_code == 404
+    operator = OperatorFactory()
+    assert (
+        service.get(f"/api/v1/members/{operator.pk}/short-term/", {"scope_id": "s-1"}).status_code
+        == 404
+    )
+
+
+def test_another_members_row_is_not_found_through_a_member_path(service):
+    mine, theirs = member_with(), member_with()
+    row = write(theirs)
+    response = service.post(
+        f"/api/v1/members/{mine.pk}/short-term/{row.pk}/refresh/", {}, format="json"
+    )
+    assert response.status_code == 404
+    listed = service.get(short_term(mine), {"scope_id": "s-1"})
+    assert listed.json()["results"] == []
+
+
+def test_refresh_extends_the_ttl(service):
+    member = member_with()
+    row = write(member)
+    response = service.post(
+        f"/api/v1/members/{member.pk}/short-term/{row.pk}/refresh/",
+        {"ttl_seconds": 1200},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert response.json()["ttl_expires"] > row.ttl_expires.isoformat().replace("+00:00", "Z")
+    assert events("memory.stm.refreshed", stm_id=str(row.pk))
+
+
+def test_explicit_consolidation_is_201_then_409(service):
+    # given
+    member = member_with()
+    row = write(member)
+    url = f"/api/v1/short-term/{row.pk}/consolidate/"
+    # when
+    first = service.post(url, {"explicit": True}, format="json")
+    second = service.post(url, {"explicit": True}, format="json")
+    # then
+    assert first.status_code == 201, first.json()
+    assert first.json()["trigger"] == "explicit"
+    assert MemoryEntry.objects.filter(pk=first.json()["entry_id"], member=member).exists()
+    assert second.status_code == 409
+    assert second.json()["error"]["code"] == "already-consolidated"
+    assert len(events("memory.stm.consolidated", stm_id=str(row.pk))) == 1
+
+
+def test_consolidation_into_an_existing_entry_is_409_illegal(service):
+    row = write(member_with())
+    response = service.post(
+        f"/api/v1/short-term/{row.pk}/consolidate/", {"entry_id": str(uuid.uuid4())}, format="json"
+    )
+    assert response.status_code == 409
+    assert response.json()["error"]["fields"] == {"transition": ["ltm-direct-rewrite"]}
+
+
+def test_consolidation_of_an_unknown_row_is_404(service):
+    response = service.post(f"/api/v1/short-term/{uuid.uuid4()}/consolidate/", {}, format="json")
+    assert response.status_code == 404
+
+
+def test_the_context_bundle_endpoint(service):
+    cache.clear()
+    member = member_with()
+    write(member)
+    url = f"/api/v1/members/{member.pk}/context-bundle/"
+    body = {"scope_id": "s-1", "query": "walks", "include_episodic": True}
+    first = service.post(url, body, format="json")
+    second = service.post(url, body, format="json")
+    assert first.status_code == 200, first.json()
+    assert set(first.json()) == {"scope_id", "stm", "ltm", "episodic", "resolved_at", "cached"}
+    assert len(first.json()["stm"]) == 1
+    assert set(first.json()["ltm"]) == {"entries", "audit_envelope"}
+    assert second.json()["cached"] is True
+    assert len(events("memory.bundle.resolved")) == 2
+
+
+@pytest.mark.parametrize("who", ["member", "operator", "anonymous"])
+def test_only_service_clients_may_use_the_surface_endpoints(who):
+    member = member_with()
+    row = write(member)
+    if who == "member":
+        client = bearer_client(member)
+    elif who == "operator":
+        client = bearer_client(OperatorFactory(role="admin"))
+    else:
+        client = APIClient()
+    expected = 401 if who == "anonymous" else 403
+    calls = [
+        client.get(short_term(member), {"scope_id": "s-1"}),
+        client.post(short_term(member), BODY, format="json"),
+        client.post(f"/api/v1/short-term/{row.pk}/consolidate/", {}, format="json"),
+        client.post(
+            f"/api/v1/members/{member.pk}/context-bundle/", {"scope_id": "s-1"}, format="json"
+        ),
+    ]
+    assert [c.status_code for c in calls] == [expected] * 4
+    assert ShortTermMemory.objects.count() == 1

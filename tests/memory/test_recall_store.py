@@ -1,0 +1,396 @@
+"""The recall store: its certified shortlist returns exactly what the pure pipeline
+returns over every entry of the member, and the stem index keeps up with writes."""
+
+import random
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from hierarchy.events import Actor
+from memory.enums import (
+    SENSITIVE_CATEGORIES,
+    Lifecycle,
+    MemoryCategory,
+    Origin,
+    RecallContext,
+    ScopeKind,
+    SuppressionReason,
+)
+from memory.models import MemoryCorpusStats, MemoryDeletionHold, MemoryEntry, MemoryEntryTerm
+from memory.policy import conflict_key
+from memory.recall import (
+    RELEVANCE_V1,
+    SEED_V1,
+    RecallRequest,
+    ScopeKey,
+    corpus_stats_for,
+    jaccard,
+    resolve,
+    term_stats_for,
+)
+from memory.recall.rankers import TermStats
+from memory.recall_service import recall_request_build, recall_run
+from memory.recall_store import (
+    corpus_stats_get,
+    entry_terms_rows,
+    member_candidates,
+    recall_candidates,
+    recall_reference,
+    recall_resolve,
+)
+from memory.services import memory_edit, memory_pause, memory_tombstone
+from tests.iris_site.factories import MemberFactory
+from tests.memory.factories import consenting_member, remember
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+WORDS = [
+    "coffee",
+    "tea",
+    "garden",
+    "sister",
+    "brother",
+    "birthday",
+    "trip",
+    "lisbon",
+    "tokyo",
+    "piano",
+    "guitar",
+    "running",
+    "doctor",
+    "medication",
+    "budget",
+    "rent",
+    "wedding",
+    "concert",
+    "project",
+    "deadline",
+    "dog",
+    "cat",
+    "keys",
+    "phone",
+    "breakfast",
+    "dinner",
+    "morning",
+    "evening",
+    "happy",
+    "tired",
+    "plan",
+    "call",
+    "book",
+    "movie",
+]
+NAMES = ["Ada", "Bo", "Cyd", "Dee", "Eun", "Fay"]
+STOP = ["the", "and", "my", "is", "a", "to", "with"]
+# Longer than the index's stem prefix: two such words share a prefix, not a stem.
+LONG = ["x" * 70 + "alpha", "x" * 70 + "omega"]
+SESSIONS, SCENES, ROOMS, POSES = ["s-0", "s-1", "s-2"], ["sc-0", "sc-1"], ["r-0", "r-1"], ["p-0"]
+NOTEBOOKS = ["nb-0", "nb-1"]
+OPERATORS = [str(uuid.UUID(int=1)), str(uuid.UUID(int=2))]
+TENANTS = [str(uuid.UUID(int=11)), str(uuid.UUID(int=12))]
+CATEGORIES = (
+    MemoryCategory.FACT,
+    MemoryCategory.PREFERENCE,
+    MemoryCategory.SAFETY,
+    MemoryCategory.FAMILY,
+    MemoryCategory.RELATIONSHIP,
+    *sorted(SENSITIVE_CATEGORIES)[::3],
+)
+SURFACES = ["assistant", "shell", "notebook", "admin", "watch-face"]
+
+
+def _body(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(1, 12))]
+    words += [rng.choice(NAMES)] * rng.randint(0, 2) + [rng.choice(STOP)] * rng.randint(0, 3)
+    if rng.random() < 0.05:
+        words.append(rng.choice(LONG))
+    rng.shuffle(words)
+    return " ".join(words)
+
+
+def _scope(rng: random.Random) -> dict:
+    kind = rng.choice(
+        [ScopeKind.PROFILE] * 6
+        + [ScopeKind.SESSION] * 3
+        + [ScopeKind.SCENE, ScopeKind.POSE, ScopeKind.NOTEBOOK, ScopeKind.NOTEBOOK]
+        + [ScopeKind.CRISIS, ScopeKind.OPERATOR_COPILOT, ScopeKind.TENANT, ScopeKind.TENANT]
+    )
+    scope: dict = {"kind": kind}
+    if kind in (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE):
+        scope["session_id"] = rng.choice(SESSIONS)
+    if kind in (ScopeKind.SCENE, ScopeKind.POSE):
+        scope["scene_id"] = rng.choice(SCENES)
+    if kind == ScopeKind.SCENE:
+        scope["room_id"] = rng.choice(ROOMS)
+    if kind == ScopeKind.POSE:
+        scope |= {"pose_id": rng.choice(POSES), "avatar_id": "av-0"}
+    if kind == ScopeKind.NOTEBOOK:
+        scope["notebook_id"] = rng.choice(NOTEBOOKS)
+    if kind == ScopeKind.OPERATOR_COPILOT:
+        scope["operator_id"] = rng.choice(OPERATORS)
+    if kind == ScopeKind.TENANT:
+        scope["tenant_id"] = rng.choice(TENANTS)
+    return scope
+
+
+def synthetic_member(seed: int, n: int):
+    """A member with ``n`` entries of every kind the gates and the ranking care about,
+    written in bulk with their postings and corpus statistics."""
+    rng = random.Random(seed)
+    member = MemberFactory()
+    bodies = [_body(rng) for _ in range(n)]
+    shared_time = NOW - timedelta(days=rng.randint(1, 90))
+    entries = []
+    for index, body in enumerate(bodies):
+        scope = _scope(rng)
+        category = rng.choice(CATEGORIES)
+        origin = rng.choice(list(Origin.values))
+        # Ties on purpose: one instant shared by many entries.
+        updated = shared_time if rng.random() < 0.15 else NOW - timedelta(days=rng.uniform(-2, 400))
+        references = rng.choice([0, 0, 0, 1, 2, 5, 9, 10, 14])
+        last_referenced = None
+        if references and rng.random() < 0.8:
+            last_referenced = updated + timedelta(days=rng.uniform(0, 30))
+        neighbours = [rng.choice(bodies)] if rng.random() < 0.3 else []
+        subject = ""
+        if rng.random() < 0.35:
+            # Few subjects, varied spelling: clusters for dedupe, stored keys that fold
+            # several of the pipeline's keys into one.
+            subject = rng.choice(["coffee", "Coffee", "coffee ", "garden", "trip", "sister"])
+        handle, sensitive_interaction = "", False
+        if rng.random() < 0.2:
+            handle = rng.choice(["actor-a", "actor-b"])
+            sensitive_interaction = rng.random() < 0.4
+        suppression = ("", None)
+        if rng.random() < 0.1:
+            ends = rng.choice([None, NOW + timedelta(days=rng.uniform(-5, 5))])
+            suppression = (rng.choice(list(SuppressionReason.values)), ends)
+        entries.append(
+            MemoryEntry(
+                id=uuid.UUID(int=rng.getrandbits(128)),
+                member=member,
+                tenant_id=scope.get("tenant_id") or (TENANTS[0] if rng.random() < 0.03 else None),
+                scope_kind=scope["kind"],
+                scope_key=f"{scope['kind']}:{index}",
+                session_id=scope.get("session_id", ""),
+                scene_id=scope.get("scene_id", ""),
+                room_id=scope.get("room_id", ""),
+                pose_id=scope.get("pose_id", ""),
+                avatar_id=scope.get("avatar_id", ""),
+                notebook_id=scope.get("notebook_id", ""),
+                operator_id=scope.get("operator_id"),
+                category=category,
+                subject=subject,
+                body=body,
+                origin=origin,
+                lifecycle=rng.choice([Lifecycle.ACTIVE] * 8 + list(Lifecycle.values)),
+                confidence=0.8,
+                conflict_key=conflict_key(category=category, actor_handle=handle, subject=subject),
+                suppression_reason=suppression[0],
+                suppression_ends_at=suppression[1],
+                actor_handle=handle,
+                sensitive_interaction=sensitive_interaction,
+                term_stats=term_stats_for(body, neighbours=neighbours).to_json(),
+                reference_count=references,
+                last_referenced_at=last_referenced,
+                created_at=updated,
+                updated_at=updated,
+            )
+        )
+    MemoryEntry.objects.bulk_create(entries)
+    MemoryEntryTerm.objects.bulk_create(
+        row for e in entries if e.lifecycle != Lifecycle.TOMBSTONED for row in entry_terms_rows(e)
+    )
+    live = [TermStats.from_json(e.term_stats) for e in entries if e.lifecycle != "tombstoned"]
+    MemoryCorpusStats.objects.create(member=member, stats=corpus_stats_for(live).to_json())
+    for entry in rng.sample(entries, k=max(1, n // 50)):
+        MemoryDeletionHold.objects.create(
+            entry=entry,
+            member_id=member.pk,
+            request_id=uuid.uuid4(),
+            placed_at=NOW,
+            release_after=NOW + timedelta(days=7),
+        )
+    return member
+
+
+def random_request(rng: random.Random, member) -> RecallRequest:
+    scope = _scope(rng)
+    words = [rng.choice(WORDS + NAMES + STOP + LONG + ["zebra"]) for _ in range(rng.randint(0, 4))]
+    query = rng.choice([" ".join(words), " ".join(words), "", "   ", "the and"])
+    tenant = rng.choice([None, None, *TENANTS])
+    if scope["kind"] == ScopeKind.TENANT:
+        tenant = scope["tenant_id"]
+    crisis = rng.random() < 0.1
+    return RecallRequest(
+        user_id=str(member.pk),
+        surface=rng.choice(SURFACES),
+        scope=ScopeKey(user_id=str(member.pk), **scope),
+        tenant_id=tenant,
+        query=query,
+        context=rng.choice(list(RecallContext.values)),
+        crisis_frame=crisis,
+        safety_critical_context=crisis and rng.random() < 0.6,
+        consented_categories=frozenset(c for c in SENSITIVE_CATEGORIES if rng.random() < 0.5),
+        multi_actor_consented=rng.random() < 0.5,
+        budget=rng.choice([None, None, None, 0, 1, 3, 7, 40]),
+    )
+
+
+def returned(result) -> list[tuple[str, float]]:
+    return [(e.entry_id, e.score) for e in result.entries]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_shortlist_returns_exactly_what_every_entry_would(seed):
+    """For random members and requests, the production path returns the same ranked
+    entries, with the same scores, as the pure pipeline over every entry of the member
+    (all lifecycles and scopes), under the default blend and the seed's."""
+    # given
+    rng = random.Random(seed)
+    member = synthetic_member(seed, n=300)
+    everything = member_candidates(member_id=member.pk)
+    corpus = corpus_stats_get(member_id=member.pk)
+    shortlist_sizes = []
+    for _ in range(40):
+        request = random_request(rng, member)
+        now = NOW + timedelta(days=rng.uniform(-6, 6))
+        blend = rng.choice([RELEVANCE_V1, RELEVANCE_V1, SEED_V1])
+        # when
+        produced = recall_resolve(request=request, now=now, blend=blend)
+        # then
+        expected = resolve(everything, request, now, blend=blend, corpus_stats=corpus)
+        assert returned(produced) == returned(expected), request
+        assert [e.explanation for e in produced.entries] == [
+            e.explanation for e in expected.entries
+        ]
+        shortlist_sizes.append(produced.audit_envelope.evaluated_count)
+    # and it got there without reading everything
+    assert sorted(shortlist_sizes)[len(shortlist_sizes) // 2] < len(everything) / 3
+
+
+def test_the_shortlist_matches_the_reachable_pool_and_the_reference_helper():
+    # given
+    rng = random.Random(7)
+    member = synthetic_member(7, n=200)
+    for _ in range(15):
+        request = random_request(rng, member)
+        # when
+        produced = recall_resolve(request=request, now=NOW)
+        # then
+        pool = resolve(
+            recall_candidates(request=request),
+            request,
+            NOW,
+            corpus_stats=corpus_stats_get(member_id=member.pk),
+        )
+        assert returned(produced) == returned(pool)
+        assert returned(produced) == returned(recall_reference(request=request, now=NOW))
+
+
+def test_a_ranker_without_the_stem_guarantee_reads_every_entry():
+    # given
+    rng = random.Random(11)
+    member = synthetic_member(11, n=120)
+    request = random_request(rng, member)
+    request = RecallRequest(**{**request.__dict__, "query": "coffee garden", "budget": None})
+    # when
+    produced = recall_resolve(request=request, now=NOW, semantic=jaccard)
+    # then
+    expected = recall_reference(request=request, now=NOW, semantic=jaccard)
+    assert returned(produced) == returned(expected)
+
+
+def test_many_entries_alike_still_rank_exactly():
+    """Hundreds of entries with the same words and instant: only the prior and the
+    entry id order them, which the bounds must not get wrong."""
+    # given
+    member = MemberFactory()
+    entries = [
+        MemoryEntry(
+            id=uuid.UUID(int=i + 1),
+            member=member,
+            scope_kind=ScopeKind.PROFILE,
+            scope_key="profile",
+            category=MemoryCategory.PREFERENCE,
+            body="I take my coffee black",
+            origin=Origin.USER_STATED,
+            lifecycle=Lifecycle.ACTIVE,
+            confidence=1.0,
+            conflict_key="preference::::",
+            term_stats=term_stats_for("I take my coffee black").to_json(),
+            reference_count=i % 3,
+            created_at=NOW - timedelta(days=1),
+            updated_at=NOW - timedelta(days=1),
+        )
+        for i in range(300)
+    ]
+    MemoryEntry.objects.bulk_create(entries)
+    MemoryEntryTerm.objects.bulk_create(row for e in entries for row in entry_terms_rows(e))
+    stats = corpus_stats_for(TermStats.from_json(e.term_stats) for e in entries)
+    MemoryCorpusStats.objects.create(member=member, stats=stats.to_json())
+    for query in ("coffee", ""):
+        request = RecallRequest(
+            user_id=str(member.pk),
+            surface="assistant",
+            scope=ScopeKey(kind=ScopeKind.PROFILE, user_id=str(member.pk)),
+            query=query,
+        )
+        # when
+        produced = recall_resolve(request=request, now=NOW)
+        # then
+        expected = recall_reference(request=request, now=NOW)
+        assert returned(produced) == returned(expected)
+        assert len(produced.entries) == 12
+
+
+def test_writes_keep_the_stem_index_in_step():
+    """Remember, edit, pause, forget and recall (which moves the usage counters): after
+    each, the production path agrees with the reference, and the postings mirror the
+    entries' term statistics and prior."""
+    # given
+    member = consenting_member()
+    coffee = remember(member, body="I take my coffee black", subject="coffee").entry
+    tea = remember(member, body="Green tea in the morning", subject="tea").entry
+    walk = remember(member, body="Long walks with my sister", category="family").entry
+    remember(member, body="Coffee beans from Lisbon", category="fact")
+
+    def agree(query: str) -> None:
+        request = recall_request_build(
+            member_id=member.pk, surface="notebook", scope={"kind": "profile"}, query=query
+        )
+        now = timezone.now()
+        assert returned(recall_resolve(request=request, now=now)) == returned(
+            recall_reference(request=request, now=now)
+        )
+        for entry in MemoryEntry.objects.filter(member=member):
+            postings = MemoryEntryTerm.objects.filter(entry_id=entry.pk)
+            if entry.lifecycle == Lifecycle.TOMBSTONED:
+                assert not postings.exists()
+                continue
+            assert {p.stem for p in postings} == set(TermStats.from_json(entry.term_stats).terms)
+            for posting in postings:
+                assert posting.reference_count == entry.reference_count
+                assert posting.anchor == (entry.last_referenced_at or entry.updated_at)
+                assert posting.origin == entry.origin
+
+    agree("coffee")
+    # when the member edits, pauses and forgets
+    memory_edit(entry=tea, actor=Actor.of(member), body="Black coffee, no sugar")
+    agree("coffee sugar")
+    memory_pause(entry=walk, actor=Actor.of(member))
+    memory_tombstone(entry=coffee, actor=Actor.of(member))
+    agree("coffee")
+    # and recalls move the usage counters (the trigger copies them to the postings)
+    for _ in range(3):
+        request = recall_request_build(
+            member_id=member.pk, surface="shell", scope={"kind": "profile"}, query="coffee"
+        )
+        recall_run(request=request, actor=Actor.system(), consumer="assistant")
+    # then
+    agree("coffee")
+    agree("")
+    assert MemoryEntry.objects.filter(member=member, reference_count=3).exists()
