@@ -1,26 +1,11 @@
 from django.contrib import admin
 
 from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Continuity state is written by the surfaces through the service, never by hand."""
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+from iris_site.admin_readonly import ReadOnlyModelAdmin
 
 
 @admin.register(ContinuationToken)
-class ContinuationTokenAdmin(ReadOnlyAdmin):
+class ContinuationTokenAdmin(ReadOnlyModelAdmin):
     """Each member's current token per surface and scope: references and posture only."""
 
     list_display = ["member", "surface", "posture", "device_id", "revision", "recorded_at"]
@@ -31,7 +16,7 @@ class ContinuationTokenAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ContinuityNotice)
-class ContinuityNoticeAdmin(ReadOnlyAdmin):
+class ContinuityNoticeAdmin(ReadOnlyModelAdmin):
     list_display = [
         "member",
         "kind",
@@ -47,7 +32,7 @@ class ContinuityNoticeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(ReadOnlyAdmin):
+class IdempotencyRecordAdmin(ReadOnlyModelAdmin):
     list_display = ["member", "key", "created_at"]
     search_fields = ["=member__id", "member__email", "=key"]
     ordering = ["-created_at"]

@@ -11,19 +11,9 @@ from django.utils.html import format_html
 from datarights.enums import FINISHED_STATUSES, RequestStatus
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
 from datarights.policy import receipt_timing
+from iris_site.admin_readonly import NoWritesMixin
 
 DUE_SOON = timedelta(days=7)
-
-
-class ReadOnly:
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class DeadlineFilter(admin.SimpleListFilter):
@@ -45,7 +35,7 @@ class DeadlineFilter(admin.SimpleListFilter):
         return queryset
 
 
-class TrailInline(ReadOnly, admin.TabularInline):
+class TrailInline(NoWritesMixin, admin.TabularInline):
     model = DataRightsTrailEntry
     fields = ["sequence", "event", "status", "at", "actor", "detail"]
     readonly_fields = fields
@@ -55,7 +45,7 @@ class TrailInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(DataRightsRequest)
-class DataRightsRequestAdmin(ReadOnly, admin.ModelAdmin):
+class DataRightsRequestAdmin(NoWritesMixin, admin.ModelAdmin):
     list_display = [
         "id",
         "member_id",

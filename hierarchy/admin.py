@@ -1,10 +1,11 @@
 from django.contrib import admin
 
 from hierarchy.models import AuditEvent, OperatorAccessRecord, ShortTermMemory
+from iris_site.admin_readonly import ReadOnlyModelAdmin
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyModelAdmin):
     """Read-only: the chain is append-only and only services write to it."""
 
     list_display = ["sequence", "action", "severity", "actor_type", "actor_role", "occurred_at"]
@@ -12,18 +13,6 @@ class AuditEventAdmin(admin.ModelAdmin):
     search_fields = ["=id", "=target_member_id", "=target_tenant_id", "action"]
     ordering = ["-sequence"]
     date_hierarchy = "occurred_at"
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(ShortTermMemory)
@@ -78,15 +67,3 @@ class OperatorAccessRecordAdmin(admin.ModelAdmin):
     list_filter = ["action", "actor_type"]
     search_fields = ["=id", "=target_member_id", "=actor_id"]
     ordering = ["-created_at"]
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

@@ -22,6 +22,7 @@ from inspection.services import (
     inspection_read,
     inspection_transition,
 )
+from iris_site.admin_readonly import ReadOnlyModelAdmin
 from iris_site.errors import DomainError
 
 
@@ -276,22 +277,8 @@ class InspectionRequestAdmin(admin.ModelAdmin):
         raise PermissionDenied
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
 @admin.register(InspectionEvent)
-class InspectionEventAdmin(ReadOnlyAdmin):
+class InspectionEventAdmin(ReadOnlyModelAdmin):
     """The append-only steps of every inspection."""
 
     list_display = ["inspection", "sequence", "from_state", "to_state", "reason_code", "actor_role"]
@@ -301,7 +288,7 @@ class InspectionEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(InspectionNotice)
-class InspectionNoticeAdmin(ReadOnlyAdmin):
+class InspectionNoticeAdmin(ReadOnlyModelAdmin):
     """Member notices of sensitive inspections, and whether they were delivered in time."""
 
     list_display = ["id", "member", "inspection", "state", "queued_at", "due_at", "delivered_at"]

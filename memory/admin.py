@@ -8,6 +8,7 @@ a granted inspection. Search takes exact ids only, so it cannot probe content ei
 
 from django.contrib import admin
 
+from iris_site.admin_readonly import ReadOnlyModelAdmin
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -19,28 +20,8 @@ from memory.models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shown, never changed: services are the only writers."""
-
-    # Every subclass lists exactly what an operator may see; nothing else is rendered.
-    fields: list[str] = []
-    show_full_result_count = False
-
-    def get_readonly_fields(self, request, obj=None):
-        return self.fields
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
 @admin.register(MemoryEntry)
-class MemoryEntryAdmin(ReadOnlyAdmin):
+class MemoryEntryAdmin(ReadOnlyModelAdmin):
     list_display = [
         "id",
         "member_id",
@@ -97,7 +78,7 @@ class MemoryEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MemoryRevision)
-class MemoryRevisionAdmin(ReadOnlyAdmin):
+class MemoryRevisionAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "entry_id", "member_id", "number", "action", "actor", "created_at"]
     list_filter = ["action"]
     search_fields = ["=id", "=entry__id", "=member_id"]
@@ -119,7 +100,7 @@ class MemoryRevisionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ConversationTurn)
-class ConversationTurnAdmin(ReadOnlyAdmin):
+class ConversationTurnAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "member_id", "session_id", "sequence", "speaker", "created_at"]
     list_filter = ["speaker", "consumer"]
     search_fields = ["=id", "=member__id", "=session_id"]
@@ -140,7 +121,7 @@ class ConversationTurnAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MemoryNotice)
-class MemoryNoticeAdmin(ReadOnlyAdmin):
+class MemoryNoticeAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "member_id", "kind", "state", "rule", "created_at", "answered_at"]
     list_filter = ["kind", "state"]
     search_fields = ["=id", "=member__id"]
@@ -158,7 +139,7 @@ class MemoryNoticeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MemoryClearRequest)
-class MemoryClearRequestAdmin(ReadOnlyAdmin):
+class MemoryClearRequestAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "member_id", "state", "entry_count", "requested_at", "purge_after"]
     list_filter = ["state"]
     search_fields = ["=id", "=member__id"]
@@ -178,7 +159,7 @@ class MemoryClearRequestAdmin(ReadOnlyAdmin):
 
 
 @admin.register(OffTheRecordSession)
-class OffTheRecordSessionAdmin(ReadOnlyAdmin):
+class OffTheRecordSessionAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "member_id", "session_id", "active", "changed_at"]
     list_filter = ["active"]
     search_fields = ["=id", "=member__id", "=session_id"]
@@ -186,7 +167,7 @@ class OffTheRecordSessionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RecallRecord)
-class RecallRecordAdmin(ReadOnlyAdmin):
+class RecallRecordAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "member_id", "surface", "consumer", "context", "created_at"]
     list_filter = ["surface", "consumer", "context"]
     search_fields = ["=id", "=member__id"]
