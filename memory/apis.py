@@ -195,7 +195,11 @@ class MemoryListCreateApi(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return MemoryEntry.objects.none()
-        return memory_entry_list(member_id=self.request.user.pk).select_related("revision")
+        return (
+            memory_entry_list(member_id=self.request.user.pk)
+            .select_related("revision")
+            .prefetch_related("revisions")
+        )
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))

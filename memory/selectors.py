@@ -138,7 +138,8 @@ def multi_actor_of(entry: MemoryEntry) -> MultiActor | None:
 
 def entry_contract(entry: MemoryEntry) -> MemoryEntryContract:
     """The stored entry as the seed's `MemoryEntry` contract (the API's wire shape)."""
-    revisions = memory_revision_list(member_id=entry.member_id, entry_id=entry.pk)
+    # A list view prefetches `revisions`; a single entry reads them here.
+    revisions = sorted(entry.revisions.all(), key=lambda r: r.number)
     return MemoryEntryContract(
         id=entry.pk,
         revision_id=entry.revision_id,
