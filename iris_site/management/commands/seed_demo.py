@@ -66,6 +66,11 @@ class Command(BaseCommand):
             operator = User.objects.filter(email=email).first() or operator_create(
                 email=email, password=DEMO_PASSWORD, role=role, tenant=tenant
             )
+            if role == OperatorRole.ADMIN and not operator.is_superuser:
+                # The demo's platform admin can open every console page; memory content
+                # stays hidden there for everyone (only a granted inspection shows it).
+                operator.is_superuser = True
+                operator.save(update_fields=["is_superuser"])
             data["operators"].append(
                 {
                     "id": str(operator.id),
