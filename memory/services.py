@@ -680,6 +680,27 @@ def memory_purge_entries(*, member_id, entry_ids, reason: str) -> int:
     return len(ids)
 
 
+# A forgotten memory is never recalled or shown at once; its text is erased this long
+# after, so an audit or a running inspection grant can still resolve the id meanwhile.
+TOMBSTONE_PURGE_AFTER = timedelta(days=1)
+
+
+def memory_tombstone_purge_due(
+    *, now: datetime | None = None, after: timedelta = TOMBSTONE_PURGE_AFTER
+) -> int:
+    """Erase entries (and all their revisions) forgotten more than `after` ago. Idempotent."""
+    now = now or timezone.now()
+    due: dict = {}
+    for member_id, entry_id in MemoryEntry.objects.filter(
+        lifecycle=Lifecycle.TOMBSTONED, updated_at__lte=now - after
+    ).values_list("member_id", "pk"):
+        due.setdefault(member_id, []).append(entry_id)
+    return sum(
+        memory_purge_entries(member_id=member_id, entry_ids=ids, reason="tombstone-purge")
+        for member_id, ids in due.items()
+    )
+
+
 def memory_clear_purge_due(*, now: datetime | None = None) -> int:
     """Purge every full clear whose grace window has passed. Idempotent."""
     now = now or timezone.now()

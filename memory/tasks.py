@@ -4,7 +4,7 @@ from crontask import cron
 from django.tasks import task
 
 from memory.retention import retention_sweep
-from memory.services import memory_clear_purge_due
+from memory.services import memory_clear_purge_due, memory_tombstone_purge_due
 
 
 @cron("17 * * * *")
@@ -17,3 +17,9 @@ def sweep_memory_retention() -> dict[str, int]:
 @task
 def purge_cleared_memory() -> int:
     return memory_clear_purge_due()
+
+
+@cron("41 * * * *")
+@task
+def purge_forgotten_memory() -> int:
+    return memory_tombstone_purge_due()

@@ -1,11 +1,14 @@
 from django.core.management.base import BaseCommand
 
-from memory.services import memory_clear_purge_due
+from memory.services import memory_clear_purge_due, memory_tombstone_purge_due
 
 
 class Command(BaseCommand):
-    help = "Purge every full clear whose grace window has passed (idempotent)."
+    help = "Purge full clears past their grace window and memories forgotten a day ago."
 
     def handle(self, *args, **options) -> None:
-        count = memory_clear_purge_due()
-        self.stdout.write(self.style.SUCCESS(f"{count} cleared memory entries purged"))
+        cleared = memory_clear_purge_due()
+        forgotten = memory_tombstone_purge_due()
+        self.stdout.write(
+            self.style.SUCCESS(f"{cleared} cleared and {forgotten} forgotten entries purged")
+        )
