@@ -576,7 +576,7 @@ def test_the_purge_command_purges_full_clears_past_their_grace_window():
     memory_clear_request(member=member, actor=Actor.of(member), grace=timedelta(0))
     out = StringIO()
     call_command("memory_purge_due", stdout=out)
-    assert "1 cleared memory entries purged" in out.getvalue()
+    assert "1 cleared and 0 forgotten entries purged" in out.getvalue()
     assert not MemoryEntry.objects.filter(pk=entry.pk).exists()
     assert _events("memory.entries.purged")[0].payload["entry_ids"] == [str(entry.pk)]
 
