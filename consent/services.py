@@ -26,6 +26,7 @@ from hierarchy.policy import GENESIS_HASH
 from iris_site.appendonly import purge_bypass
 from iris_site.errors import Conflict, InvalidInput
 from iris_site.models import User
+from iris_site.services import member_lock
 
 POLICY_ID = "iris.consent.ledger.v1"
 
@@ -34,12 +35,6 @@ POLICY_ID = "iris.consent.ledger.v1"
 class AppendResult:
     event: ConsentEvent
     created: bool  # False when the request repeated the current state (idempotent)
-
-
-def _lock_member(member_id) -> None:
-    # Serializes one member's appends (chain position and state check); other members
-    # proceed in parallel. SQLite's IMMEDIATE transactions already serialize writers.
-    User.objects.select_for_update().filter(pk=member_id).values_list("pk", flat=True).first()
 
 
 def _validate(
@@ -92,7 +87,7 @@ def consent_event_append(
             "Only a grant carries an end date, and it must lie in the future.",
             fields={"valid_until": ["Must be a future time on a grant."]},
         )
-    _lock_member(member.pk)
+    member_lock(member_id=member.pk)
     latest = consent_latest_event(member_id=member.pk, consent_type=consent_type)
     state = None
     if latest is not None:
@@ -175,7 +170,7 @@ def consent_expire_due(*, now: datetime | None = None) -> int:
     )
     for member_id, consent_type in candidates:
         with transaction.atomic():
-            _lock_member(member_id)
+            member_lock(member_id=member_id)
             latest = consent_latest_event(member_id=member_id, consent_type=consent_type)
             state = ConsentState(consent_type, latest.status, str(latest.id), latest.valid_until)
             if decide(state, ConsentEventKind.EXPIRY, now).action != "append":
@@ -207,7 +202,7 @@ def consent_ledger_purge(
     unknown = sorted(set(consent_types) - set(CONSENT_TYPES))
     if unknown or not consent_types:
         raise InvalidInput(fields={"consent_types": [f"Unknown or empty: {unknown}"]})
-    _lock_member(member.pk)
+    member_lock(member_id=member.pk)
     with purge_bypass(ConsentEvent):
         # `supersedes` links stay within one consent type, so nothing outside is orphaned.
         purged, _ = ConsentEvent.objects.filter(

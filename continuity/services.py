@@ -27,6 +27,7 @@ from hierarchy.enums import Severity
 from hierarchy.events import Actor, audit_event_append
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
 from iris_site.models import User
+from iris_site.services import member_lock
 
 POLICY_ID = "iris.continuity.tokens.v1"
 
@@ -40,13 +41,6 @@ def _device_ref(member_id, device_id: str) -> str:
     return device_ref(
         secret=settings.IRIS_HASH_SECRET.encode(), member_id=member_id, device_id=device_id
     )
-
-
-def _lock_member(member_id) -> None:
-    # Serializes one member's token writes: the idempotency check, the slot's head and the
-    # server timestamp are read and written as one step. Other members proceed in parallel;
-    # on SQLite the IMMEDIATE transaction mode already serializes writers.
-    User.objects.select_for_update().filter(pk=member_id).values_list("pk", flat=True).first()
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +179,7 @@ def continuation_token_write(
             f"Consumer `{consumer}` may write `{consumer}` tokens only.",
             code="surface-not-yours",
         )
-    _lock_member(member.pk)
+    member_lock(member_id=member.pk)
     # Taken under the lock, so the writes of one member are totally ordered in time.
     now = now or timezone.now()
 

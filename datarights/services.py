@@ -47,6 +47,7 @@ from datarights.selectors import datarights_active_code
 from hierarchy.events import Actor, iso
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
 from iris_site.models import User
+from iris_site.services import member_lock
 
 logger = logging.getLogger(__name__)
 
@@ -201,7 +202,7 @@ def datarights_request_submit(
     parsed = _parse(kind, payload)
     sealed = _sealed_export_key(parsed, passphrase)
     # One writer per member: the open-request check and the insert cannot interleave.
-    User.objects.select_for_update().filter(pk=member.pk).values_list("pk", flat=True).first()
+    member_lock(member_id=member.pk)
     if DataRightsRequest.objects.filter(
         member=member, kind=kind, status__in=sorted(OPEN_STATUSES)
     ).exists():

@@ -27,6 +27,7 @@ from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, normalize_content
 from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, PolicyRefusal
 from iris_site.models import User
+from iris_site.services import member_lock
 from memory.enums import Lifecycle, MemoryCategory, StorageGateReason, is_sensitive_category
 from memory.selectors import memory_entry_get, memory_off_the_record
 
@@ -185,7 +186,7 @@ def _create(
     related = _related_ids(member.pk, related_entry_ids)
 
     # One writer per member at a time, so the per-scope cap holds under concurrency.
-    User.objects.select_for_update().filter(pk=member.pk).first()
+    member_lock(member_id=member.pk)
     live = _live(
         ShortTermMemory.objects.filter(member=member, scope_kind=scope_kind, scope_id=scope_id),
         now,

@@ -19,6 +19,13 @@ from iris_site.models import (
 from iris_site.tokens import token_digest, token_generate
 
 
+def member_lock(*, member_id) -> None:
+    """Serialize one member's writes inside the caller's transaction (a row lock on the
+    member); other members proceed in parallel. On SQLite the IMMEDIATE transaction mode
+    already serializes writers, and the lock is a no-op."""
+    User.objects.select_for_update().filter(pk=member_id).values_list("pk", flat=True).first()
+
+
 @transaction.atomic
 def member_create(*, email: str, password: str, tenants: list[Tenant] = ()) -> User:
     member = User.objects.create_user(email=email, password=password, kind=UserKind.MEMBER)

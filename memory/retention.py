@@ -48,6 +48,7 @@ from hierarchy.selectors import audit_events_for_member
 from iris_site.appendonly import purge_bypass
 from iris_site.errors import DomainError
 from iris_site.models import User
+from iris_site.services import member_lock
 from memory.contracts import MAX_BODY_LENGTH, MemoryWriteRequest
 from memory.enums import (
     SENSITIVE_CATEGORIES,
@@ -474,7 +475,7 @@ def _flag_reviews(now: datetime) -> int:
             by_member[member_id].append(tuple(rest))
         for member_id, rows in by_member.items():
             with transaction.atomic():
-                User.objects.select_for_update().filter(pk=member_id).first()
+                member_lock(member_id=member_id)
                 already = {
                     payload.get("entry_id")
                     for payload in audit_events_for_member(member_id=member_id)

@@ -6,6 +6,7 @@ from django.utils import timezone
 from hierarchy.events import Actor, audit_event_append
 from iris_site.errors import PolicyRefusal
 from iris_site.models import User
+from iris_site.services import member_lock
 from memory.models import ConversationTurn
 from memory.policy import redact_pii_from_text
 from memory.selectors import memory_off_the_record
@@ -33,8 +34,8 @@ def conversation_turn_append(
         redaction = redact_pii_from_text(text)
         text = redaction.text
         kinds = sorted({str(kind) for kind in redaction.tokens.values()})
-    # Lock the member row: one writer per member decides the next position.
-    User.objects.select_for_update().filter(pk=member.pk).values_list("pk", flat=True).first()
+    # One writer per member decides the next position.
+    member_lock(member_id=member.pk)
     last = (
         ConversationTurn.objects.filter(member=member, session_id=session_id)
         .order_by("-sequence")
