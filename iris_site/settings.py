@@ -6,9 +6,13 @@ in `iris_site.production_settings`, which imports this module.
 """
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -22,6 +26,29 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+RATE = re.compile(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)")
+
+
+def env_rate(name: str, default: str) -> str | None:
+    """A DRF throttle rate such as `300/min`; `off` disables that limit."""
+    value = (os.environ.get(name) or default).strip().lower()
+    if value == "off":
+        return None
+    if not RATE.fullmatch(value):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected e.g. 300/min, 20/s or off")
+    return value
+
+
+def cache_from_url(url: str) -> dict:
+    """`redis://…`/`rediss://…` → Django's Redis cache, shared by every worker; empty or
+    `locmem://` → per-process memory (development and tests)."""
+    if not url or url == "locmem://":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if url.startswith(("redis://", "rediss://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(f"CACHE_URL={url!r}: expected redis://…, rediss://… or locmem://")
 
 
 DEBUG = env_bool("DEBUG", default=False)
@@ -49,6 +76,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "crontask",
     "django_htmx",
+    "axes",
     "iris_site",
     "hierarchy",
     "consent",
@@ -60,15 +88,22 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # High up, so even the guards' refusals below carry the headers.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "iris_site.middleware.PermissionsPolicyMiddleware",
     "iris_site.middleware.RequestSizeLimitMiddleware",
+    "iris_site.middleware.RequestEncodingMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "iris_site.middleware.AuthenticationRateLimitMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes requires: turns a locked-out sign-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "iris_site.urls"
@@ -83,6 +118,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "memory.views.off_the_record_context",
@@ -109,11 +145,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # like production writers instead of failing with "table is locked".
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 
+# Rate limits are counted in this cache: set CACHE_URL (or REDIS_URL) to a Redis server
+# when several workers serve, or each worker counts on its own.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", ""))}
+
 # Bodies above this are refused with 413 before parsing (see RequestSizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "iris_site.User"
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out username+IP before any password check.
+    "iris_site.lockout.LoginLockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -147,7 +192,23 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["iris_site.api.parsers.JSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "iris_site.api.throttles.ReadRateThrottle",
+        "iris_site.api.throttles.WriteRateThrottle",
+        "iris_site.api.throttles.AnonymousRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        # Per authenticated caller (member, operator or service client).
+        "read": env_rate("IRIS_RATE_READ", "1200/min"),
+        "write": env_rate("IRIS_RATE_WRITE", "300/min"),
+        # Per client IP.
+        "anon": env_rate("IRIS_RATE_ANON", "60/min"),
+        "login": env_rate("IRIS_RATE_LOGIN", "10/min"),
+    },
+    # Proxies in front that append to X-Forwarded-For; 0 trusts only the socket address,
+    # so a client cannot choose the address it is counted under.
+    "NUM_PROXIES": int(os.environ.get("IRIS_NUM_PROXIES", "0")),
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "iris_site.api.pagination.CursorPagination",
     "PAGE_SIZE": 50,
@@ -171,6 +232,41 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# Sign-in lockout (django-axes): failures counted per username and client IP.
+AXES_FAILURE_LIMIT = int(os.environ.get("IRIS_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("IRIS_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The sign-in forms' field; axes would otherwise look for USERNAME_FIELD ("email"), find
+# nothing, and lock out everyone at that address instead of one account.
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "iris_site.lockout.lockout_client_ip"
+AXES_LOCKOUT_CALLABLE = "iris_site.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
+
+# Security headers on every response. No 'unsafe-inline' anywhere: the few inline
+# blocks (admin, API docs) carry the per-request nonce.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    # Swagger UI and the admin draw a few icons from data: URLs.
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Features no page of Iris uses, switched off for every page (and anything injected).
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 TASKS = {
     "default": {

@@ -80,3 +80,14 @@ def http_request(url: str, *, method: str = "GET", token: str | None = None, bod
     except urllib.error.HTTPError as error:
         raw, status, headers = error.read(), error.code, dict(error.headers)
     return HttpResponse(status, json.loads(raw) if raw else {}, headers)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate-limit counters live in the cache (django-axes' lockouts live in the database,
+    rolled back with it): every test starts with none, whatever ran before it."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+    yield
