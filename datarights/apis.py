@@ -225,8 +225,12 @@ class DataRightsDownloadApi(APIView):
 
     @extend_schema(
         responses={
+            # The bundle is a JSON document, or opaque bytes when it was sealed.
             (200, "application/json"): OpenApiResponse(
-                OpenApiTypes.BINARY, description="The bundle (JSON, or encrypted)."
+                OpenApiTypes.OBJECT, description="The bundle, as a JSON document."
+            ),
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The bundle, encrypted with the passphrase."
             ),
             **error_responses(404, 409),
             410: OpenApiResponse(ErrorEnvelopeSerializer, description="The download expired."),

@@ -144,7 +144,7 @@ class ReplayApi(APIView):
 
     @extend_schema(
         parameters=[ReplayQuerySerializer],
-        responses={200: ReplayOutputSerializer, **error_responses(400)},
+        responses={200: ReplayOutputSerializer, **error_responses(400, 404)},
     )
     def get(self, request, scope_id):
         params = _query(self.ReplayQuerySerializer, request)
@@ -227,7 +227,7 @@ class AdminStmApi(APIView):
 
     @extend_schema(
         parameters=[StmQuerySerializer],
-        responses={200: AdminStmRowSerializer(many=True), **error_responses(400)},
+        responses={200: AdminStmRowSerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request, scope_id):
         params = _query(self.StmQuerySerializer, request)
@@ -301,7 +301,7 @@ class AdminLtmApi(APIView):
             LtmQuerySerializer,
             OpenApiParameter("entity_id", OpenApiTypes.STR, OpenApiParameter.PATH),
         ],
-        responses={200: AdminLtmEntrySerializer(many=True), **error_responses(400)},
+        responses={200: AdminLtmEntrySerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request, entity_id):
         params = _query(self.LtmQuerySerializer, request)

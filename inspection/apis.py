@@ -202,6 +202,8 @@ class InspectionListCreateApi(generics.ListAPIView):
         )
 
     permission_classes = [IsOperator]
+    # What OPTIONS describes as the POST body (DRF's metadata asks the view for it).
+    serializer_class = InspectionOpenInputSerializer
     filterset_class = InspectionRequestFilter
 
     def get_queryset(self):
@@ -489,7 +491,7 @@ class MemberInspectionNoticeListApi(generics.ListAPIView):
         return self.get_paginated_response(InspectionNoticeOutputSerializer(data, many=True).data)
 
     @extend_schema(
-        responses={200: InspectionNoticeOutputSerializer(many=True), **error_responses()}
+        responses={200: InspectionNoticeOutputSerializer(many=True), **error_responses(400)}
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

@@ -352,7 +352,9 @@ class MemoryRevisionListApi(generics.ListAPIView):
         entry = _own_entry(self.request, self.kwargs["pk"])
         return memory_revision_list(member_id=self.request.user.pk, entry_id=entry.pk)
 
-    @extend_schema(responses={200: MemoryRevisionSerializer(many=True), **error_responses(404)})
+    @extend_schema(
+        responses={200: MemoryRevisionSerializer(many=True), **error_responses(400, 404)}
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -505,7 +507,7 @@ class MemoryForgetActorApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
-        request=None, responses={200: MemoryForgetResultSerializer, **error_responses(400)}
+        request=None, responses={200: MemoryForgetResultSerializer, **error_responses(400, 404)}
     )
     def post(self, request, actor_handle):
         if not re.fullmatch(ACTOR_HANDLE_PATTERN, actor_handle):
@@ -581,7 +583,7 @@ class MemoryNoticeListApi(generics.ListAPIView):
             return MemoryNotice.objects.none()
         return memory_notice_list(member_id=self.request.user.pk).select_related("proposed_entry")
 
-    @extend_schema(responses={200: MemoryNoticeSerializer(many=True), **error_responses()})
+    @extend_schema(responses={200: MemoryNoticeSerializer(many=True), **error_responses(400)})
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 

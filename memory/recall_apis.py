@@ -191,6 +191,6 @@ class MemberRecallListApi(generics.ListAPIView):
             return RecallRecord.objects.none()
         return memory_recall_list(member_id=self.request.user.pk)
 
-    @extend_schema(responses={200: RecallRecordOutputSerializer(many=True), **error_responses()})
+    @extend_schema(responses={200: RecallRecordOutputSerializer(many=True), **error_responses(400)})
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

@@ -25,13 +25,19 @@ ERROR_DESCRIPTIONS = {
     409: "Conflicts with the current state.",
     413: "Request body too large.",
     422: "Refused by a memory policy.",
+    429: "Too many requests; retry after the Retry-After seconds.",
     503: "Temporarily unavailable; retry.",
 }
 
 
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Document the envelope for these statuses (401/403 are added to every call)."""
-    wanted = sorted({401, 403, *statuses})
+    """Document the envelope for these statuses.
+
+    400, 401, 403 and 429 are added to every call: any request may carry a path or query
+    string that is not UTF-8 text (refused by `RequestEncodingMiddleware`), come without
+    valid credentials or from the wrong kind of caller, or be over its rate limit.
+    """
+    wanted = sorted({400, 401, 403, 429, *statuses})
     return {
         code: OpenApiResponse(ErrorEnvelopeSerializer, description=ERROR_DESCRIPTIONS[code])
         for code in wanted

@@ -216,6 +216,18 @@ def test_the_list_filters_by_state():
     assert [r["id"] for r in results] == [str(done.pk)]
 
 
+def test_options_describes_the_open_body_instead_of_failing():
+    """Regression (schemathesis): OPTIONS asked the view for a serializer it did not have
+    and answered 500."""
+    # given
+    client = bearer_client(OperatorFactory(role="admin"))
+    # when
+    response = client.options(BASE)
+    # then
+    assert response.status_code == 200
+    assert {"target_user_id", "scope", "justification"} <= set(response.json()["actions"]["POST"])
+
+
 def test_members_service_clients_and_anonymous_callers_are_kept_out():
     member, _ = member_with_memory()
     assert bearer_client(member).get(BASE).status_code == 403
