@@ -9,7 +9,8 @@ from hierarchy.filters import AuditEventFilter
 from hierarchy.models import AuditEvent
 from hierarchy.selectors import audit_chain_verify, audit_event_list
 from iris_site.api.pagination import CursorPagination
-from iris_site.permissions import IsOperator
+from iris_site.api.schema import error_responses
+from iris_site.permissions import IsOperator, IsPlatformOperator
 from iris_site.selectors import operator_tenant_id
 
 
@@ -49,9 +50,16 @@ class AuditEventListApi(generics.ListAPIView):
             return AuditEvent.objects.none()
         return audit_event_list(tenant_id=operator_tenant_id(self.request.user))
 
+    @extend_schema(responses={200: AuditEventOutputSerializer(many=True), **error_responses(400)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
 
 class AuditChainVerifyApi(APIView):
-    """Walk the whole chain and report the first event whose hash does not hold."""
+    """Walk the whole chain and report the first event whose hash does not hold.
+
+    The chain spans every tenant, so only platform operators (bound to no tenant) may.
+    """
 
     class ChainReportOutputSerializer(serializers.Serializer):
         valid = serializers.BooleanField()
@@ -60,9 +68,9 @@ class AuditChainVerifyApi(APIView):
         first_invalid_sequence = serializers.IntegerField(allow_null=True)
         reason = serializers.CharField(allow_null=True)
 
-    permission_classes = [IsOperator]
+    permission_classes = [IsPlatformOperator]
 
-    @extend_schema(responses=ChainReportOutputSerializer)
+    @extend_schema(responses={200: ChainReportOutputSerializer, **error_responses()})
     def get(self, request):
         report = audit_chain_verify()
         broken = report.first_break

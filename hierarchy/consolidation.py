@@ -69,7 +69,8 @@ def _occurrences(row: ShortTermMemory) -> int:
 
 def _write_request(row: ShortTermMemory, given: ConsolidationInput, body: str):
     scope = dict(given.scope or default_target_scope(row.scope_kind, row.scope_id))
-    scope.pop("user_id", None)
+    # A `user_id` is the row's member (filled in below); one naming anyone else is
+    # refused by the contract (400), never silently swapped for the row's member.
     kind = scope.get("kind")
     provenance = (
         ProvenanceKind.PROFILE_PROMOTION

@@ -51,7 +51,11 @@ def _rows(counts: dict | None, labels) -> list[tuple[str, int]] | None:
 @require_GET
 @login_required
 def memory_hierarchy_dashboard(request):
-    if not getattr(request.user, "is_operator", False):
+    # The API's rule (IsOperator): an operator without a role (e.g. `createsuperuser`'s
+    # user) has no tenant binding to scope the counts by, so it is refused, not a 500.
+    if not getattr(request.user, "is_operator", False) or not hasattr(
+        request.user, "operator_profile"
+    ):
         raise PermissionDenied
     counts = operator.hierarchy_counts(tenant_id=operator_tenant_id(request.user), with_hourly=True)
     operator_read_audit(

@@ -32,6 +32,19 @@ class IsOperator(BasePermission):
         return profile is not None and profile.role in self.roles
 
 
+class IsPlatformOperator(IsOperator):
+    """An operator bound to no tenant: for views over platform-wide state (the audit
+    chain spans every tenant, so verifying it reveals counts beyond any one tenant)."""
+
+    message = "Only platform operators (bound to no tenant) may use this endpoint."
+
+    def has_permission(self, request, view) -> bool:
+        return (
+            super().has_permission(request, view)
+            and request.user.operator_profile.tenant_id is None
+        )
+
+
 class IsServiceClient(BasePermission):
     """Any surface; subclass with `consumers` via `service_for` to narrow."""
 

@@ -129,6 +129,16 @@ def test_tenant_bound_operator_sees_only_their_tenants_events():
     assert [r["target_tenant_id"] for r in results] == [str(mine.id)]
 
 
+def test_only_a_platform_operator_verifies_the_chain_that_spans_every_tenant():
+    """The chain's count and a broken event's id reach beyond one tenant: a
+    tenant-bound operator is refused (403), not shown the platform's figures."""
+    append_events(2)
+    response = bearer_client(OperatorFactory(tenant=TenantFactory())).get(VERIFY_URL)
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "permission_denied"
+    assert "checked_count" not in response.content.decode()
+
+
 def test_audit_events_filter_by_action_and_target():
     member = MemberFactory()
     append_events(2, member_id=member.id)
