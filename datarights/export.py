@@ -263,15 +263,20 @@ def write_artifact(
     generated_at: datetime,
     key: bytes | None,
     salt: bytes | None,
+    partial_name: str | None = None,
 ) -> tuple[str, str, int]:
     """Write the bundle to the member's export directory, atomically (a partial file
-    never carries the final name). Returns (file name, plaintext SHA-256, file size)."""
+    never carries the final name). Returns (file name, plaintext SHA-256, file size).
+
+    With `partial_name` the bundle is left in that partial file for the caller to
+    publish (`publish_artifact`) once it knows it won: concurrent runs of one job each
+    write their own partial, so they never interleave in one file."""
     from datarights.crypto import EncryptingWriter
 
     directory = member_dir(member_id)
     directory.mkdir(parents=True, exist_ok=True)
     name = f"{request_id}.json.enc" if key else f"{request_id}.json"
-    partial = directory / f"{request_id}.partial"
+    partial = directory / (partial_name or f"{request_id}.partial")
     with open(partial, "wb") as raw:
         if key:
             writer = EncryptingWriter(raw, key=key, salt=salt)
@@ -293,8 +298,32 @@ def write_artifact(
             )
         raw.flush()
         os.fsync(raw.fileno())
+        size = os.fstat(raw.fileno()).st_size  # by handle: a stale partial may be unlinked
+    if partial_name is not None:
+        return name, digest, size
     os.replace(partial, directory / name)
     return name, digest, (directory / name).stat().st_size
+
+
+def publish_artifact(*, member_id, partial_name: str, name: str) -> None:
+    """Give a finished partial its final name (atomic on one file system)."""
+    directory = member_dir(member_id)
+    os.replace(directory / partial_name, directory / name)
+
+
+def discard_partial(*, member_id, partial_name: str) -> None:
+    (member_dir(member_id) / partial_name).unlink(missing_ok=True)
+
+
+def discard_stale_partials(*, member_id, request_id, keep: str) -> int:
+    """Remove the partials other runs of this request left behind (a killed worker's);
+    called by the run that publishes, under the request's lock."""
+    removed = 0
+    for path in member_dir(member_id).glob(f"{request_id}*.partial"):
+        if path.name != keep:
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def remove_member_artifacts(member_id) -> list[str]:

@@ -20,6 +20,7 @@ sorted deleted-id set) or `failed` (with a critical audit alert).
 
 import base64
 import logging
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -43,8 +44,11 @@ from datarights.events import POLICY_ID, trail_append
 from datarights.export import (
     art15,
     artifact_path,
+    discard_partial,
+    discard_stale_partials,
     file_sha256,
     member_dir,
+    publish_artifact,
     remove_member_artifacts,
     write_artifact,
 )
@@ -56,6 +60,7 @@ from datarights.policy import (
     report_fingerprint,
 )
 from datarights.selectors import (
+    STALLED_AFTER,
     datarights_downloads_due,
     datarights_grace_due,
     datarights_member_artifacts,
@@ -115,6 +120,7 @@ def retry_progress(progress: dict) -> dict:
         k: v for k, v in progress.get("cursors", {}).items() if k not in RERUN_ON_RETRY
     }
     again["attempts"] = 0
+    again.pop("run", None)
     return again
 
 
@@ -199,7 +205,8 @@ def datarights_process(*, request_id, now: datetime | None = None) -> str:
     and skips what is already recorded.
     """
     now = now or timezone.now()
-    if not _begin(request_id, now):
+    run = _begin(request_id, now)
+    if run is None:
         return DataRightsRequest.objects.get(pk=request_id).status
     kind = DataRightsRequest.objects.values_list("kind", flat=True).get(pk=request_id)
     try:
@@ -211,23 +218,47 @@ def datarights_process(*, request_id, now: datetime | None = None) -> str:
             _process_delete(request_id, now)
     except _Stop:
         pass
+    finally:
+        _end_run(request_id, run)
     return DataRightsRequest.objects.get(pk=request_id).status
 
 
+def _run_marker(now: datetime) -> tuple[str, dict]:
+    token = uuid.uuid4().hex
+    return token, {"token": token, "since": now.isoformat()}
+
+
 @transaction.atomic
-def _begin(request_id, now: datetime) -> bool:
+def _begin(request_id, now: datetime) -> str | None:
+    """Start a run: None = nothing to do; "" = join a live run (or a soft delete's
+    waiting window) without counting an attempt; a token = this run counts as an
+    attempt and owns the request's run marker until `_end_run`.
+
+    The marker tells a concurrent run (a re-enqueued job while a slow worker still runs
+    it, the scheduler's resume beside a queued job) from a retry after a crash: a crash
+    ends the run and clears the marker, a killed worker's marker goes stale after
+    STALLED_AFTER."""
     request = DataRightsRequest.objects.select_for_update().filter(pk=request_id).first()
     if request is None:
-        return False
+        return None
     if request.status == RequestStatus.VERIFIED:
+        token, marker = _run_marker(now)
         datarights_request_transition(
-            request=request, to=RequestStatus.IN_PROGRESS, actor=ACTOR, enqueue=False, now=now
+            request=request,
+            to=RequestStatus.IN_PROGRESS,
+            actor=ACTOR,
+            enqueue=False,
+            now=now,
+            progress={**request.progress, "run": marker},
         )
-        return True
+        return token
     if request.status != RequestStatus.IN_PROGRESS:
-        return False
+        return None
     if request.grace_ends_at is not None and now < request.grace_ends_at:
-        return True  # a soft delete waiting out its window: nothing to count
+        return ""  # a soft delete waiting out its window: nothing to count
+    live = request.progress.get("run")
+    if live and datetime.fromisoformat(live["since"]) > now - STALLED_AFTER:
+        return ""  # another run is at work; the per-step locks keep them apart
     progress = dict(request.progress)
     progress["attempts"] = progress.get("attempts", 0) + 1
     if progress["attempts"] > MAX_ATTEMPTS:
@@ -240,9 +271,25 @@ def _begin(request_id, now: datetime) -> bool:
             failure_code=FailureCode.PROCESSING_ERROR,
             detail={"failure_code": FailureCode.PROCESSING_ERROR},
         )
-        return False
+        return None
+    token, progress["run"] = _run_marker(now)
     _save_progress(request, progress, now)
-    return True
+    return token
+
+
+def _end_run(request_id, token: str) -> None:
+    """Clear this run's marker (if it is still this run's) whatever the outcome, and any
+    marker (a killed run's) once the request is no longer in progress."""
+    with transaction.atomic():
+        request = DataRightsRequest.objects.select_for_update().filter(pk=request_id).first()
+        if request is None or "run" not in request.progress:
+            return
+        owned = bool(token) and request.progress["run"].get("token") == token
+        if not owned and request.status == RequestStatus.IN_PROGRESS:
+            return
+        progress = dict(request.progress)
+        progress.pop("run")
+        DataRightsRequest.objects.filter(pk=request_id).update(progress=progress)
 
 
 def _alert(request: DataRightsRequest, action: str, payload: dict) -> None:
@@ -285,26 +332,38 @@ def _process_export(request_id, now: datetime) -> None:
         salt = base64.urlsafe_b64decode(state["salt"]) if key else None
         if payload.encrypted and key is None:
             raise RuntimeError("an encrypted export lost its key")  # never: key sealed at submit
-        name, digest, size = write_artifact(
-            request_id=request.pk,
-            member_id=request.member_id,
-            payload=payload,
-            # The bundle's own timestamp is the start of processing: a resumed job
-            # rewrites the same document.
-            generated_at=request.started_at or now,
-            key=key,
-            salt=salt,
-        )
+        # Each run writes its own partial; only the run that records the step publishes
+        # it, under the request's lock, so concurrent runs (a job re-enqueued while a
+        # slow worker still runs it) never interleave in one file or swap it afterwards.
+        partial_name = f"{request.pk}.{uuid.uuid4().hex}.partial"
+        try:
+            name, digest, size = write_artifact(
+                request_id=request.pk,
+                member_id=request.member_id,
+                payload=payload,
+                # The bundle's own timestamp is the start of processing: a resumed job
+                # rewrites the same document.
+                generated_at=request.started_at or now,
+                key=key,
+                salt=salt,
+                partial_name=partial_name,
+            )
 
-        def record(locked: DataRightsRequest) -> dict:
-            locked.artifact_name = name
-            locked.artifact_size = size
-            locked.artifact_sha256 = file_sha256(member_dir(locked.member_id) / name)
-            locked.artifact_encrypted = key is not None
-            locked.work_state = ""  # the derived key is not needed any more
-            return {"bundle_sha256": digest, "size": size}
+            def record(locked: DataRightsRequest) -> dict:
+                publish_artifact(member_id=locked.member_id, partial_name=partial_name, name=name)
+                discard_stale_partials(
+                    member_id=locked.member_id, request_id=locked.pk, keep=partial_name
+                )
+                locked.artifact_name = name
+                locked.artifact_size = size
+                locked.artifact_sha256 = file_sha256(member_dir(locked.member_id) / name)
+                locked.artifact_encrypted = key is not None
+                locked.work_state = ""  # the derived key is not needed any more
+                return {"bundle_sha256": digest, "size": size}
 
-        _step(request_id, "build", record, now)
+            _step(request_id, "build", record, now)
+        finally:
+            discard_partial(member_id=request.member_id, partial_name=partial_name)
     request = DataRightsRequest.objects.get(pk=request_id)
     fingerprint = request.progress["counts"]["build"]["bundle_sha256"]
     _complete(

@@ -22,8 +22,16 @@ from iris_site.tokens import token_digest, token_generate
 def member_lock(*, member_id) -> None:
     """Serialize one member's writes inside the caller's transaction (a row lock on the
     member); other members proceed in parallel. On SQLite the IMMEDIATE transaction mode
-    already serializes writers, and the lock is a no-op."""
-    User.objects.select_for_update().filter(pk=member_id).values_list("pk", flat=True).first()
+    already serializes writers, and the lock is a no-op.
+
+    FOR NO KEY UPDATE, not FOR UPDATE: it still excludes every other member lock, but
+    not the FOR KEY SHARE that PostgreSQL's deferred foreign-key checks take on the
+    member row at COMMIT. With FOR UPDATE, a transaction holding the audit chain's lock
+    and committing a row that references the member deadlocked against a member-locked
+    writer waiting for the chain (tests/trust/test_concurrency.py)."""
+    User.objects.select_for_update(no_key=True).filter(pk=member_id).values_list(
+        "pk", flat=True
+    ).first()
 
 
 @transaction.atomic

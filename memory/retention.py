@@ -320,8 +320,8 @@ def memory_entries_compact(
     events), so the summary expands back to its sources.
     """
     entries = list(
-        MemoryEntry.objects.select_for_update(of=("self",))
-        .select_related("revision")
+        # No joined revision under the lock: a waiter would keep the stale one.
+        MemoryEntry.objects.select_for_update()
         .filter(member_id=member_id, scope_key=scope_key, category=category)
         .filter(actor_handle=actor_handle)
         .exclude(origin=Origin.SUMMARIZED_FROM_SESSION)
@@ -443,12 +443,8 @@ def _expire_summaries(now: datetime) -> int:
         ).exclude(lifecycle=Lifecycle.TOMBSTONED)
         for entry_id in due.order_by("updated_at", "id").values_list("pk", flat=True):
             with transaction.atomic():
-                entry = (
-                    due.select_for_update(of=("self",))
-                    .select_related("revision")
-                    .filter(pk=entry_id)
-                    .first()
-                )
+                # No joined revision under the lock: a waiter would keep the stale one.
+                entry = due.select_for_update().filter(pk=entry_id).first()
                 if entry is not None:  # gone or changed since the listing
                     _tombstone(entry, actor=RETENTION_ACTOR, now=now)
                     tombstoned += 1

@@ -15,6 +15,7 @@ from hierarchy.events import Actor, audit_event_append, iso
 from iris_site.appendonly import purge_bypass
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import User
+from iris_site.services import member_lock
 from memory import policy
 from memory.contracts import MemoryWriteRequest, scope_key
 from memory.enums import (
@@ -147,12 +148,10 @@ def _append_revision(entry: MemoryEntry, *, action: str, actor: Actor, now: date
 
 def _lock(entry: MemoryEntry) -> MemoryEntry:
     """Re-read the entry under a row lock so concurrent edits queue, never interleave."""
-    # `of=("self",)`: PostgreSQL cannot lock the nullable side of the revision join.
-    locked = (
-        MemoryEntry.objects.select_for_update(of=("self",))
-        .select_related("revision")
-        .get(pk=entry.pk)
-    )
+    # The head revision is read after the lock, never joined into the locking query: on
+    # PostgreSQL a waiter re-checks only the locked row and would keep the joined (old)
+    # revision, linking its new revision to the wrong predecessor.
+    locked = MemoryEntry.objects.select_for_update().get(pk=entry.pk)
     if locked.lifecycle == Lifecycle.TOMBSTONED:
         raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")
     return locked
@@ -303,6 +302,9 @@ def memory_remember(
         entry.suppression_notes = write.suppression.notes
     _apply_scope(entry, write.scope)
 
+    # One remember per member at a time: locking the conflicting rows cannot stop two
+    # writers that both find none from each creating an active entry for one key.
+    member_lock(member_id=member.pk)
     existing = _conflicts_with(entry).select_for_update().order_by("-updated_at", "id").first()
     if existing is None:
         _create(entry, actor=actor, now=now)
@@ -546,11 +548,8 @@ def memory_tombstone(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
 def _tombstone_all(entries, *, actor: Actor) -> list[uuid.UUID]:
     now = timezone.now()
     ids = []
-    for entry in (
-        entries.exclude(lifecycle=Lifecycle.TOMBSTONED)
-        .select_for_update(of=("self",))
-        .select_related("revision")
-    ):
+    # No `select_related("revision")` under the lock (see `_lock`).
+    for entry in entries.exclude(lifecycle=Lifecycle.TOMBSTONED).select_for_update():
         _tombstone(entry, actor=actor, now=now)
         ids.append(entry.pk)
     return ids
