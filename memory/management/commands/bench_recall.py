@@ -55,6 +55,7 @@ from memory.enums import (
     ProvenanceKind,
     ScopeKind,
     SuppressionReason,
+    is_sensitive_category,
 )
 from memory.models import (
     MemoryCorpusStats,
@@ -500,7 +501,11 @@ def populate(member: User, tenant: Tenant, n: int, *, now: datetime, seed: int) 
         handle = ""
         sensitive_interaction = False
         if category in (MemoryCategory.RELATIONSHIP, MemoryCategory.FAMILY) and rng.random() < 0.5:
-            handle = f"actor-{rng.randrange(200):03d}"
+            handle = policy.actor_handle(
+                secret=settings.IRIS_HASH_SECRET.encode(),
+                member_id=member.pk,
+                raw_name=f"actor-{rng.randrange(200):03d}",
+            )
             sensitive_interaction = rng.random() < 0.05
         suppression = ("", None)
         if lifecycle == Lifecycle.PAUSED:
@@ -540,11 +545,30 @@ def populate(member: User, tenant: Tenant, n: int, *, now: datetime, seed: int) 
                 category=category, actor_handle=handle, subject=subject
             ),
             suppression_reason=suppression[0],
-            suppression_started_at=created_at if suppression[0] else None,
+            # An elapsed suppression started before it ended.
+            suppression_started_at=(
+                min(created_at, suppression[1] - timedelta(days=1))
+                if suppression[1]
+                else created_at
+            )
+            if suppression[0]
+            else None,
             suppression_ends_at=suppression[1],
             actor_handle=handle,
             sensitive_interaction=sensitive_interaction,
             provenance_chain=provenance,
+            # As the write path stores them: a sensitive entry carries its category's
+            # consent (the benchmark members hold every consent).
+            consent=[
+                {
+                    "category": category,
+                    "granted_at": created_at.isoformat(),
+                    "revoked_at": None,
+                    "source": "settings-toggle",
+                }
+            ]
+            if is_sensitive_category(category)
+            else [],
             term_stats=stats,
             reference_count=references,
             last_referenced_at=last_referenced,
