@@ -29,6 +29,8 @@ migrate: install
 
 run: migrate
 	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo
+	@# No worker is alive yet: hand back any task a killed previous run left RUNNING.
+	$(PY) manage.py recover_stalled_tasks --lease-seconds 0
 	@echo "Iris is starting on http://127.0.0.1:$(PORT)/  (API docs: /api/docs/, admin: /admin/)"
 	@trap 'kill 0' INT TERM EXIT; \
 	$(PY) manage.py db_worker --queue-name default & \

@@ -263,20 +263,19 @@ def write_artifact(
     generated_at: datetime,
     key: bytes | None,
     salt: bytes | None,
-    partial_name: str | None = None,
+    partial_name: str,
 ) -> tuple[str, str, int]:
-    """Write the bundle to the member's export directory, atomically (a partial file
-    never carries the final name). Returns (file name, plaintext SHA-256, file size).
-
-    With `partial_name` the bundle is left in that partial file for the caller to
-    publish (`publish_artifact`) once it knows it won: concurrent runs of one job each
-    write their own partial, so they never interleave in one file."""
+    """Write the bundle into the partial file `partial_name` of the member's export
+    directory; the caller publishes it under the returned final name (`publish_artifact`)
+    once it knows its run won, so a partial file never carries the final name and
+    concurrent runs of one job never interleave in one file.
+    Returns (final file name, plaintext SHA-256, file size)."""
     from datarights.crypto import EncryptingWriter
 
     directory = member_dir(member_id)
     directory.mkdir(parents=True, exist_ok=True)
     name = f"{request_id}.json.enc" if key else f"{request_id}.json"
-    partial = directory / (partial_name or f"{request_id}.partial")
+    partial = directory / partial_name
     with open(partial, "wb") as raw:
         if key:
             writer = EncryptingWriter(raw, key=key, salt=salt)
@@ -299,10 +298,7 @@ def write_artifact(
         raw.flush()
         os.fsync(raw.fileno())
         size = os.fstat(raw.fileno()).st_size  # by handle: a stale partial may be unlinked
-    if partial_name is not None:
-        return name, digest, size
-    os.replace(partial, directory / name)
-    return name, digest, (directory / name).stat().st_size
+    return name, digest, size
 
 
 def publish_artifact(*, member_id, partial_name: str, name: str) -> None:

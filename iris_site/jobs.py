@@ -34,25 +34,11 @@ from django_tasks_db.models import DBTaskResult
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_LEASE_SECONDS = 30 * 60
-DEFAULT_MAX_CLAIMS = 3
 WORKER_LOST = "iris_site.jobs.WorkerLost"
 
 
 class WorkerLost(Exception):
     """The worker running a task stopped without recording an outcome."""
-
-
-def task_lease() -> timedelta:
-    return timedelta(seconds=getattr(settings, "IRIS_TASK_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
-
-
-def _max_claims() -> int:
-    return int(getattr(settings, "IRIS_TASK_MAX_CLAIMS", DEFAULT_MAX_CLAIMS))
-
-
-def _excluded() -> frozenset[str]:
-    return frozenset(getattr(settings, "IRIS_TASK_RECOVERY_EXCLUDE", ()))
 
 
 def tasks_recover_stalled(
@@ -61,28 +47,29 @@ def tasks_recover_stalled(
     """Requeue (or, past the claim limit, fail) tasks left RUNNING by a dead worker.
     Idempotent; safe beside running workers and other recoveries."""
     now = now or timezone.now()
-    cutoff = now - (task_lease() if lease is None else lease)
+    lease = timedelta(seconds=settings.IRIS_TASK_LEASE_SECONDS) if lease is None else lease
+    cutoff = now - lease
     counts = {"requeued": 0, "failed": 0, "skipped": 0}
     stalled = DBTaskResult.objects.running().filter(started_at__lt=cutoff)
     for pk, task_path, started_at, worker_ids in stalled.values_list(
         "pk", "task_path", "started_at", "worker_ids"
     ):
         claims = len(worker_ids or [])
-        if task_path in _excluded():
+        if task_path in settings.IRIS_TASK_RECOVERY_EXCLUDE:
             logger.error("task %s (%s) stalled; excluded from recovery", pk, task_path)
             counts["skipped"] += 1
             continue
         note = (
             f"{WORKER_LOST}: claimed by {worker_ids[-1] if worker_ids else '?'} at "
             f"{started_at.isoformat()}, still running after the lease; recovered at "
-            f"{now.isoformat()} (claim {claims} of {_max_claims()}).\n"
+            f"{now.isoformat()} (claim {claims} of {settings.IRIS_TASK_MAX_CLAIMS}).\n"
         )
         # Compare-and-set: only the row exactly as listed (nobody re-claimed or finished it).
         current = DBTaskResult.objects.filter(
             pk=pk, status=TaskResultStatus.RUNNING, started_at=started_at
         )
         with transaction.atomic():
-            if claims >= _max_claims():
+            if claims >= settings.IRIS_TASK_MAX_CLAIMS:
                 changed = current.update(
                     status=TaskResultStatus.FAILED,
                     finished_at=now,
@@ -98,6 +85,3 @@ def tasks_recover_stalled(
             counts[key] += 1
             logger.warning("task %s (%s) %s after its worker was lost", pk, task_path, key)
     return counts
-
-
-__all__ = ["WorkerLost", "task_lease", "tasks_recover_stalled"]

@@ -268,6 +268,12 @@ X_FRAME_OPTIONS = "DENY"
 # Features no page of Iris uses, switched off for every page (and anything injected).
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
+# Recovery of tasks a dead worker left RUNNING (iris_site/jobs.py): requeued after the
+# lease, failed after this many claims; excluded task paths are only logged.
+IRIS_TASK_LEASE_SECONDS = int(os.environ.get("IRIS_TASK_LEASE_SECONDS", str(30 * 60)))
+IRIS_TASK_MAX_CLAIMS = int(os.environ.get("IRIS_TASK_MAX_CLAIMS", "3"))
+IRIS_TASK_RECOVERY_EXCLUDE = frozenset(env_list("IRIS_TASK_RECOVERY_EXCLUDE"))
+
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("IRIS_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
