@@ -231,6 +231,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "iris_site.api.schema.document_retry_after",
+    ],
 }
 
 # Sign-in lockout (django-axes): failures counted per username and client IP.

@@ -33,12 +33,26 @@ ERROR_DESCRIPTIONS = {
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     """Document the envelope for these statuses.
 
-    400, 401, 403 and 429 are added to every call: any request may carry a path or query
-    string that is not UTF-8 text (refused by `RequestEncodingMiddleware`), come without
-    valid credentials or from the wrong kind of caller, or be over its rate limit.
+    400, 401, 403, 429 and 503 are added to every call: any request may carry a path or
+    query string that is not UTF-8 text (refused by `RequestEncodingMiddleware`), come
+    without valid credentials or from the wrong kind of caller, be over its rate limit,
+    or meet a database that cannot answer (a full disk, a timeout).
     """
-    wanted = sorted({400, 401, 403, 429, *statuses})
+    wanted = sorted({400, 401, 403, 429, 503, *statuses})
     return {
         code: OpenApiResponse(ErrorEnvelopeSerializer, description=ERROR_DESCRIPTIONS[code])
         for code in wanted
     }
+
+
+def document_retry_after(result, generator, request, public):
+    """drf-spectacular post-processing hook: every 429 says how long to wait."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            limited = isinstance(operation, dict) and operation.get("responses", {}).get("429")
+            if limited:
+                limited.setdefault("headers", {})["Retry-After"] = {
+                    "description": "Seconds to wait before retrying.",
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+    return result

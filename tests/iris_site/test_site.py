@@ -65,6 +65,22 @@ def test_schema_describes_the_operator_audit_api():
     assert document["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 
 
+def test_every_api_operation_documents_rate_limits_and_outages():
+    """Any call may be throttled (429, with Retry-After) or meet a database that cannot
+    answer (503): clients read both from the schema, for every operation."""
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    operations = [
+        (path, method, operation)
+        for path, item in json.loads(schema.content)["paths"].items()
+        for method, operation in item.items()
+    ]
+    assert operations
+    for path, method, operation in operations:
+        responses = operation["responses"]
+        assert {"429", "503"} <= responses.keys(), (method, path)
+        assert "Retry-After" in responses["429"]["headers"], (method, path)
+
+
 def test_production_settings_pass_the_deploy_check(tmp_path):
     env = {
         **os.environ,
