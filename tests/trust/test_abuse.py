@@ -8,9 +8,7 @@ requests are real.
 """
 
 import importlib
-import os
 import re
-import subprocess
 import sys
 import time
 from datetime import timedelta
@@ -19,6 +17,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.core.cache import cache
 from django.test import Client
+from django.utils.csp import CSP
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -407,27 +406,10 @@ def test_production_cookies_are_secure_httponly_and_samesite(production):
     assert production.SESSION_COOKIE_HTTPONLY and production.CSRF_COOKIE_HTTPONLY
     assert production.SESSION_COOKIE_SAMESITE == "Lax" and production.CSRF_COOKIE_SAMESITE == "Lax"
     assert production.SECURE_HSTS_SECONDS >= 31536000 and production.SECURE_SSL_REDIRECT
-    assert production.SECURE_CSP["script-src"] == production.SECURE_CSP["script-src"]
+    assert CSP.UNSAFE_INLINE not in production.SECURE_CSP["script-src"]
+    assert CSP.UNSAFE_INLINE not in production.SECURE_CSP["style-src"]
     assert "django.middleware.csp.ContentSecurityPolicyMiddleware" in production.MIDDLEWARE
     assert production.MIDDLEWARE[-1] == "axes.middleware.AxesMiddleware"
-
-
-def test_production_settings_pass_check_deploy():
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "iris_site.production_settings",
-        "ALLOWED_HOSTS": "iris.example",
-        "SECRET_KEY": "k" * 30 + "Zq9-x_" * 6,
-    }
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
 
 
 # --- Shared cache ------------------------------------------------------------------------------
