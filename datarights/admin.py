@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from datarights.enums import FINISHED_STATUSES, RequestStatus
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
 from datarights.policy import receipt_timing
+from datarights.selectors import datarights_queue
 from iris_site.admin_readonly import NoWritesMixin
 
 DUE_SOON = timedelta(days=7)
@@ -62,6 +63,8 @@ class DataRightsRequestAdmin(NoWritesMixin, admin.ModelAdmin):
     date_hierarchy = "received_at"
     show_full_result_count = False
     inlines = [TrailInline]
+    # The operator API's queue: a tenant-bound operator sees its tenant's members only.
+    scopes_by_tenant = True
     # No content: payloads hold enums and flags; the scratch state is never shown.
     fields = [
         "id",
@@ -92,6 +95,12 @@ class DataRightsRequestAdmin(NoWritesMixin, admin.ModelAdmin):
     readonly_fields = fields
 
     @admin.display(description="deadline", ordering="due_at")
+    def get_queryset(self, request):
+        profile = getattr(request.user, "operator_profile", None)
+        if profile is None:  # a superuser without an operator role: the whole queue
+            return super().get_queryset(request)
+        return datarights_queue(tenant_id=profile.tenant_id)
+
     def deadline(self, obj: DataRightsRequest):
         timing = receipt_timing(due_at=obj.due_at, now=timezone.now(), finished_at=obj.finished_at)
         finished = obj.status in FINISHED_STATUSES and obj.status != RequestStatus.FAILED

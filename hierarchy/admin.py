@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from hierarchy.models import AuditEvent, OperatorAccessRecord, ShortTermMemory
-from iris_site.admin_readonly import ReadOnlyModelAdmin
+from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
 
 
 @admin.register(AuditEvent)
@@ -16,7 +16,7 @@ class AuditEventAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(ShortTermMemory)
-class ShortTermMemoryAdmin(admin.ModelAdmin):
+class ShortTermMemoryAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     """Metadata only: content (encrypted or not) never appears in the console."""
 
     fields = [
@@ -60,7 +60,7 @@ class ShortTermMemoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(OperatorAccessRecord)
-class OperatorAccessRecordAdmin(admin.ModelAdmin):
+class OperatorAccessRecordAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     """Read-only: why member data was read through the hierarchy tools."""
 
     list_display = ["created_at", "action", "actor_type", "actor_role", "target_member_id"]

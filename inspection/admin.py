@@ -91,6 +91,8 @@ def _move(to: str, description: str, *, carveout: bool = False):
 
 @admin.register(InspectionRequest)
 class InspectionRequestAdmin(admin.ModelAdmin):
+    # `inspection_list` shows an operator only the requests its tenant binding allows.
+    scopes_by_tenant = True
     """Requests visible to this operator (its own; admin oversight sees all)."""
 
     list_display = [

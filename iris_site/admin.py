@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 
+from iris_site.admin_readonly import PlatformOnlyMixin
 from iris_site.models import (
     ApiToken,
     OperatorProfile,
@@ -23,7 +24,7 @@ class TenantMembershipInline(admin.TabularInline):
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(PlatformOnlyMixin, DjangoUserAdmin):
     ordering = ["email"]
     list_display = ["email", "kind", "is_active", "is_staff", "date_joined"]
     list_filter = ["kind", "is_active", "is_staff"]
@@ -40,20 +41,20 @@ class UserAdmin(DjangoUserAdmin):
 
 
 @admin.register(Tenant)
-class TenantAdmin(admin.ModelAdmin):
+class TenantAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
 
 @admin.register(ServiceClient)
-class ServiceClientAdmin(admin.ModelAdmin):
+class ServiceClientAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     list_display = ["label", "consumer", "is_active", "created_at"]
     list_filter = ["consumer", "is_active"]
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     """Tokens are minted by `token_issue` (the raw value is shown once); here only revoked."""
 
     list_display = ["prefix", "label", "user", "service_client", "last_used_at", "revoked_at"]
@@ -68,3 +69,17 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def revoke(self, request, queryset) -> None:
         for token in queryset:
             token_revoke(token=token)
+
+
+def _platform_only(site: admin.AdminSite) -> None:
+    """The admins other apps registered before ours (auth groups, sign-in lockout logs,
+    task results) span every tenant: re-registered as platform-operator tables."""
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, PlatformOnlyMixin):
+            continue
+        base = type(model_admin)
+        site.unregister(model)
+        site.register(model, type(base.__name__, (PlatformOnlyMixin, base), {}))
+
+
+_platform_only(admin.site)
