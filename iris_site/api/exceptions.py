@@ -8,7 +8,7 @@ import logging
 import pydantic
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DatabaseError
+from django.db import DatabaseError, DataError
 from django.http import Http404, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -84,6 +84,14 @@ def exception_handler(exc, context):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DataError):
+        # The database refused a value the request carried (out of range, e.g. a time
+        # zone offset of -17:45 that PostgreSQL cannot compare): the client's to fix.
+        logger.warning("the database refused a value from the request: %s", type(exc).__name__)
+        return Response(
+            error_body("invalid", "A value in the request is out of the range Iris can use."),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     elif isinstance(exc, DatabaseError):
         # A full disk, a lost connection, a lock timeout: the request may be retried.
         logger.exception("database unavailable while handling a request")

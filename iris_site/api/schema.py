@@ -22,6 +22,7 @@ ERROR_DESCRIPTIONS = {
     401: "No or invalid credentials.",
     403: "Authenticated, but not allowed.",
     404: "Not found, or not yours.",
+    406: "The Accept header asks for a format the API does not produce (JSON).",
     409: "Conflicts with the current state.",
     413: "Request body too large.",
     422: "Refused by a memory policy.",
@@ -33,12 +34,12 @@ ERROR_DESCRIPTIONS = {
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     """Document the envelope for these statuses.
 
-    400, 401, 403, 429 and 503 are added to every call: any request may carry a path or
-    query string that is not UTF-8 text (refused by `RequestEncodingMiddleware`), come
-    without valid credentials or from the wrong kind of caller, be over its rate limit,
-    or meet a database that cannot answer (a full disk, a timeout).
+    400, 401, 403, 406, 429 and 503 are added to every call: any request may carry a path
+    or query string that is not UTF-8 text (refused by `RequestEncodingMiddleware`), come
+    without valid credentials or from the wrong kind of caller, accept no JSON, be over
+    its rate limit, or meet a database that cannot answer (a full disk, a timeout).
     """
-    wanted = sorted({400, 401, 403, 429, 503, *statuses})
+    wanted = sorted({400, 401, 403, 406, 429, 503, *statuses})
     return {
         code: OpenApiResponse(ErrorEnvelopeSerializer, description=ERROR_DESCRIPTIONS[code])
         for code in wanted

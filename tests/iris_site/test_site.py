@@ -77,7 +77,7 @@ def test_every_api_operation_documents_rate_limits_and_outages():
     assert operations
     for path, method, operation in operations:
         responses = operation["responses"]
-        assert {"429", "503"} <= responses.keys(), (method, path)
+        assert {"406", "429", "503"} <= responses.keys(), (method, path)
         assert "Retry-After" in responses["429"]["headers"], (method, path)
 
 

@@ -21,8 +21,9 @@ import hypothesis
 import pytest
 import schemathesis
 from django.conf import settings
+from django.core.cache import caches
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.test import override_settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -264,6 +265,18 @@ STATEFUL_SETTINGS = hypothesis.settings(
 
 def _workflow(part, token: str, member_id: str):
     class Workflow(part.as_state_machine()):
+        def setup(self):
+            # Every scenario starts from the same world: what one scenario created would
+            # otherwise change what the next one can draw (Hypothesis calls that flaky).
+            self._scenario = transaction.atomic()
+            self._scenario.__enter__()
+            for cache in caches.all():
+                cache.clear()
+
+        def teardown(self):
+            transaction.set_rollback(True)
+            self._scenario.__exit__(None, None, None)
+
         def before_call(self, case):
             # The surfaces act for member A; what follows comes from the links.
             if "member_id" in case.path_parameters:
