@@ -9,6 +9,7 @@ from hierarchy import operator
 from hierarchy.access import operator_read_audit
 from hierarchy.enums import StmScopeKind
 from hierarchy.events import Actor
+from iris_site.permissions import IsOperator
 from iris_site.selectors import operator_tenant_id
 from memory.enums import Lifecycle
 
@@ -51,11 +52,9 @@ def _rows(counts: dict | None, labels) -> list[tuple[str, int]] | None:
 @require_GET
 @login_required
 def memory_hierarchy_dashboard(request):
-    # The API's rule (IsOperator): an operator without a role (e.g. `createsuperuser`'s
-    # user) has no tenant binding to scope the counts by, so it is refused, not a 500.
-    if not getattr(request.user, "is_operator", False) or not hasattr(
-        request.user, "operator_profile"
-    ):
+    # The API's rule: an operator without a role (e.g. `createsuperuser`'s user) has no
+    # tenant binding to scope the counts by, so it is refused, not a 500.
+    if not IsOperator().has_permission(request, None):
         raise PermissionDenied
     counts = operator.hierarchy_counts(tenant_id=operator_tenant_id(request.user), with_hourly=True)
     operator_read_audit(

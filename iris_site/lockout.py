@@ -3,7 +3,6 @@
 from axes.backends import AxesStandaloneBackend
 from axes.helpers import get_cool_off
 
-from iris_site.api.throttles import client_ip
 from iris_site.middleware import too_many_attempts_response
 
 
@@ -18,11 +17,6 @@ class LoginLockoutBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username, password, **kwargs)
-
-
-def lockout_client_ip(request) -> str:
-    """The same client address the rate limits use (see `client_ip`)."""
-    return client_ip(request)
 
 
 def lockout_response(request, original_response=None, credentials=None):

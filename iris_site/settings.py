@@ -245,7 +245,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # nothing, and lock out everyone at that address instead of one account.
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "iris_site.lockout.lockout_client_ip"
+# The same client address the rate limits use.
+AXES_CLIENT_IP_CALLABLE = "iris_site.api.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "iris_site.lockout.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
