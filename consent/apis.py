@@ -14,6 +14,7 @@ from consent.selectors import consent_event_list, consent_ledger_verify, consent
 from consent.services import consent_event_append
 from consent.terms import CURRENT_TERMS_VERSION, TERMS_HASHES
 from hierarchy.events import Actor
+from iris_site.api.gated import content_free
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.models import ApiToken
@@ -58,6 +59,7 @@ def witness_for(request) -> str:
     return f"token:{request.auth.id}" if isinstance(request.auth, ApiToken) else "session"
 
 
+@content_free
 class ActiveConsentListApi(APIView):
     """The member's consents now: the latest event per consent type."""
 
@@ -89,6 +91,7 @@ class ActiveConsentListApi(APIView):
         return Response({"results": ActiveConsentOutputSerializer(results, many=True).data})
 
 
+@content_free
 class ConsentEventListCreateApi(generics.ListAPIView):
     """GET: the member's ledger, newest first. POST: append a grant, withdrawal or denial.
 
@@ -157,6 +160,7 @@ class ConsentEventListCreateApi(generics.ListAPIView):
         )
 
 
+@content_free
 class ConsentEventDetailApi(generics.RetrieveAPIView):
     """One event of the member's own ledger; anyone else's is a 404."""
 
@@ -173,6 +177,7 @@ class ConsentEventDetailApi(generics.RetrieveAPIView):
         return super().get(request, *args, **kwargs)
 
 
+@content_free
 class ConsentLedgerVerifyApi(APIView):
     """Recompute every fingerprint and hash of the member's ledger."""
 

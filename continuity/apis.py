@@ -37,11 +37,13 @@ from continuity.policy import RECENT_DEFAULT, RECENT_MAX, readable_surfaces
 from continuity.selectors import continuation_resume, continuation_token_recent
 from continuity.services import continuation_token_write, continuity_notices_deliver
 from hierarchy.events import Actor
+from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.schema import error_responses
 from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotPermitted
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
+from memory.gate import ContentKind
 
 # DRF's RegexField uses Python's `re`; the contract's pattern is valid there too.
 _REFERENCE = REFERENCE_PATTERN
@@ -53,7 +55,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     required=False,
     description="Optional; when sent it must equal the body's `idempotency_key`.",
 )
-
 
 # --- Shapes ------------------------------------------------------------------------------
 
@@ -291,6 +292,7 @@ LIST_DESCRIPTION = (
 # --- Views -------------------------------------------------------------------------------
 
 
+@content_view(reads=[ContentKind.TOKEN], through=READ_GATE)
 class MemberContinuationTokenApi(APIView):
     """A surface writes (PUT) or reads (GET) a member's continuation tokens."""
 
@@ -357,6 +359,7 @@ class MemberContinuationTokenApi(APIView):
         return response
 
 
+@content_view(reads=[ContentKind.TOKEN], through=READ_GATE)
 class MemberContinuationResumeApi(APIView):
     """Where a surface picks a member up: the anchor and the cursor of one card."""
 
@@ -379,6 +382,7 @@ class MemberContinuationResumeApi(APIView):
         return Response(ContinuationResumeOutputSerializer(resume).data)
 
 
+@content_view(reads=[ContentKind.TOKEN], through=MEMBER_OWN)
 class MyContinuationTokenListApi(APIView):
     """The member's own continuation tokens."""
 
@@ -401,6 +405,7 @@ class MyContinuationTokenListApi(APIView):
         )
 
 
+@content_view(reads=[ContentKind.TOKEN], through=MEMBER_OWN)
 class MyContinuationResumeApi(APIView):
     """Resume one of the member's own cards; anyone else's is a 404."""
 

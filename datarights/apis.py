@@ -42,12 +42,14 @@ from datarights.services import (
     datarights_verify_session,
 )
 from hierarchy.events import Actor
+from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
 from iris_site.enums import OperatorRole
 from iris_site.errors import NotFound
 from iris_site.permissions import IsMember, operator_with_roles
 from iris_site.selectors import operator_tenant_id
+from memory.gate import ContentKind
 
 IsDataRightsOperator = operator_with_roles(OperatorRole.LEGAL, OperatorRole.ADMIN)
 
@@ -70,6 +72,7 @@ def _receipt(obj, *, code=status.HTTP_200_OK) -> Response:
     return Response(ReceiptSerializer(obj).data, status=code)
 
 
+@content_free
 class DataRightsListCreateApi(generics.ListAPIView):
     """GET: my requests, newest first. POST: submit a delete, export or access request."""
 
@@ -125,6 +128,7 @@ class DataRightsListCreateApi(generics.ListAPIView):
         return _receipt(created, code=status.HTTP_201_CREATED)
 
 
+@content_free
 class DataRightsReceiptApi(APIView):
     """The receipt of one of my requests: status, deadlines, proof, trail."""
 
@@ -135,6 +139,7 @@ class DataRightsReceiptApi(APIView):
         return _receipt(_own(request, pk))
 
 
+@content_free
 class DataRightsVerifyApi(APIView):
     """Verify my request: a signed-in session verifies at once; otherwise send the
     one-time code from the mail (`{"code": "123456"}`), or `{"resend": true}` for a new
@@ -170,6 +175,7 @@ class DataRightsVerifyApi(APIView):
         return _receipt(datarights_verify_code(request=own, code=code.strip(), actor=actor))
 
 
+@content_free
 class DataRightsCancelApi(APIView):
     """Withdraw my request; inside a soft delete's grace window this re-activates the
     held memories."""
@@ -181,6 +187,7 @@ class DataRightsCancelApi(APIView):
         return _receipt(datarights_cancel(request=_own(request, pk), actor=Actor.of(request.user)))
 
 
+@content_free
 class DataRightsAppealApi(APIView):
     """Contest the outcome of a completed or failed request; an operator decides."""
 
@@ -218,6 +225,7 @@ def download_response(download) -> FileResponse:
     return response
 
 
+@content_view(reads=[ContentKind.ENTRY, ContentKind.STM, ContentKind.TOKEN], through=MEMBER_OWN)
 class DataRightsDownloadApi(APIView):
     """My export bundle, while its download window lasts (410 after)."""
 
@@ -273,6 +281,7 @@ def _queued(request, pk) -> DataRightsRequest:
     return found
 
 
+@content_free
 class OperatorQueueApi(generics.ListAPIView):
     """The work queue, soonest deadline first (legal and admin operators; a tenant-bound
     operator sees only their tenant's members)."""
@@ -295,6 +304,7 @@ class OperatorQueueApi(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
+@content_free
 class OperatorQueueItemApi(APIView):
     permission_classes = [IsDataRightsOperator]
 
@@ -303,6 +313,7 @@ class OperatorQueueItemApi(APIView):
         return Response(QueueItemSerializer(_queued(request, pk)).data)
 
 
+@content_free
 class OperatorTransitionApi(APIView):
     """`{"to": state}`: verify out of band (operator-signoff / court-order), (re)start
     processing, fail, decide an appeal (→ completed keeps the original result), cancel.
@@ -331,6 +342,7 @@ class OperatorTransitionApi(APIView):
         return Response(QueueItemSerializer(moved).data)
 
 
+@content_free
 class OperatorExtendApi(APIView):
     """Extend the deadline once, by at most two further months, with a reason; the member
     is told. Only before the first deadline passes."""

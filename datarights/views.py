@@ -29,7 +29,9 @@ from datarights.services import (
     datarights_verify_session,
 )
 from hierarchy.events import Actor
+from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.errors import DomainError
+from memory.gate import ContentKind
 
 
 def member_required(view):
@@ -92,6 +94,7 @@ def _domain_errors(exc: DomainError) -> list[str]:
     return [exc.message, *details]
 
 
+@content_free
 @require_GET
 @member_required
 def data_index(request):
@@ -118,6 +121,7 @@ def _submit(request, *, kind: str, form, form_name: str, passphrase=None, succes
     return redirect("datarights:index")
 
 
+@content_free
 @require_POST
 @member_required
 def data_export_view(request):
@@ -133,6 +137,7 @@ def data_export_view(request):
     )
 
 
+@content_free
 @require_POST
 @member_required
 def data_delete_view(request):
@@ -146,6 +151,7 @@ def data_delete_view(request):
     )
 
 
+@content_free
 @require_POST
 @member_required
 def data_access_view(request):
@@ -175,6 +181,7 @@ def _attempt(request, action, success: str) -> None:
         messages.success(request, success)
 
 
+@content_free
 @require_POST
 @member_required
 def data_verify_view(request, request_id):
@@ -187,6 +194,7 @@ def data_verify_view(request, request_id):
     return redirect("datarights:index")
 
 
+@content_free
 @require_POST
 @member_required
 def data_cancel_view(request, request_id):
@@ -201,6 +209,7 @@ def data_cancel_view(request, request_id):
     return redirect("datarights:index")
 
 
+@content_free
 @require_POST
 @member_required
 def data_appeal_view(request, request_id):
@@ -219,6 +228,7 @@ def data_appeal_view(request, request_id):
     return redirect("datarights:index")
 
 
+@content_view(reads=[ContentKind.ENTRY, ContentKind.STM, ContentKind.TOKEN], through=MEMBER_OWN)
 @require_GET
 @member_required
 def data_download_view(request, request_id):

@@ -8,12 +8,14 @@ from rest_framework.views import APIView
 from hierarchy.filters import AuditEventFilter
 from hierarchy.models import AuditEvent
 from hierarchy.selectors import audit_chain_verify, audit_event_list
+from iris_site.api.gated import content_free
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.permissions import IsOperator, IsPlatformOperator
 from iris_site.selectors import operator_tenant_id
 
 
+@content_free
 class AuditEventListApi(generics.ListAPIView):
     """Episodic audit events, newest first. Tenant-bound operators see their tenant only."""
 
@@ -55,6 +57,7 @@ class AuditEventListApi(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
+@content_free
 class AuditChainVerifyApi(APIView):
     """Walk the whole chain and report the first event whose hash does not hold.
 

@@ -34,6 +34,7 @@ from hierarchy.operator import (
 )
 from hierarchy.stm import scope_digest, stm_admin_read
 from hierarchy.stm_apis import StmScopeKindField
+from iris_site.api.gated import content_free
 from iris_site.api.schema import error_responses
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsOperator, operator_with_roles
@@ -70,6 +71,7 @@ class CountsOutputSerializer(serializers.Serializer):
     generated_at = serializers.DateTimeField()
 
 
+@content_free
 class HierarchyCountsApi(APIView):
     """STM rows by scope_kind, LTM entries by lifecycle, episodic events of the last 24 h.
     A part whose query fails is null. Tenant-bound operators count their tenant only."""
@@ -128,6 +130,7 @@ class ReplayOutputSerializer(serializers.Serializer):
     )
 
 
+@content_free
 class ReplayApi(APIView):
     """R1 (+ RC1 with `reconstruct=true`): the `memory.stm.*` timeline of a scope, ids
     and counts only, e.g. to see what an agent saw before it crashed mid-tick."""
@@ -212,6 +215,7 @@ def admin_stm_row(row) -> dict:
     }
 
 
+@content_free
 class AdminStmApi(APIView):
     """The live short-term rows of a scope, across members unless `member_id` narrows it.
     Metadata and identifiers only. `justification` is required and audited."""
@@ -277,6 +281,7 @@ def admin_ltm_entry(entry, *, now: datetime, history: bool) -> dict:
     return output
 
 
+@content_free
 class AdminLtmApi(APIView):
     """Long-term entries about one entity (an actor handle, a subject or an entry id) in
     every lifecycle state, bodies never shown; `include_history` adds each revision

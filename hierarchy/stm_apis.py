@@ -25,6 +25,7 @@ from hierarchy.stm import (
     stm_write,
 )
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
+from iris_site.api.gated import READ_GATE, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.enums import UserKind
@@ -32,6 +33,7 @@ from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient
 from memory.enums import MemoryCategory, Origin, RecallContext
+from memory.gate import ContentKind
 from memory.recall.pipeline import MAX_QUERY_CHARS
 
 SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
@@ -88,6 +90,7 @@ def stm_output(row: ShortTermMemory) -> dict:
     ).data
 
 
+@content_view(reads=[ContentKind.STM], through=READ_GATE)
 class ShortTermListCreateApi(generics.GenericAPIView):
     """GET: the live rows of one scope of a member (`scope_id` required: reads are always
     member-scoped). POST: write a row; its TTL defaults to the scope kind's."""
@@ -161,6 +164,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         return Response(stm_output(row), status=status.HTTP_201_CREATED)
 
 
+@content_view(reads=[ContentKind.STM], through=READ_GATE)
 class ShortTermRefreshApi(APIView):
     """T3: keep a row alive for another TTL (capped by the scope's maximum lifetime)."""
 
@@ -196,6 +200,7 @@ class ConsolidateOutputSerializer(serializers.Serializer):
     consolidated_at = serializers.DateTimeField()
 
 
+@content_free
 class ShortTermConsolidateApi(APIView):
     """T5, explicit: the row becomes long-term memory through the consent-checked write
     path and the session → profile promotion rule. 409 when already consolidated; 422
@@ -266,6 +271,7 @@ class ContextBundleOutputSerializer(serializers.Serializer):
     cached = serializers.BooleanField(help_text="Served from the 30-second bundle cache.")
 
 
+@content_view(reads=[ContentKind.ENTRY, ContentKind.STM], through=READ_GATE)
 class ContextBundleApi(APIView):
     """R4: a scope's working memory + long-term recall for the query + the episodic
     events about both, for composing a prompt. Cached 30 s; every call is audited with

@@ -9,6 +9,7 @@ from hierarchy import operator
 from hierarchy.access import operator_read_audit
 from hierarchy.enums import StmScopeKind
 from hierarchy.events import Actor
+from iris_site.api.gated import content_free
 from iris_site.permissions import IsOperator
 from iris_site.selectors import operator_tenant_id
 from memory.enums import Lifecycle
@@ -49,6 +50,7 @@ def _rows(counts: dict | None, labels) -> list[tuple[str, int]] | None:
     return [(label, counts.get(value, 0)) for value, label in labels]
 
 
+@content_free
 @require_GET
 @login_required
 def memory_hierarchy_dashboard(request):

@@ -38,11 +38,13 @@ from inspection.services import (
     inspection_read,
     inspection_transition,
 )
+from iris_site.api.gated import INSPECTION, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsMember, IsOperator
 from memory.enums import Lifecycle, MemoryCategory, Origin, ScopeKind
+from memory.gate import ContentKind
 
 PATH_CHOICES = [(p, p) for p in ENTRY_PATHS]
 
@@ -180,6 +182,7 @@ def _event_data(event) -> dict:
     }
 
 
+@content_free
 class InspectionListCreateApi(generics.ListAPIView):
     """GET: the requests this operator may see, newest first. POST: open a request."""
 
@@ -243,6 +246,7 @@ class InspectionListCreateApi(generics.ListAPIView):
         )
 
 
+@content_free
 class InspectionDetailApi(APIView):
     """One request with its steps; 404 when it is not visible to this operator."""
 
@@ -257,6 +261,7 @@ class InspectionDetailApi(APIView):
         return Response(InspectionOutputSerializer(data).data)
 
 
+@content_free
 class InspectionTransitionApi(APIView):
     """Move a request one step: `{"to": state, ...}`.
 
@@ -364,6 +369,7 @@ class InspectionSnapshotOutputSerializer(serializers.Serializer):
     )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=INSPECTION)
 class InspectionSnapshotApi(APIView):
     """The entries the grant pinned, for the requesting operator, only while granted.
 
@@ -412,6 +418,7 @@ class InspectionReplayOutputSerializer(serializers.Serializer):
     items = InspectionReplayItemOutputSerializer(many=True)
 
 
+@content_view(reads=[ContentKind.ENTRY], through=INSPECTION)
 class InspectionReplayApi(APIView):
     """The pinned snapshot rebuilt from the revisions by id, exactly as granted, even after
     later edits or tombstones; a revision purged by a hard delete is reported as `purged`
@@ -470,6 +477,7 @@ class InspectionNoticeOutputSerializer(serializers.Serializer):
     summary = serializers.CharField()
 
 
+@content_free
 class MemberInspectionNoticeListApi(generics.ListAPIView):
     """The signed-in member's delivered inspection notices, newest first."""
 

@@ -6,7 +6,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
+from iris_site.api.gated import content_free
 
+
+@content_free
 @never_cache
 @require_GET
 def healthz(request):
@@ -18,5 +21,6 @@ def healthz(request):
     return JsonResponse({"status": "ok", "database": "ok"})
 
 
+@content_free
 class HomeView(TemplateView):
     template_name = "iris_site/home.html"

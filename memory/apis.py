@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hierarchy.events import Actor
+from iris_site.api.gated import MEMBER_OWN, WRITE_ECHO, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.enums import UserKind
@@ -34,6 +35,7 @@ from memory.contracts import (
 )
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
+from memory.gate import ContentKind
 from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN
 from memory.selectors import (
@@ -176,6 +178,7 @@ REMEMBER_RESPONSES = {
 # --- The member's memory -----------------------------------------------------------------
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryListCreateApi(generics.ListAPIView):
     """GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -265,6 +268,7 @@ def _edit_arguments(request) -> dict:
     return data
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryDetailApi(APIView):
     """GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -310,6 +314,7 @@ class MemoryDetailApi(APIView):
         return Response(entry_output(entry))
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryEditPreviewApi(APIView):
     """What saving this edit would do, without saving: the entries it would supersede
     and whether the storage gate would refuse it."""
@@ -336,6 +341,7 @@ class MemoryEditPreviewApi(APIView):
         )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryRevisionListApi(generics.ListAPIView):
     """The revision chain of one of my memories, oldest first."""
 
@@ -359,6 +365,7 @@ class MemoryRevisionListApi(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryForgetApi(APIView):
     """Forget one memory: it is tombstoned for good (the history stays mine to see)."""
 
@@ -372,6 +379,7 @@ class MemoryForgetApi(APIView):
         return Response(entry_output(entry))
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryPauseApi(APIView):
     """Pause a memory: kept, never recalled, until I resume it (or `ends_at`)."""
 
@@ -394,6 +402,7 @@ class MemoryPauseApi(APIView):
         return Response(entry_output(entry))
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryResumeApi(APIView):
     permission_classes = [IsMember]
 
@@ -405,6 +414,7 @@ class MemoryResumeApi(APIView):
         return Response(entry_output(entry))
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryConfirmApi(APIView):
     """Confirm an inference: it becomes `user-confirmed` (and active, if it was a draft)."""
 
@@ -424,6 +434,7 @@ class _ScopeChange(pydantic.BaseModel):
     scope: MemoryScopeKey
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryScopeChangeApi(APIView):
     """Move a memory to another scope within the per-scope rules (session → profile,
     session → notebook, profile → notebook). A refusal is a 422 whose `code` says why,
@@ -451,6 +462,7 @@ class MemoryScopeChangeApi(APIView):
         return Response(entry_output(entry))
 
 
+@content_free
 class MemoryForgetCategoryApi(APIView):
     """Forget every memory of one category (and summaries made from them)."""
 
@@ -474,6 +486,7 @@ class MemoryForgetCategoryApi(APIView):
         return Response({"tombstoned_ids": [str(i) for i in ids], "tombstoned_count": len(ids)})
 
 
+@content_free
 class MemoryClearApi(APIView):
     """Full clear. GET: is one pending? POST: request it; everything is purged once the
     grace window (`purge_after`) has passed. DELETE: cancel it within the window."""
@@ -500,6 +513,7 @@ class MemoryClearApi(APIView):
         return Response(MemoryClearRequestSerializer(clear).data)
 
 
+@content_free
 class MemoryForgetActorApi(APIView):
     """Forget every mention of one person: each entry tagged with the handle is
     tombstoned. Forgetting a handle nothing mentions is a no-op, not an error."""
@@ -518,6 +532,7 @@ class MemoryForgetActorApi(APIView):
         return Response({"tombstoned_ids": [str(i) for i in ids], "tombstoned_count": len(ids)})
 
 
+@content_free
 class OffTheRecordApi(APIView):
     """Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -567,6 +582,7 @@ class OffTheRecordApi(APIView):
         }
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryNoticeListApi(generics.ListAPIView):
     """Questions about my memory, newest first: "you mentioned X earlier — should I
     update?" with the proposal that would replace it."""
@@ -588,6 +604,7 @@ class MemoryNoticeListApi(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryNoticeAnswerApi(APIView):
     """Answer a question: accept takes the proposal (the old memory is superseded);
     declining drops the proposal. A question is answered once (409 after)."""
@@ -618,6 +635,7 @@ class MemoryNoticeAnswerApi(APIView):
 # --- Surfaces (service clients) -----------------------------------------------------------
 
 
+@content_view(reads=[ContentKind.ENTRY], through=WRITE_ECHO)
 class MemberMemoryRememberApi(APIView):
     """Remember on a member's behalf through the consent-checked write path.
 
@@ -658,6 +676,7 @@ class MemberMemoryRememberApi(APIView):
         return _remember_response(result)
 
 
+@content_view(reads=[ContentKind.TURN], through=WRITE_ECHO)
 class ConversationTurnAppendApi(APIView):
     """Append one turn to a member's session log (what `session-turn` provenance names).
     With `redact_pii`, emails, phones, cards and addresses become tokens before storage."""

@@ -9,21 +9,20 @@ from rest_framework.views import APIView
 
 from hierarchy.events import Actor
 from iris_site.api.exceptions import pydantic_fields
+from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.enums import UserKind
-from iris_site.errors import InvalidInput, NotFound, NotPermitted
+from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
 from memory.enums import RecallContext
+from memory.gate import ContentKind
 from memory.models import RecallRecord
-from memory.policy import consumer_may_use_kind
 from memory.recall.pipeline import MAX_QUERY_CHARS
 from memory.recall_service import recall_request_build, recall_run
-from memory.selectors import memory_recall_list
-
-ADMIN_SURFACE = "admin"  # the operators' surface; never claimed by an assistant surface
+from memory.selectors import memory_recall_list, principal_capabilities
 
 
 class ProvenanceOutputSerializer(serializers.Serializer):
@@ -87,6 +86,7 @@ def _entry_output(entry) -> dict:
     return output
 
 
+@content_view(reads=[ContentKind.ENTRY], through=READ_GATE)
 class RecallApi(APIView):
     """Run the recall pipeline for a member. Consented categories come from the member's
     consent ledger; `consented_categories` may only narrow them."""
@@ -129,17 +129,12 @@ class RecallApi(APIView):
                 "The scope is invalid.",
                 fields={f"scope.{k}": v for k, v in pydantic_fields(exc).items()},
             ) from exc
-        consumer = request.user.consumer
-        if data["surface"] == ADMIN_SURFACE or not consumer_may_use_kind(consumer, scope.kind):
-            raise NotPermitted(
-                f"Consumer `{consumer}` may not recall from this scope or surface.",
-                code="consumer-not-allowed-for-scope",
-            )
         tenant_id = data.get("tenant_id") or getattr(scope, "tenant_id", None)
         if tenant_id and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
             raise NotFound()
         recall_request = recall_request_build(
             member_id=member.pk,
+            capabilities=principal_capabilities(request.user),
             surface=data["surface"],
             scope={k: str(v) for k, v in scope.model_dump().items() if k != "user_id"},
             query=data["query"],
@@ -150,7 +145,7 @@ class RecallApi(APIView):
             tenant_id=tenant_id,
             budget=data.get("budget"),
         )
-        result = recall_run(request=recall_request, actor=Actor.of(request.user), consumer=consumer)
+        result = recall_run(request=recall_request, actor=Actor.of(request.user))
         return Response(
             {
                 "entries": [_entry_output(entry) for entry in result.entries],
@@ -159,6 +154,7 @@ class RecallApi(APIView):
         )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemberRecallListApi(generics.ListAPIView):
     """Recent recalls of my memory: which surface, when, what it returned and why."""
 

@@ -8,15 +8,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from consent.enums import BaseConsentType
-from consent.selectors import consent_active
 from hierarchy.enums import Severity
 from hierarchy.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
+from memory.capabilities import Capabilities
 from memory.models import MemoryEntry, RecallRecord
-from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
+from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey
 from memory.recall_store import recall_resolve
-from memory.selectors import memory_pending_clear
+from memory.selectors import member_read_state
 
 POLICY_ID = "iris-memory-recall-v1"
 
@@ -24,6 +23,7 @@ POLICY_ID = "iris-memory-recall-v1"
 def recall_request_build(
     *,
     member_id,
+    capabilities: Capabilities,
     surface: str,
     scope: dict,
     query: str = "",
@@ -35,24 +35,37 @@ def recall_request_build(
     budget: int | None = None,
     now: datetime | None = None,
 ) -> RecallRequest:
-    """The pipeline's request, with consent computed from the member's ledger: a caller
-    may narrow the consented categories, never widen them."""
-    active = consent_active(member_id=member_id, now=now)
-    categories = active.categories
-    if narrow_categories is not None:
-        categories = categories & frozenset(narrow_categories)
+    """The pipeline's request for a service client with ``capabilities``.
+
+    The surface, the context and the scope's kind must be within the capabilities
+    (else 403, `NotPermitted` with a stable code): a request narrows them, never widens.
+    Consent and the member's state come from the ledger and their settings: a caller may
+    narrow the consented categories, never widen them."""
+    capabilities.require_surface(surface)
+    capabilities.require_context(context)
+    capabilities.require_read_kind(scope.get("kind", ""))
+    state = member_read_state(
+        member_id=member_id,
+        session_id=scope.get("session_id") or "",
+        narrow_categories=narrow_categories,
+        now=now,
+    )
     try:
         return RecallRequest(
             user_id=str(member_id),
             surface=surface,
             scope=ScopeKey(**{**scope, "user_id": str(member_id)}),
+            capabilities=capabilities,
+            consent_types=state.consent_types,
+            clear_pending=state.clear_pending,
+            off_the_record=state.off_the_record,
             tenant_id=str(tenant_id) if tenant_id else None,
             query=query,
             context=context,
             crisis_frame=crisis_frame,
             safety_critical_context=safety_critical_context,
-            consented_categories=categories,
-            multi_actor_consented=active.allows(BaseConsentType.MULTI_ACTOR_SENSITIVE),
+            consented_categories=state.categories,
+            multi_actor_consented=state.multi_actor_consented,
             budget=budget,
         )
     except InvalidRecallRequest as exc:
@@ -72,16 +85,14 @@ def recall_run(
     *,
     request: RecallRequest,
     actor: Actor,
-    consumer: str,
     now: datetime | None = None,
 ) -> RecallResult:
     """Resolve, then count the use of what was returned and record it for the member."""
     now = now or timezone.now()
-    # While a full clear waits out its grace window, nothing is recalled.
-    cleared = memory_pending_clear(member_id=request.user_id) is not None
     # The store hands the pipeline a certified shortlist: the same result as over every
-    # live entry, without reading them all (memory.recall_store.recall_resolve).
-    result = resolve([], request, now) if cleared else recall_resolve(request=request, now=now)
+    # live entry, without reading them all (memory.recall_store.recall_resolve); the read
+    # gate inside it withholds everything while a full clear is pending.
+    result = recall_resolve(request=request, now=now)
     envelope = result.audit_envelope
     if envelope.returned_ids:
         MemoryEntry.objects.filter(member_id=request.user_id, pk__in=envelope.returned_ids).update(
@@ -90,7 +101,7 @@ def recall_run(
     RecallRecord.objects.create(
         member_id=request.user_id,
         surface=result.surface,
-        consumer=consumer,
+        consumer=request.capabilities.consumer,
         scope_key=envelope.scope_key,
         context=request.context,
         returned_ids=list(envelope.returned_ids),

@@ -1,8 +1,14 @@
 """Reads of memory. Other apps (recall, inspection, data rights, hierarchy) read here."""
 
+from collections.abc import Iterable
+from datetime import datetime
+
 from django.db import connection
 from django.db.models import QuerySet
 
+from consent.enums import BaseConsentType
+from consent.selectors import consent_active
+from memory.capabilities import Capabilities, capabilities_for
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
     SCOPE_KEY_ADAPTER,
@@ -17,6 +23,7 @@ from memory.contracts import (
 )
 from memory.enums import Lifecycle
 from memory.filters import MemoryEntryFilter
+from memory.gate import MemberState
 from memory.models import (
     MemoryClearRequest,
     MemoryEntry,
@@ -24,6 +31,7 @@ from memory.models import (
     MemoryRevision,
     OffTheRecordSession,
     RecallRecord,
+    ServiceClientCapabilities,
 )
 from memory.policy import conflict_key
 
@@ -83,6 +91,51 @@ def memory_pending_clear(*, member_id) -> MemoryClearRequest | None:
     return MemoryClearRequest.objects.filter(
         member_id=member_id, state=MemoryClearRequest.State.PENDING
     ).first()
+
+
+def principal_capabilities(principal) -> Capabilities:
+    """An authenticated service client's capabilities: its consumer's row of the table,
+    narrowed by a platform operator's setting for this client. Anything else (a member,
+    an operator, an anonymous caller) has none."""
+    cached = getattr(principal, "_iris_capabilities", None)
+    if cached is not None:
+        return cached
+    if not getattr(principal, "is_service", False):
+        return capabilities_for("")
+    capabilities = capabilities_for(principal.consumer)
+    narrowing = ServiceClientCapabilities.objects.filter(service_client_id=principal.pk).first()
+    if narrowing is not None:
+        capabilities = capabilities.narrowed(
+            surfaces=narrowing.surfaces,
+            contexts=narrowing.contexts,
+            read_kinds=narrowing.read_kinds,
+            write_kinds=narrowing.write_kinds,
+        )
+    principal._iris_capabilities = capabilities
+    return capabilities
+
+
+def member_read_state(
+    *,
+    member_id,
+    session_id: str = "",
+    narrow_categories: Iterable[str] | None = None,
+    now: datetime | None = None,
+) -> MemberState:
+    """The member's state as the read gate needs it, from the ledger and their settings.
+    ``narrow_categories`` can only take consented categories away."""
+    active = consent_active(member_id=member_id, now=now)
+    categories = active.categories
+    if narrow_categories is not None:
+        categories = categories & frozenset(narrow_categories)
+    return MemberState(
+        member_id=str(member_id),
+        consent_types=active.types,
+        categories=categories,
+        multi_actor_consented=active.allows(BaseConsentType.MULTI_ACTOR_SENSITIVE),
+        clear_pending=memory_pending_clear(member_id=member_id) is not None,
+        off_the_record=memory_off_the_record(member_id=member_id, session_id=session_id),
+    )
 
 
 def memory_notice_list(*, member_id) -> QuerySet[MemoryNotice]:

@@ -26,6 +26,7 @@ from consent.selectors import consent_states
 from consent.services import consent_event_append
 from consent.terms import CURRENT_TERMS_VERSION
 from hierarchy.events import Actor
+from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.errors import DomainError
 from memory.contracts import SCOPE_KEY_ADAPTER
 from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
@@ -37,6 +38,7 @@ from memory.forms import (
     PauseForm,
     ScopeChangeForm,
 )
+from memory.gate import ContentKind
 from memory.policy import evaluate_scope_change
 from memory.selectors import (
     memory_entry_get,
@@ -97,6 +99,7 @@ def _attempt(request, action, success: str) -> bool:
     return True
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_GET
 @member_required
 def memory_index(request):
@@ -126,6 +129,7 @@ def memory_index(request):
     )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_GET
 @member_required
 def memory_detail(request, entry_id):
@@ -144,6 +148,7 @@ def memory_detail(request, entry_id):
     )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_GET
 @member_required
 def memory_history(request, entry_id):
@@ -152,6 +157,7 @@ def memory_history(request, entry_id):
     return render(request, "memory/history.html", {"entry": entry, "revisions": revisions})
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_http_methods(["GET", "POST"])
 @member_required
 def memory_edit_view(request, entry_id):
@@ -174,6 +180,7 @@ def memory_edit_view(request, entry_id):
     return render(request, "memory/edit.html", {"entry": entry, "form": form, "preview": preview})
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_POST
 @member_required
 def memory_pause_view(request, entry_id):
@@ -192,6 +199,7 @@ def memory_pause_view(request, entry_id):
     return redirect("memory:detail", entry_id=entry.pk)
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_POST
 @member_required
 def memory_resume_view(request, entry_id):
@@ -204,6 +212,7 @@ def memory_resume_view(request, entry_id):
     return redirect("memory:detail", entry_id=entry.pk)
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_http_methods(["GET", "POST"])
 @member_required
 def memory_forget_view(request, entry_id):
@@ -217,6 +226,7 @@ def memory_forget_view(request, entry_id):
     return render(request, "memory/forget.html", {"entry": entry})
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_http_methods(["GET", "POST"])
 @member_required
 def memory_scope_view(request, entry_id):
@@ -252,6 +262,7 @@ def memory_scope_view(request, entry_id):
     )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_http_methods(["GET", "POST"])
 @member_required
 def memory_forget_category_view(request):
@@ -273,6 +284,7 @@ def memory_forget_category_view(request):
     return render(request, "memory/forget_category.html", {"form": form, "count": count})
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_http_methods(["GET", "POST"])
 @member_required
 def memory_clear_view(request):
@@ -296,6 +308,7 @@ def memory_clear_view(request):
     return render(request, "memory/clear.html", {"form": form, "pending": pending})
 
 
+@content_free
 @require_POST
 @member_required
 def memory_off_the_record_view(request):
@@ -332,6 +345,7 @@ def _consent_rows(member_id):
     return rows
 
 
+@content_free
 @require_GET
 @member_required
 def consent_index(request):
@@ -363,6 +377,7 @@ def _record_consent(request, consent_type: str, kind: str) -> None:
     )
 
 
+@content_free
 @require_POST
 @member_required
 def consent_grant_view(request, consent_type):
@@ -372,6 +387,7 @@ def consent_grant_view(request, consent_type):
     return redirect("memory:consents")
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_http_methods(["GET", "POST"])
 @member_required
 def consent_withdraw_view(request, consent_type):
@@ -399,6 +415,7 @@ def consent_withdraw_view(request, consent_type):
     )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_GET
 @member_required
 def notice_index(request):
@@ -409,6 +426,7 @@ def notice_index(request):
     )
 
 
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_POST
 @member_required
 def notice_answer_view(request, notice_id):

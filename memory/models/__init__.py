@@ -1,3 +1,4 @@
+from memory.models.capabilities import ServiceClientCapabilities
 from memory.models.entries import MemoryEntry, MemoryRevision
 from memory.models.holds import MemoryDeletionHold
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
@@ -16,4 +17,5 @@ __all__ = [
     "MemoryRevision",
     "OffTheRecordSession",
     "RecallRecord",
+    "ServiceClientCapabilities",
 ]

@@ -2,19 +2,18 @@
 
 ``resolve(candidates, request, now)`` runs seed 001's nine stages in order:
 
-1. tenant boundary            ``tenant-mismatch``
-2. scope reachability         ``user-mismatch`` (another member's row), ``scope-mismatch``
-3. crisis gate                ``crisis-frame``
-4. suppression + lifecycle    the suppression's ``reason``, ``lifecycle-<state>``
-5. sensitive-category gate    ``sensitive-category-without-consent``,
-                              ``sensitive-category-outside-relevant-context``
+1-5. the read gate          `memory.gate.decide`, per candidate: tenant boundary, scope
+                              reachability, the allow-list of the kind it lives in, the
+                              member's state (full clear, off the record, base consents),
+                              crisis frame, suppression + lifecycle + holds, sensitive
+                              categories; its reason is the count key
 6. relevance ranking          a named blend of recency, semantic, references, origin
 7. conflict / freshness dedupe  ``category::actor_handle::subject``, most recent wins
 8. per-surface budget         unknown surfaces get the shell's
 9. surface redaction, rationale and the audit envelope
 
-Gates 1-5 look at one candidate at a time, so the first gate it fails is the stage
-that drops it and the one key it is counted under. The output depends only on the
+The gate looks at one candidate at a time, so the first check it fails is the one key
+the candidate is counted under. The output depends only on the
 set of candidates, never their order: ranks sort on ``(-score, entry_id,
 revision_id)`` and every score is computed from the candidate, the request and the
 corpus statistics alone.
@@ -32,13 +31,35 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from memory.enums import (
-    SENSITIVE_CATEGORIES,
-    Lifecycle,
-    MemoryCategory,
-    Origin,
-    RecallContext,
-    ScopeKind,
+from memory.capabilities import Capabilities
+from memory.enums import Origin, RecallContext, ScopeKind
+from memory.gate import (
+    CONSUMER_NOT_ALLOWED,
+    CRISIS_FRAME,
+    DELETION_HOLD,
+    FULL_CLEAR_PENDING,
+    MULTI_ACTOR_SENSITIVE_CONTEXTS,
+    OFF_THE_RECORD,
+    SCOPE_IDENTIFIERS,
+    SCOPE_MISMATCH,
+    SCOPE_SUPPRESSED,
+    SENSITIVE_CONTEXTS,
+    SENSITIVE_OUTSIDE_CONTEXT,
+    SENSITIVE_WITHOUT_CONSENT,
+    TENANT_MISMATCH,
+    USER_MISMATCH,
+    ContentItem,
+    ContentKind,
+    InvalidRecallRequest,
+    MemberState,
+    MultiActor,
+    Reader,
+    ReaderKind,
+    ScopeKey,
+    Suppression,
+    decide,
+    is_reachable,
+    lifecycle_key,
 )
 
 from .rankers import (
@@ -53,149 +74,7 @@ from .rankers import (
 
 MAX_QUERY_CHARS = 4000
 
-# --- suppression-count keys -------------------------------------------------------
-
-TENANT_MISMATCH = "tenant-mismatch"
-# The seed folds another member's rows into scope-mismatch (its scope keys carry the
-# user id); counting them apart makes a cross-member leak attempt visible in audit.
-USER_MISMATCH = "user-mismatch"
-SCOPE_MISMATCH = "scope-mismatch"
-CRISIS_FRAME = "crisis-frame"
-SENSITIVE_WITHOUT_CONSENT = "sensitive-category-without-consent"
-SENSITIVE_OUTSIDE_CONTEXT = "sensitive-category-outside-relevant-context"
-
-
-def lifecycle_key(state: str) -> str:
-    return f"lifecycle-{state}"
-
-
-class InvalidRecallRequest(ValueError):
-    """A request the pipeline refuses to run; ``code`` is stable for the API's 400."""
-
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
-        super().__init__(message)
-
-
-# --- scopes -----------------------------------------------------------------------
-
-# Identifiers each scope kind carries, in the order the scope key string lists them
-# (seed 001, "The canonical contract: eight scope kinds").
-SCOPE_IDENTIFIERS: Mapping[str, tuple[str, ...]] = {
-    ScopeKind.PROFILE: ("user_id",),
-    ScopeKind.SESSION: ("user_id", "session_id"),
-    ScopeKind.SCENE: ("user_id", "session_id", "scene_id", "room_id"),
-    ScopeKind.POSE: ("user_id", "session_id", "scene_id", "pose_id", "avatar_id"),
-    ScopeKind.NOTEBOOK: ("user_id", "notebook_id"),
-    ScopeKind.CRISIS: ("user_id",),
-    ScopeKind.OPERATOR_COPILOT: ("user_id", "operator_id"),
-    ScopeKind.TENANT: ("tenant_id", "user_id"),
-}
-
-
-@dataclass(frozen=True)
-class ScopeKey:
-    """One canonical scope: a kind and exactly the identifiers that kind carries."""
-
-    kind: str
-    user_id: str
-    session_id: str | None = None
-    scene_id: str | None = None
-    room_id: str | None = None
-    pose_id: str | None = None
-    avatar_id: str | None = None
-    notebook_id: str | None = None
-    operator_id: str | None = None
-    tenant_id: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in SCOPE_IDENTIFIERS:
-            raise InvalidRecallRequest("unknown-scope-kind", f"unknown scope kind {self.kind!r}")
-        missing = [name for name in SCOPE_IDENTIFIERS[self.kind] if not getattr(self, name)]
-        if missing:
-            raise InvalidRecallRequest(
-                "scope-identifiers-missing",
-                f"scope {self.kind!r} needs {', '.join(missing)}",
-            )
-
-    def key_string(self) -> str:
-        """``kind:<id>:<id>...``, e.g. ``session:<user_id>:<session_id>``."""
-        parts = [str(getattr(self, name)) for name in SCOPE_IDENTIFIERS[self.kind]]
-        return ":".join([self.kind, *parts])
-
-
-def _same(entry: ScopeKey, request: ScopeKey, *names: str) -> bool:
-    return all(getattr(entry, name) == getattr(request, name) for name in names)
-
-
-def is_reachable(entry: ScopeKey, request: ScopeKey, *, tenant_id: str | None = None) -> bool:
-    """Whether a recall in ``request`` scope may see an entry in ``entry`` scope.
-
-    ``tenant_id`` is the recall's tenant (a notebook scope key carries none).
-
-    Reachability walks up the containment chain and requires the shared identifiers
-    to match: a session recall sees its own session and the profile, not another
-    session. Both scopes belong to the same member (checked before this).
-
-    Decisions beyond the seed's table:
-    - ``operator-copilot`` reaches only its own operator's copilot scope, not the
-      profile: operators never read member memory except through a granted
-      inspection, and a copilot recall must not become a side door to it.
-    - ``crisis`` reaches every scope of the member except ``operator-copilot`` and
-      ``tenant`` (tenant rows are reachable only from notebook and tenant recalls).
-    - ``notebook`` reaches tenant rows only when the recall itself names a tenant
-      (the tenant boundary has already required the row's tenant to equal it).
-    """
-    kind, target = request.kind, entry.kind
-    if target == ScopeKind.PROFILE:
-        return kind in {
-            ScopeKind.PROFILE,
-            ScopeKind.SESSION,
-            ScopeKind.SCENE,
-            ScopeKind.POSE,
-            ScopeKind.NOTEBOOK,
-            ScopeKind.CRISIS,
-        }
-    if kind == ScopeKind.CRISIS:
-        return target not in {ScopeKind.OPERATOR_COPILOT, ScopeKind.TENANT}
-    if target == ScopeKind.SESSION:
-        return kind in {ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE} and _same(
-            entry, request, "session_id"
-        )
-    if target == ScopeKind.SCENE:
-        return kind in {ScopeKind.SCENE, ScopeKind.POSE} and _same(
-            entry, request, "session_id", "scene_id"
-        )
-    if target == ScopeKind.POSE:
-        return kind == ScopeKind.POSE and _same(entry, request, "session_id", "scene_id", "pose_id")
-    if target == ScopeKind.NOTEBOOK:
-        return kind == ScopeKind.NOTEBOOK and _same(entry, request, "notebook_id")
-    if target == ScopeKind.OPERATOR_COPILOT:
-        return kind == ScopeKind.OPERATOR_COPILOT and _same(entry, request, "operator_id")
-    if target == ScopeKind.TENANT:
-        if kind == ScopeKind.TENANT:
-            return _same(entry, request, "tenant_id")
-        return kind == ScopeKind.NOTEBOOK and tenant_id is not None
-    return False  # crisis rows: only a crisis recall reaches them
-
-
 # --- entries, requests, results --------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Suppression:
-    reason: str
-    ends_at: datetime | None = None
-
-    def is_active(self, now: datetime) -> bool:
-        return self.ends_at is None or self.ends_at > now
-
-
-@dataclass(frozen=True)
-class MultiActor:
-    actor_handle: str
-    relationship_note: str = ""
-    sensitive_interaction: bool = False
 
 
 @dataclass(frozen=True)
@@ -226,24 +105,49 @@ class RecallCandidate:
     provenance_chain: tuple[ProvenanceLink, ...] = ()
     reference_count: int = 0
     last_referenced_at: datetime | None = None
+    held: bool = False  # held for a pending (soft) deletion
 
     @property
     def effective_tenant_id(self) -> str | None:
         return self.tenant_id or self.scope.tenant_id
+
+    def as_item(self) -> ContentItem:
+        """The candidate as the read gate sees it."""
+        return ContentItem(
+            kind=ContentKind.ENTRY,
+            item_id=self.entry_id,
+            member_id=self.user_id,
+            scope=self.scope,
+            tenant_id=self.effective_tenant_id,
+            category=self.category,
+            lifecycle=self.lifecycle,
+            suppression=self.suppression,
+            held=self.held,
+            actor_sensitive=bool(self.multi_actor and self.multi_actor.sensitive_interaction),
+        )
 
 
 @dataclass(frozen=True)
 class RecallRequest:
     """Who asks, from which surface and scope, about what, under which consents.
 
-    ``consented_categories`` holds bare category names (``"medical"``), computed by
-    the caller from the consent ledger; ``multi_actor_consented`` is the
-    ``multi-actor-sensitive`` consent. ``budget`` can only narrow the surface's.
+    ``capabilities`` are the reading service client's (`memory.capabilities`); the
+    surface and context were checked against them before the request was built.
+    ``consent_types`` are every consent type in force (the blueprints' base consents
+    come from there); ``consented_categories`` holds bare category names
+    (``"medical"``), computed by the caller from the consent ledger and possibly
+    narrowed; ``multi_actor_consented`` is the ``multi-actor-sensitive`` consent.
+    ``clear_pending`` and ``off_the_record`` are the member's state. ``budget`` can
+    only narrow the surface's.
     """
 
     user_id: str
     surface: str
     scope: ScopeKey
+    capabilities: Capabilities
+    consent_types: frozenset[str] = frozenset()
+    clear_pending: bool = False
+    off_the_record: bool = False
     tenant_id: str | None = None
     query: str = ""
     context: str = RecallContext.GENERAL
@@ -279,6 +183,29 @@ class RecallRequest:
     @property
     def has_query(self) -> bool:
         return bool(self.query.strip())
+
+    def reader(self) -> Reader:
+        """The read gate's reader: the service client, narrowed to this request."""
+        return Reader(
+            kind=ReaderKind.SERVICE,
+            member_id=self.user_id,
+            capabilities=self.capabilities,
+            context=self.context,
+            scope=self.scope,
+            tenant_id=self.effective_tenant_id,
+            crisis_frame=self.crisis_frame,
+            safety_critical_context=self.safety_critical_context,
+        )
+
+    def member_state(self) -> MemberState:
+        return MemberState(
+            member_id=self.user_id,
+            consent_types=self.consent_types,
+            categories=self.consented_categories,
+            multi_actor_consented=self.multi_actor_consented,
+            clear_pending=self.clear_pending,
+            off_the_record=self.off_the_record,
+        )
 
 
 @dataclass(frozen=True)
@@ -347,81 +274,13 @@ class RecallResult:
 
 # --- stage 1-5: gates ------------------------------------------------------------
 
-# Where each sensitive category may surface (ARCHITECTURE.md, "Recall").
-_HEALTH = frozenset({RecallContext.HEALTH, RecallContext.SAFETY, RecallContext.CRISIS})
-_IDENTITY = frozenset({RecallContext.IDENTITY, RecallContext.SAFETY, RecallContext.CRISIS})
-_SPIRITUAL = frozenset({RecallContext.SPIRITUAL})
-_FINANCIAL = frozenset({RecallContext.FINANCIAL, RecallContext.SAFETY, RecallContext.CRISIS})
-_LEGAL = frozenset({RecallContext.LEGAL, RecallContext.SAFETY, RecallContext.CRISIS})
-_RELATIONSHIP = frozenset({RecallContext.RELATIONSHIP, RecallContext.SAFETY, RecallContext.CRISIS})
-SENSITIVE_CONTEXTS: Mapping[str, frozenset[str]] = {
-    MemoryCategory.POSE_ALIGNMENT: _HEALTH,
-    MemoryCategory.BIOMETRIC: _HEALTH,
-    MemoryCategory.MEDICAL: _HEALTH,
-    MemoryCategory.PHYSICAL_HEALTH: _HEALTH,
-    MemoryCategory.MENTAL_HEALTH: _HEALTH,
-    MemoryCategory.SUBSTANCE_USE: _HEALTH,
-    MemoryCategory.SEXUALITY: _IDENTITY,
-    MemoryCategory.GENDER_IDENTITY: _IDENTITY,
-    MemoryCategory.SEXUAL: _IDENTITY,
-    MemoryCategory.SPIRITUAL: _SPIRITUAL,
-    MemoryCategory.RELIGION_USER_REDACTED: _SPIRITUAL,
-    MemoryCategory.FINANCIAL: _FINANCIAL,
-    MemoryCategory.FINANCIAL_DISTRESS: _FINANCIAL,
-    MemoryCategory.LEGAL: _LEGAL,
-    MemoryCategory.IMMIGRATION_STATUS: _LEGAL,
-    MemoryCategory.LEGAL_JEOPARDY: _LEGAL,
-    MemoryCategory.ABUSE_HISTORY: _RELATIONSHIP,
-    MemoryCategory.RELATIONSHIP_VIOLENCE: _RELATIONSHIP,
-    MemoryCategory.SAFETY: frozenset({RecallContext.SAFETY, RecallContext.CRISIS}),
-}
-MULTI_ACTOR_SENSITIVE_CONTEXTS = _RELATIONSHIP
-
-
-def sensitive_gate(candidate: RecallCandidate, request: RecallRequest) -> str | None:
-    """Consent first, then context; an entry both sensitive by category and by a
-    sensitive multi-actor interaction must pass both."""
-    category_sensitive = candidate.category in SENSITIVE_CATEGORIES
-    actor_sensitive = bool(candidate.multi_actor and candidate.multi_actor.sensitive_interaction)
-    if not (category_sensitive or actor_sensitive):
-        return None
-    if (category_sensitive and candidate.category not in request.consented_categories) or (
-        actor_sensitive and not request.multi_actor_consented
-    ):
-        return SENSITIVE_WITHOUT_CONSENT
-    if (category_sensitive and request.context not in SENSITIVE_CONTEXTS[candidate.category]) or (
-        actor_sensitive and request.context not in MULTI_ACTOR_SENSITIVE_CONTEXTS
-    ):
-        return SENSITIVE_OUTSIDE_CONTEXT
-    return None
-
 
 def first_failed_gate(
     candidate: RecallCandidate, request: RecallRequest, now: datetime
 ) -> str | None:
-    """The suppression-count key of the first of stages 1-5 that drops the candidate."""
-    # 1. Tenant boundary: consumer memory (no tenant) passes; tenant memory only
-    # reaches a recall made for that same tenant.
-    entry_tenant = candidate.effective_tenant_id
-    if entry_tenant is not None and entry_tenant != request.effective_tenant_id:
-        return TENANT_MISMATCH
-    # 2. Scope reachability, owner first.
-    if candidate.user_id != request.user_id or candidate.scope.user_id != request.user_id:
-        return USER_MISMATCH
-    if not is_reachable(candidate.scope, request.scope, tenant_id=request.effective_tenant_id):
-        return SCOPE_MISMATCH
-    # 3. Crisis frame: no normal recall, only safety entries in a safety-critical context.
-    if request.crisis_frame and not (
-        request.safety_critical_context and candidate.category == MemoryCategory.SAFETY
-    ):
-        return CRISIS_FRAME
-    # 4. Suppression, then lifecycle.
-    if candidate.suppression is not None and candidate.suppression.is_active(now):
-        return candidate.suppression.reason
-    if candidate.lifecycle != Lifecycle.ACTIVE:
-        return lifecycle_key(candidate.lifecycle)
-    # 5. Sensitive categories and sensitive multi-actor interactions.
-    return sensitive_gate(candidate, request)
+    """The suppression-count key of the read gate (`memory.gate.decide`) for one
+    candidate, or None when it passes stages 1-5."""
+    return decide(candidate.as_item(), request.reader(), request.member_state(), now)
 
 
 # --- stage 6: ranking --------------------------------------------------------------
@@ -667,8 +526,9 @@ def resolve(
     # Stages 1-5.
     counts: Counter[str] = Counter()
     survivors: list[RecallCandidate] = []
+    reader, state = request.reader(), request.member_state()
     for candidate in pool:
-        reason = first_failed_gate(candidate, request, now)
+        reason = decide(candidate.as_item(), reader, state, now)
         if reason is None:
             survivors.append(candidate)
         else:
@@ -738,13 +598,19 @@ def resolve(
 __all__ = [
     "BLENDS",
     "BUDGETS",
+    "CONSUMER_NOT_ALLOWED",
     "CRISIS_FRAME",
     "DEFAULT_BLEND",
+    "DELETION_HOLD",
+    "FULL_CLEAR_PENDING",
     "MAX_QUERY_CHARS",
+    "MULTI_ACTOR_SENSITIVE_CONTEXTS",
+    "OFF_THE_RECORD",
     "ORIGIN_WEIGHTS",
     "RELEVANCE_V1",
     "SCOPE_IDENTIFIERS",
     "SCOPE_MISMATCH",
+    "SCOPE_SUPPRESSED",
     "SEED_V1",
     "SENSITIVE_CONTEXTS",
     "SENSITIVE_OUTSIDE_CONTEXT",
@@ -777,5 +643,4 @@ __all__ = [
     "recency_factor",
     "reference_factor",
     "resolve",
-    "sensitive_gate",
 ]

@@ -1,0 +1,466 @@
+"""The one read gate: may this reader see this piece of a member's content, now?
+
+``decide(item, reader, state, now)`` answers ``None`` (visible) or the reason it is
+withheld, the key the recall audit envelope counts it under. It is pure (no ORM, no
+settings) and per item, so every path that returns member content asks it the same way:
+recall and the context bundle (long-term entries and summaries), short-term rows,
+continuation tokens and session turns. A path that returns member content without
+asking it is a bug, and a test derived from the URLconf fails on it
+(`iris_site.gated.content_view`).
+
+What it knows comes from the server, never from the request:
+
+- the **item**: its owner, tenant, scope, category, lifecycle, suppression, deletion
+  hold, multi-actor sensitivity (continuation tokens: the client and device that wrote
+  them, and the cross-device grant they name);
+- the **reader**: a member (their own content), a service client (its capabilities,
+  `memory.capabilities`, and what its request narrowed them to: surface, context, scope,
+  crisis frame) or an operator (the entry ids of a granted inspection);
+- the **member's state**: active consents, opt-outs, a pending full clear, off the
+  record.
+
+For a service reader the gates run in this order; the first that fails is the reason:
+
+1. ``tenant-mismatch``            the item's tenant is not the request's
+2. ``user-mismatch``              another member's item
+3. ``scope-mismatch``             not reachable from the request's scope
+4. ``consumer-not-allowed-for-scope``  the item's kind is not on the reader's allow-list
+                                  (every kind the request *reaches*, not the one it names)
+5. ``full-clear-pending``         the member asked to clear everything
+6. ``off-the-record``             the member is off the record (nothing recalled, as
+                                  nothing is remembered)
+7. ``scope-suppressed``           the kind's required base consents (``data_processing``,
+                                  ``data_storage``, ``sensitive_data`` for pose) or an
+                                  opt-out; short-term rows need ``data_processing``
+8. ``crisis-frame``               a crisis frame lets only safety items through
+9. the suppression's reason       an active suppression; a timed pause ends at its end
+10. ``lifecycle-<state>``         only active items (an ended timed pause counts as active)
+11. ``deletion-hold``             held for a pending (soft) deletion
+12. ``sensitive-category-without-consent`` / ``-outside-relevant-context``
+                                  category consent, then the context (only a context the
+                                  reader's capabilities allow counts)
+13. ``cross-device-consent-required``  a sensitive continuation token leaves the device
+                                  that wrote it only under the ``cross_device`` grant it
+                                  names; "that device" is the authenticated client that
+                                  wrote it plus the device id it recorded
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from consent.enums import BaseConsentType
+from memory.capabilities import Capabilities
+from memory.enums import (
+    SENSITIVE_CATEGORIES,
+    Lifecycle,
+    MemoryCategory,
+    RecallContext,
+    ScopeKind,
+)
+from memory.policy import evaluate_kind_policy
+
+# --- withheld reasons (the audit envelope's keys) ------------------------------------
+
+TENANT_MISMATCH = "tenant-mismatch"
+# The seed folds another member's rows into scope-mismatch (its scope keys carry the
+# user id); counting them apart makes a cross-member leak attempt visible in audit.
+USER_MISMATCH = "user-mismatch"
+SCOPE_MISMATCH = "scope-mismatch"
+CRISIS_FRAME = "crisis-frame"
+SENSITIVE_WITHOUT_CONSENT = "sensitive-category-without-consent"
+SENSITIVE_OUTSIDE_CONTEXT = "sensitive-category-outside-relevant-context"
+CONSUMER_NOT_ALLOWED = "consumer-not-allowed-for-scope"
+FULL_CLEAR_PENDING = "full-clear-pending"
+OFF_THE_RECORD = "off-the-record"
+SCOPE_SUPPRESSED = "scope-suppressed"
+DELETION_HOLD = "deletion-hold"
+CROSS_DEVICE_REQUIRED = "cross-device-consent-required"
+NOT_GRANTED = "no-granted-inspection"
+
+
+def lifecycle_key(state: str) -> str:
+    return f"lifecycle-{state}"
+
+
+class InvalidRecallRequest(ValueError):
+    """A request the pipeline refuses to run; ``code`` is stable for the API's 400."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+# --- scopes -----------------------------------------------------------------------
+
+# Identifiers each scope kind carries, in the order the scope key string lists them
+# (seed 001, "The canonical contract: eight scope kinds").
+SCOPE_IDENTIFIERS: Mapping[str, tuple[str, ...]] = {
+    ScopeKind.PROFILE: ("user_id",),
+    ScopeKind.SESSION: ("user_id", "session_id"),
+    ScopeKind.SCENE: ("user_id", "session_id", "scene_id", "room_id"),
+    ScopeKind.POSE: ("user_id", "session_id", "scene_id", "pose_id", "avatar_id"),
+    ScopeKind.NOTEBOOK: ("user_id", "notebook_id"),
+    ScopeKind.CRISIS: ("user_id",),
+    ScopeKind.OPERATOR_COPILOT: ("user_id", "operator_id"),
+    ScopeKind.TENANT: ("tenant_id", "user_id"),
+}
+
+
+@dataclass(frozen=True)
+class ScopeKey:
+    """One canonical scope: a kind and exactly the identifiers that kind carries."""
+
+    kind: str
+    user_id: str
+    session_id: str | None = None
+    scene_id: str | None = None
+    room_id: str | None = None
+    pose_id: str | None = None
+    avatar_id: str | None = None
+    notebook_id: str | None = None
+    operator_id: str | None = None
+    tenant_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in SCOPE_IDENTIFIERS:
+            raise InvalidRecallRequest("unknown-scope-kind", f"unknown scope kind {self.kind!r}")
+        missing = [name for name in SCOPE_IDENTIFIERS[self.kind] if not getattr(self, name)]
+        if missing:
+            raise InvalidRecallRequest(
+                "scope-identifiers-missing",
+                f"scope {self.kind!r} needs {', '.join(missing)}",
+            )
+
+    def key_string(self) -> str:
+        """``kind:<id>:<id>...``, e.g. ``session:<user_id>:<session_id>``."""
+        parts = [str(getattr(self, name)) for name in SCOPE_IDENTIFIERS[self.kind]]
+        return ":".join([self.kind, *parts])
+
+
+def _same(entry: ScopeKey, request: ScopeKey, *names: str) -> bool:
+    return all(getattr(entry, name) == getattr(request, name) for name in names)
+
+
+def is_reachable(entry: ScopeKey, request: ScopeKey, *, tenant_id: str | None = None) -> bool:
+    """Whether a recall in ``request`` scope may see an entry in ``entry`` scope.
+
+    ``tenant_id`` is the recall's tenant (a notebook scope key carries none).
+
+    Reachability walks up the containment chain and requires the shared identifiers
+    to match: a session recall sees its own session and the profile, not another
+    session. Both scopes belong to the same member (checked before this).
+
+    Decisions beyond the seed's table:
+    - ``operator-copilot`` reaches only its own operator's copilot scope, not the
+      profile: operators never read member memory except through a granted
+      inspection, and a copilot recall must not become a side door to it.
+    - ``crisis`` reaches every scope of the member except ``operator-copilot`` and
+      ``tenant`` (tenant rows are reachable only from notebook and tenant recalls).
+    - ``notebook`` reaches tenant rows only when the recall itself names a tenant
+      (the tenant boundary has already required the row's tenant to equal it).
+    """
+    kind, target = request.kind, entry.kind
+    if target == ScopeKind.PROFILE:
+        return kind in {
+            ScopeKind.PROFILE,
+            ScopeKind.SESSION,
+            ScopeKind.SCENE,
+            ScopeKind.POSE,
+            ScopeKind.NOTEBOOK,
+            ScopeKind.CRISIS,
+        }
+    if kind == ScopeKind.CRISIS:
+        return target not in {ScopeKind.OPERATOR_COPILOT, ScopeKind.TENANT}
+    if target == ScopeKind.SESSION:
+        return kind in {ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE} and _same(
+            entry, request, "session_id"
+        )
+    if target == ScopeKind.SCENE:
+        return kind in {ScopeKind.SCENE, ScopeKind.POSE} and _same(
+            entry, request, "session_id", "scene_id"
+        )
+    if target == ScopeKind.POSE:
+        return kind == ScopeKind.POSE and _same(entry, request, "session_id", "scene_id", "pose_id")
+    if target == ScopeKind.NOTEBOOK:
+        return kind == ScopeKind.NOTEBOOK and _same(entry, request, "notebook_id")
+    if target == ScopeKind.OPERATOR_COPILOT:
+        return kind == ScopeKind.OPERATOR_COPILOT and _same(entry, request, "operator_id")
+    if target == ScopeKind.TENANT:
+        if kind == ScopeKind.TENANT:
+            return _same(entry, request, "tenant_id")
+        return kind == ScopeKind.NOTEBOOK and tenant_id is not None
+    return False  # crisis rows: only a crisis recall reaches them
+
+
+@dataclass(frozen=True)
+class Suppression:
+    reason: str
+    ends_at: datetime | None = None
+
+    def is_active(self, now: datetime) -> bool:
+        return self.ends_at is None or self.ends_at > now
+
+
+@dataclass(frozen=True)
+class MultiActor:
+    actor_handle: str
+    relationship_note: str = ""
+    sensitive_interaction: bool = False
+
+
+# --- where sensitive categories may surface ------------------------------------------
+
+# Where each sensitive category may surface (ARCHITECTURE.md, "Recall").
+_HEALTH = frozenset({RecallContext.HEALTH, RecallContext.SAFETY, RecallContext.CRISIS})
+_IDENTITY = frozenset({RecallContext.IDENTITY, RecallContext.SAFETY, RecallContext.CRISIS})
+_SPIRITUAL = frozenset({RecallContext.SPIRITUAL})
+_FINANCIAL = frozenset({RecallContext.FINANCIAL, RecallContext.SAFETY, RecallContext.CRISIS})
+_LEGAL = frozenset({RecallContext.LEGAL, RecallContext.SAFETY, RecallContext.CRISIS})
+_RELATIONSHIP = frozenset({RecallContext.RELATIONSHIP, RecallContext.SAFETY, RecallContext.CRISIS})
+SENSITIVE_CONTEXTS: Mapping[str, frozenset[str]] = {
+    MemoryCategory.POSE_ALIGNMENT: _HEALTH,
+    MemoryCategory.BIOMETRIC: _HEALTH,
+    MemoryCategory.MEDICAL: _HEALTH,
+    MemoryCategory.PHYSICAL_HEALTH: _HEALTH,
+    MemoryCategory.MENTAL_HEALTH: _HEALTH,
+    MemoryCategory.SUBSTANCE_USE: _HEALTH,
+    MemoryCategory.SEXUALITY: _IDENTITY,
+    MemoryCategory.GENDER_IDENTITY: _IDENTITY,
+    MemoryCategory.SEXUAL: _IDENTITY,
+    MemoryCategory.SPIRITUAL: _SPIRITUAL,
+    MemoryCategory.RELIGION_USER_REDACTED: _SPIRITUAL,
+    MemoryCategory.FINANCIAL: _FINANCIAL,
+    MemoryCategory.FINANCIAL_DISTRESS: _FINANCIAL,
+    MemoryCategory.LEGAL: _LEGAL,
+    MemoryCategory.IMMIGRATION_STATUS: _LEGAL,
+    MemoryCategory.LEGAL_JEOPARDY: _LEGAL,
+    MemoryCategory.ABUSE_HISTORY: _RELATIONSHIP,
+    MemoryCategory.RELATIONSHIP_VIOLENCE: _RELATIONSHIP,
+    MemoryCategory.SAFETY: frozenset({RecallContext.SAFETY, RecallContext.CRISIS}),
+}
+MULTI_ACTOR_SENSITIVE_CONTEXTS = _RELATIONSHIP
+
+
+# --- what is read, by whom, in which state ---------------------------------------------
+
+
+class ContentKind:
+    """The kinds of member content a path can return."""
+
+    ENTRY = "ltm-entry"  # a long-term entry (a session summary is one too)
+    STM = "stm-row"  # a short-term (working memory) row
+    TOKEN = "continuation-token"  # noqa: S105 - a content kind, not a secret
+    TURN = "turn"  # a conversation turn
+
+    ALL = (ENTRY, STM, TOKEN, TURN)
+
+
+class ReaderKind:
+    MEMBER = "member"  # the member, reading their own content
+    SERVICE = "service"  # an assistant surface acting for the member
+    OPERATOR = "operator"  # staff, only through a granted inspection
+
+
+# Base consents of the kinds that are not memory entries: working memory is processing of
+# the member's data (what its writes require); tokens carry references, never content.
+_STM_CONSENTS = (BaseConsentType.DATA_PROCESSING.value,)
+
+
+@dataclass(frozen=True, slots=True)
+class ContentItem:
+    """One piece of a member's content, as the gate sees it (no text needed)."""
+
+    kind: str
+    item_id: str
+    member_id: str
+    scope: ScopeKey | None = None  # the memory kind and identifiers it lives in
+    tenant_id: str | None = None
+    category: str = ""
+    lifecycle: str = Lifecycle.ACTIVE
+    suppression: Suppression | None = None
+    held: bool = False
+    actor_sensitive: bool = False
+    # Continuation tokens.
+    sensitive: bool = False
+    writer_client_id: str | None = None
+    device_id: str = ""
+    cross_device_consent_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads, derived from the authenticated principal; request fields have already
+    been checked against ``capabilities`` (outside them the API answers 403)."""
+
+    kind: str
+    member_id: str  # the member read about (a member reader: themself)
+    capabilities: Capabilities | None = None  # service readers
+    client_id: str | None = None  # the authenticated service client
+    context: str = RecallContext.GENERAL
+    scope: ScopeKey | None = None  # a recall's scope: reachability applies
+    tenant_id: str | None = None
+    crisis_frame: bool = False
+    safety_critical_context: bool = False
+    device_id: str | None = None  # narrows a client's own continuation tokens
+    granted_ids: frozenset[str] = frozenset()  # operators: a granted inspection's ids
+
+    def __post_init__(self) -> None:
+        if self.kind == ReaderKind.SERVICE and self.capabilities is None:
+            raise ValueError("a service reader carries its capabilities")
+
+    @property
+    def effective_context(self) -> str:
+        """The claimed context if the reader may claim it, else general."""
+        caps = self.capabilities
+        if caps is not None and self.context not in caps.contexts:
+            return RecallContext.GENERAL
+        return self.context
+
+
+@dataclass(frozen=True, slots=True)
+class MemberState:
+    """The member's consent and suppression state, from the ledger and their settings."""
+
+    member_id: str
+    consent_types: frozenset[str]  # every consent type in force (``category:x`` included)
+    categories: frozenset[str]  # consented sensitive categories, after any narrowing
+    multi_actor_consented: bool = False
+    opt_outs: frozenset[str] = frozenset()
+    clear_pending: bool = False
+    off_the_record: bool = False  # for the reader's session, or everywhere
+    cross_device_grant_id: str | None = None
+
+
+@lru_cache(maxsize=4096)
+def _kind_enabled(kind: str, consent_types: frozenset[str], opt_outs: frozenset[str]) -> bool:
+    policy = evaluate_kind_policy(kind, active_consent_types=consent_types, opt_outs=opt_outs)
+    return policy.enabled
+
+
+def base_consents_hold(item_kind: str, scope_kind: str | None, state: MemberState) -> bool:
+    """Do the member's base consents and opt-outs let content of this kind be used?"""
+    if item_kind == ContentKind.STM:
+        return all(c in state.consent_types for c in _STM_CONSENTS)
+    if item_kind == ContentKind.TOKEN or scope_kind is None:
+        return True
+    return _kind_enabled(scope_kind, state.consent_types, state.opt_outs)
+
+
+def _pause_ended(item: ContentItem, now: datetime) -> bool:
+    """A timed pause whose end has passed: the item is active again."""
+    suppression = item.suppression
+    return (
+        item.lifecycle == Lifecycle.PAUSED
+        and suppression is not None
+        and suppression.ends_at is not None
+        and not suppression.is_active(now)
+    )
+
+
+def sensitive_reason(
+    category: str, actor_sensitive: bool, *, state: MemberState, context: str
+) -> str | None:
+    """Consent first, then context; an item both sensitive by category and by a
+    sensitive multi-actor interaction must pass both."""
+    category_sensitive = category in SENSITIVE_CATEGORIES
+    if not (category_sensitive or actor_sensitive):
+        return None
+    if (category_sensitive and category not in state.categories) or (
+        actor_sensitive and not state.multi_actor_consented
+    ):
+        return SENSITIVE_WITHOUT_CONSENT
+    if (category_sensitive and context not in SENSITIVE_CONTEXTS[category]) or (
+        actor_sensitive and context not in MULTI_ACTOR_SENSITIVE_CONTEXTS
+    ):
+        return SENSITIVE_OUTSIDE_CONTEXT
+    return None
+
+
+def decide(item: ContentItem, reader: Reader, state: MemberState, now: datetime) -> str | None:
+    """``None`` when ``reader`` may see ``item`` now, else the reason it is withheld."""
+    if reader.kind == ReaderKind.MEMBER:
+        return None if item.member_id == reader.member_id else USER_MISMATCH
+    if reader.kind == ReaderKind.OPERATOR:
+        if item.member_id != reader.member_id:
+            return USER_MISMATCH
+        return None if item.item_id in reader.granted_ids else NOT_GRANTED
+    if reader.kind != ReaderKind.SERVICE:
+        return USER_MISMATCH  # an unknown reader sees nothing
+    return _service_reason(item, reader, state, now)
+
+
+def _service_reason(
+    item: ContentItem, reader: Reader, state: MemberState, now: datetime
+) -> str | None:
+    # 1-3. Tenant, owner, reachability.
+    item_tenant = item.tenant_id or (item.scope.tenant_id if item.scope else None)
+    if item_tenant is not None and item_tenant != reader.tenant_id:
+        return TENANT_MISMATCH
+    if item.member_id != reader.member_id or (
+        item.scope is not None and item.scope.user_id != reader.member_id
+    ):
+        return USER_MISMATCH
+    if (
+        reader.scope is not None
+        and item.scope is not None
+        and not is_reachable(item.scope, reader.scope, tenant_id=reader.tenant_id)
+    ):
+        return SCOPE_MISMATCH
+    # 4. The allow-list of the kind the item lives in.
+    scope_kind = item.scope.kind if item.scope is not None else None
+    if scope_kind is not None and scope_kind not in reader.capabilities.read_kinds:
+        return CONSUMER_NOT_ALLOWED
+    # 5-7. The member's state.
+    if state.member_id != item.member_id:
+        return USER_MISMATCH
+    if item.kind != ContentKind.TOKEN:
+        if state.clear_pending:
+            return FULL_CLEAR_PENDING
+        if state.off_the_record:
+            return OFF_THE_RECORD
+    if not base_consents_hold(item.kind, scope_kind, state):
+        return SCOPE_SUPPRESSED
+    # 8. Crisis frame: only safety items, and only in a safety-critical context.
+    if (
+        reader.crisis_frame
+        and item.kind != ContentKind.TOKEN
+        and not (reader.safety_critical_context and item.category == MemoryCategory.SAFETY)
+    ):
+        return CRISIS_FRAME
+    # 9-11. Suppression, lifecycle, holds.
+    ended = _pause_ended(item, now)
+    if item.suppression is not None and item.suppression.is_active(now):
+        return item.suppression.reason
+    if item.lifecycle != Lifecycle.ACTIVE and not ended:
+        return lifecycle_key(item.lifecycle)
+    if item.held:
+        return DELETION_HOLD
+    # 12. Sensitive categories and sensitive multi-actor interactions.
+    reason = sensitive_reason(
+        item.category, item.actor_sensitive, state=state, context=reader.effective_context
+    )
+    if reason is not None:
+        return reason
+    # 13. A sensitive continuation token stays on the device that wrote it.
+    if item.kind == ContentKind.TOKEN and item.sensitive:
+        own_device = (
+            item.writer_client_id is not None
+            and item.writer_client_id == reader.client_id
+            and reader.device_id is not None
+            and reader.device_id == item.device_id
+        )
+        granted = (
+            item.cross_device_consent_id is not None
+            and item.cross_device_consent_id == state.cross_device_grant_id
+        )
+        if not (own_device or granted):
+            return CROSS_DEVICE_REQUIRED
+    return None
+
+
+def visible(item: ContentItem, reader: Reader, state: MemberState, now: datetime) -> bool:
+    return decide(item, reader, state, now) is None
