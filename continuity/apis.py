@@ -34,7 +34,12 @@ from continuity.contracts import (
 )
 from continuity.enums import NoticeKind, Posture, Surface, WriteOutcome
 from continuity.policy import RECENT_DEFAULT, RECENT_MAX, readable_surfaces
-from continuity.selectors import continuation_resume, continuation_token_recent
+from continuity.selectors import (
+    continuation_resume,
+    continuation_token_recent,
+    continuation_token_withheld,
+    member_token_reader,
+)
 from continuity.services import continuation_token_write, continuity_notices_deliver
 from hierarchy.events import Actor
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
@@ -43,7 +48,8 @@ from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotPermitted
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
-from memory.gate import ContentKind
+from memory.gate import ContentKind, Reader, ReaderKind
+from memory.selectors import principal_capabilities
 
 # DRF's RegexField uses Python's `re`; the contract's pattern is valid there too.
 _REFERENCE = REFERENCE_PATTERN
@@ -182,6 +188,11 @@ class ContinuityNoticeOutputSerializer(serializers.Serializer):
 
 class ContinuationTokenListOutputSerializer(serializers.Serializer):
     results = ContinuationTokenOutputSerializer(many=True)
+    withheld = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="The member's tokens (of these surfaces) the read gate withholds from "
+        "this reader, by reason (`cross-device-consent-required`); never named.",
+    )
     notices = ContinuityNoticeOutputSerializer(
         many=True, help_text="Pending notices for `device_id`, delivered once."
     )
@@ -214,7 +225,8 @@ class ContinuationReadQuerySerializer(serializers.Serializer):
         _REFERENCE,
         max_length=DEVICE_ID_MAX_LENGTH,
         required=False,
-        help_text="The reading device: tokens it wrote itself stay readable to it.",
+        help_text="The reading device: a sensitive token stays readable to the client "
+        "that wrote it, on the device it wrote it from (both recorded at write).",
     )
 
 
@@ -223,8 +235,9 @@ class ContinuationListQuerySerializer(serializers.Serializer):
         _REFERENCE,
         max_length=DEVICE_ID_MAX_LENGTH,
         required=False,
-        help_text="The reading device: tokens it wrote itself stay readable to it, and "
-        "its pending notices are delivered with this read.",
+        help_text="The reading device: a sensitive token stays readable to the client "
+        "that wrote it, on the device it wrote it from (both recorded at write), and the "
+        "device's pending notices are delivered with this read.",
     )
     limit = serializers.IntegerField(min_value=1, max_value=RECENT_MAX, default=RECENT_DEFAULT)
     surface = serializers.ChoiceField(choices=Surface.choices, required=False)
@@ -258,15 +271,32 @@ def _consumer_surfaces(request, wanted: str | None) -> frozenset[str]:
     return surfaces
 
 
+def _reader(request, member_id, device_id: str | None) -> Reader:
+    """The read gate's reader: an authenticated service client reading on `device_id`,
+    or the member's own browser (never "the device that wrote" a token)."""
+    if not getattr(request.user, "is_service", False):
+        return member_token_reader(member_id)
+    return Reader(
+        kind=ReaderKind.SERVICE,
+        member_id=str(member_id),
+        capabilities=principal_capabilities(request.user),
+        client_id=str(request.user.pk),
+        device_id=device_id,
+    )
+
+
 def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
     device_id = query.get("device_id")
+    reader = _reader(request, member_id, device_id)
     tokens = continuation_token_recent(
-        member_id=member_id, limit=query["limit"], reader_device_id=device_id, surfaces=surfaces
+        member_id=member_id, reader=reader, limit=query["limit"], surfaces=surfaces
     )
+    withheld = continuation_token_withheld(member_id=member_id, reader=reader, surfaces=surfaces)
     notices = (
         continuity_notices_deliver(
             member_id=member_id,
             device_id=device_id,
+            reader_client_id=reader.client_id,
             surfaces=surfaces,
             actor=Actor.of(request.user),
         )
@@ -276,6 +306,7 @@ def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
     return Response(
         {
             "results": ContinuationTokenOutputSerializer(tokens, many=True).data,
+            "withheld": withheld,
             "notices": ContinuityNoticeOutputSerializer(notices, many=True).data,
         }
     )
@@ -284,8 +315,12 @@ def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
 LIST_DESCRIPTION = (
     "The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming "
     "sensitive categories leave the device that wrote them only while the `cross_device` "
-    "grant they name is in force. With `device_id`, the device's pending \"also playing on "
-    'your other device" notices are delivered (once).'
+    'grant they name is in force; "the device that wrote them" is what the server '
+    "recorded at write (the authenticated client and its `device_id`), so naming a "
+    "`device_id` alone never makes another client that device, and the member's browser "
+    "is never it. `withheld` counts the tokens kept from this reader. With `device_id`, "
+    "the device's pending \"also playing on your other "
+    'device" notices are delivered (once; to a service client, of its own writes).'
 )
 
 
@@ -349,6 +384,7 @@ class MemberContinuationTokenApi(APIView):
             contract=contract,
             consumer=request.user.consumer,
             actor=Actor.of(request.user),
+            client=request.user,
         )
         created = result.outcome == WriteOutcome.CREATED and not result.replayed
         response = Response(
@@ -367,6 +403,8 @@ class MemberContinuationResumeApi(APIView):
 
     @extend_schema(
         operation_id="members_continuation_tokens_resume",
+        description="A token the read gate withholds (a sensitive token read by another "
+        "client or device without the `cross_device` grant it names) is 404.",
         parameters=[ContinuationReadQuerySerializer],
         responses={200: ContinuationResumeOutputSerializer, **error_responses(400, 404)},
     )
@@ -376,7 +414,7 @@ class MemberContinuationResumeApi(APIView):
         resume = continuation_resume(
             member_id=member.pk,
             token_id=pk,
-            reader_device_id=query.get("device_id"),
+            reader=_reader(request, member.pk, query.get("device_id")),
             surfaces=_consumer_surfaces(request, None),
         )
         return Response(ContinuationResumeOutputSerializer(resume).data)
@@ -413,12 +451,12 @@ class MyContinuationResumeApi(APIView):
 
     @extend_schema(
         operation_id="me_continuation_tokens_resume",
-        parameters=[ContinuationReadQuerySerializer],
+        description="The browser is never the device that wrote a token: a sensitive one "
+        "resumes here only under the `cross_device` grant it names (else 404).",
         responses={200: ContinuationResumeOutputSerializer, **error_responses(400, 404)},
     )
     def get(self, request, pk):
-        query = _query(ContinuationReadQuerySerializer, request)
         resume = continuation_resume(
-            member_id=request.user.pk, token_id=pk, reader_device_id=query.get("device_id")
+            member_id=request.user.pk, token_id=pk, reader=member_token_reader(request.user.pk)
         )
         return Response(ContinuationResumeOutputSerializer(resume).data)

@@ -30,6 +30,17 @@ class ContinuationToken(models.Model):
     # The winning write's own id and device.
     token_id = models.UUIDField()
     device_id = models.CharField(max_length=DEVICE_ID_MAX_LENGTH)
+    # The authenticated service client that made the winning write: with `device_id`, the
+    # server-side fact "the device that wrote it" for the read gate. NULL for writes
+    # without one (before it was recorded, system seeds, a deleted client): such a
+    # sensitive token is readable only under the cross-device grant it names.
+    written_by_client = models.ForeignKey(
+        "iris_site.ServiceClient",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     # NULL, not "": the contract's session is optional and "" is not a valid reference.
     session_id = models.CharField(  # noqa: DJ001
         max_length=SESSION_ID_MAX_LENGTH, null=True, blank=True
@@ -104,6 +115,15 @@ class ContinuityNotice(models.Model):
     )
     # The device that lost, and where it was: its own write is kept here, not lost.
     device_id = models.CharField(max_length=DEVICE_ID_MAX_LENGTH)
+    # The service client that made the losing write: a notice goes back to that client's
+    # device only, never to a caller that merely names the device id.
+    device_client = models.ForeignKey(
+        "iris_site.ServiceClient",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     superseded_token_id = models.UUIDField()
     superseded_anchor_id = models.CharField(max_length=ANCHOR_ID_MAX_LENGTH)
     superseded_cursor = models.CharField(max_length=CURSOR_MAX_LENGTH)

@@ -1,5 +1,6 @@
-"""Continuity's pure rules: conflict resolution between devices, the cross-device consent
-guard, who may read or write which surface, and the write fingerprint.
+"""Continuity's pure rules: conflict resolution between devices, who may read or write
+which surface, and the write fingerprint. Who may read a sensitive token is the read
+gate's token rule (`memory.gate.decide`; its SQL twin is in `continuity.selectors`).
 
 No ORM: these rules are tested without a database.
 """
@@ -88,32 +89,6 @@ def resolve_write(
     if now < head.recorded_at:
         return Resolution(WriteOutcome.SUPERSEDED, device_id if contested else None)
     return Resolution(WriteOutcome.REPLACED, head.device_id if contested else None)
-
-
-def token_readable(
-    *,
-    sensitive: bool,
-    token_device_id: str,
-    token_consent_id: uuid.UUID | str | None,
-    reader_device_id: str | None,
-    active_cross_device_grant_id: uuid.UUID | str | None,
-) -> bool:
-    """The cross-device consent guard.
-
-    A token naming sensitive categories stays on the device that wrote it unless the
-    grant it names is the member's cross_device consent in force now. Withdrawal or expiry
-    ends that at once; a later re-grant does not revive tokens written under the old one.
-    A reader that names no device (the member's browser) is "another device".
-    """
-    if not sensitive:
-        return True
-    if reader_device_id is not None and reader_device_id == token_device_id:
-        return True
-    return (
-        token_consent_id is not None
-        and active_cross_device_grant_id is not None
-        and str(token_consent_id) == str(active_cross_device_grant_id)
-    )
 
 
 def may_write_surface(consumer: str, surface: str) -> bool:

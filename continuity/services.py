@@ -26,7 +26,7 @@ from continuity.selectors import continuity_cross_device_grant_id, continuity_no
 from hierarchy.enums import Severity
 from hierarchy.events import Actor, audit_event_append
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
-from iris_site.models import User
+from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
 
 POLICY_ID = "iris.continuity.tokens.v1"
@@ -89,9 +89,12 @@ def _check_references(*, member: User, contract: TokenContract, now: datetime) -
         raise NotFound()  # another tenant's context: no existence leak
 
 
-def _apply(slot: ContinuationToken, contract: TokenContract, now: datetime) -> None:
+def _apply(
+    slot: ContinuationToken, contract: TokenContract, client: ServiceClient | None, now: datetime
+) -> None:
     slot.token_id = contract.token_id
     slot.device_id = contract.device_id
+    slot.written_by_client = client
     slot.session_id = contract.surface_context.session_id
     slot.tenant_id = contract.surface_context.tenant_id
     slot.anchor_id = contract.anchor_ref.anchor_id
@@ -116,6 +119,7 @@ def _notice_raise(
     """One pending notice per device and slot: a newer loss refreshes it."""
     fields = {
         "member_id": slot.member_id,
+        "device_client_id": loser["client_id"],
         "superseded_token_id": loser["token_id"],
         "superseded_anchor_id": loser["anchor_id"],
         "superseded_cursor": loser["cursor"],
@@ -138,12 +142,14 @@ def _notice_raise(
     return notice
 
 
-def _place(source) -> dict[str, Any]:
-    """A token's place, from the stored slot or an incoming contract."""
+def _place(source, client: ServiceClient | None = None) -> dict[str, Any]:
+    """A token's place (and the client that wrote it), from the stored slot or an
+    incoming contract written by `client`."""
     if isinstance(source, ContinuationToken):
         return {
             "token_id": source.token_id,
             "device_id": source.device_id,
+            "client_id": source.written_by_client_id,
             "anchor_id": source.anchor_id,
             "cursor": source.cursor,
             "posture": source.posture,
@@ -152,6 +158,7 @@ def _place(source) -> dict[str, Any]:
     return {
         "token_id": source.token_id,
         "device_id": source.device_id,
+        "client_id": client.pk if client is not None else None,
         "anchor_id": source.anchor_ref.anchor_id,
         "cursor": source.anchor_ref.cursor,
         "posture": source.posture,
@@ -165,6 +172,7 @@ def continuation_token_write(
     contract: TokenContract,
     consumer: str,
     actor: Actor,
+    client: ServiceClient | None = None,
     now: datetime | None = None,
 ) -> WriteResult:
     """Write a member's token for a surface, idempotently, last writer wins by server time.
@@ -173,6 +181,10 @@ def continuation_token_write(
     key + another body → 409. Otherwise the write takes its slot (member + surface +
     scope key) unless the slot holds a more recent write; when two devices race within
     the conflict window, the losing device gets an "also playing" notice.
+
+    `client` is the authenticated service client writing (None for a system write such
+    as the demo seed): recorded with the device id, it is what lets a sensitive token
+    be read back on that device (the read gate's token rule).
     """
     if not may_write_surface(consumer, contract.surface):
         raise NotPermitted(
@@ -214,12 +226,12 @@ def continuation_token_write(
     if resolution.outcome == WriteOutcome.CREATED:
         slot = ContinuationToken(member=member, surface=contract.surface, created_at=now)
         slot.scope_key = contract.scope_key
-        _apply(slot, contract, now)
+        _apply(slot, contract, client, now)
         slot.full_clean()
         slot.save(force_insert=True)
     elif resolution.outcome == WriteOutcome.REPLACED:
         previous = _place(slot)
-        _apply(slot, contract, now)
+        _apply(slot, contract, client, now)
         slot.revision += 1
         slot.full_clean()
         slot.save()
@@ -228,14 +240,14 @@ def continuation_token_write(
                 slot=slot,
                 loser_device_id=resolution.notify_device_id,
                 loser=previous,
-                winner={**_place(contract), "recorded_at": now},
+                winner={**_place(contract, client), "recorded_at": now},
                 now=now,
             )
     elif resolution.notify_device_id is not None:  # superseded: the stored write is newer
         notice = _notice_raise(
             slot=slot,
             loser_device_id=resolution.notify_device_id,
-            loser=_place(contract),
+            loser=_place(contract, client),
             winner=_place(slot),
             now=now,
         )
@@ -306,14 +318,18 @@ def continuity_notices_deliver(
     member_id,
     device_id: str,
     actor: Actor,
+    reader_client_id=None,
     surfaces=None,
     now: datetime | None = None,
 ) -> list[ContinuityNotice]:
     """Hand this device its pending notices and mark them delivered: the next read after a
-    lost race carries the notice once."""
+    lost race carries the notice once (to a service client: of its own writes only)."""
     notices = list(
         continuity_notices_pending(
-            member_id=member_id, device_id=device_id, surfaces=surfaces
+            member_id=member_id,
+            device_id=device_id,
+            reader_client_id=reader_client_id,
+            surfaces=surfaces,
         ).select_for_update(of=("self",))
     )
     if not notices:
@@ -342,8 +358,9 @@ def continuity_cross_device_ended(
 ) -> int:
     """Record that the member's sensitive tokens no longer cross devices.
 
-    Nothing needs deleting: every read asks the consent ledger (`token_readable`), so the
-    tokens were hidden from other devices the moment the withdrawal committed. This puts
+    Nothing needs deleting: every read asks the consent ledger (the read gate's token
+    rule), so the tokens were hidden from other devices the moment the withdrawal
+    committed. This puts
     that effect on the episodic chain. Returns the number of sensitive tokens now confined.
     """
     confined = ContinuationToken.objects.filter(member_id=member_id, is_sensitive=True).count()

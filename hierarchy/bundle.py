@@ -1,9 +1,13 @@
 """The context bundle (R4): one call gives an agent a scope's working memory, the
 long-term recall for its query and the episodic events about both.
 
-Resolved bundles are cached for 30 seconds keyed on (scope, member, query, and the
-options that change the answer); a write to the member's memory, short-term rows or
-consent invalidates them. Every server-side resolve — a cache hit too — appends a
+All three tiers go through the read gate for the authenticated client: short-term rows
+one by one (`hierarchy.stm.stm_read`), long-term entries through the recall pipeline,
+and episodic events only about the rows and entries that were returned. What the gate
+withholds is absent and counted by reason (`stm_withheld`, the recall's audit envelope).
+
+Resolved bundles are cached for 30 seconds keyed on everything that changes the answer
+(`hierarchy.bundle_cache`). Every server-side resolve — a cache hit too — appends a
 count-only `memory.bundle.resolved` event.
 """
 
@@ -15,20 +19,20 @@ from django.utils import timezone
 
 from hierarchy import metrics
 from hierarchy.bundle_cache import bundle_cache_get, bundle_cache_key, bundle_cache_set
+from hierarchy.enums import StmScopeKind
 from hierarchy.events import Actor, audit_event_append, iso
 from hierarchy.freshness import freshness
 from hierarchy.selectors import audit_events_for_member
-from hierarchy.stm import POLICY_ID, scope_digest, stm_read
+from hierarchy.stm import POLICY_ID, scope_digest, stm_member_state, stm_read, stm_reader
 from hierarchy.stm_policy import default_target_scope
 from hierarchy.transitions import Tier, transition_check
-from iris_site.errors import NotPermitted
 from iris_site.models import User
+from memory.capabilities import Capabilities
 from memory.enums import RecallContext
-from memory.policy import consumer_may_use_kind
+from memory.gate import MemberState, Reader
 from memory.recall_service import recall_request_build, recall_run
 
 EPISODIC_LIMIT = 50
-ADMIN_SURFACE = "admin"
 
 
 def _stm_output(view) -> dict:
@@ -83,45 +87,56 @@ def _episodic(member_id, *, stm_ids: list[str], entry_ids: list[str]) -> list[di
     ]
 
 
+def own_surface(capabilities: Capabilities) -> str:
+    """The budget a client gets when it names none: its consumer's own where the table
+    grants it (assistant, notebook), else the shell's."""
+    return capabilities.consumer if capabilities.consumer in capabilities.surfaces else "shell"
+
+
 def _resolve(
     *,
     member: User,
     scope_id: str,
     scope_kind: str | None,
+    ltm_scope: dict,
     query: str,
     include_episodic: bool,
     surface: str,
     context: str,
+    capabilities: Capabilities,
+    reader: Reader,
+    state: MemberState,
     actor: Actor,
-    consumer: str,
     now: datetime,
 ) -> dict:
     stm = stm_read(
         member_id=member.pk,
         scope_id=scope_id,
         scope_kind=scope_kind,
+        reader=reader,
+        state=state,
         actor=actor,
         now=now,
         audit=False,  # the bundle's own event counts them
     )
-    ltm_scope = default_target_scope(scope_kind or "user_session", scope_id)
     request = recall_request_build(
         member_id=member.pk,
+        capabilities=capabilities,
         surface=surface,
-        scope={k: v for k, v in ltm_scope.items()},
+        scope=ltm_scope,
         query=query,
         context=context,
         now=now,
     )
-    recall = recall_run(request=request, actor=actor, consumer=consumer, now=now)
-    stm_ids = [str(view.row.pk) for view in stm]
-    entry_ids = sorted(
-        {str(i) for view in stm for i in view.row.related_entry_ids}
-        | {entry.entry_id for entry in recall.entries}
-    )
+    recall = recall_run(request=request, actor=actor, now=now)
+    # Events about what was returned only: an event about a withheld row or entry would
+    # tell the reader it exists.
+    stm_ids = [str(view.row.pk) for view in stm.views]
+    entry_ids = sorted(entry.entry_id for entry in recall.entries)
     return {
         "scope_id": scope_id,
-        "stm": [_stm_output(view) for view in stm],
+        "stm": [_stm_output(view) for view in stm.views],
+        "stm_withheld": stm.withheld,
         "ltm": {
             "entries": [_ltm_output(entry, now) for entry in recall.entries],
             "audit_envelope": recall.audit_envelope.as_dict(),
@@ -138,26 +153,37 @@ def get_context_bundle(
     member: User,
     scope_id: str,
     actor: Actor,
-    consumer: str,
+    capabilities: Capabilities,
     query: str = "",
     include_episodic: bool = True,
     scope_kind: str | None = None,
-    surface: str = "assistant",
+    surface: str | None = None,
     context: str = RecallContext.GENERAL,
     now: datetime | None = None,
 ) -> dict:
-    """STM rows + LTM recall + episodic events for one scope of one member."""
+    """STM rows + LTM recall + episodic events for one scope of one member, each tier
+    through the read gate for a service client with `capabilities` (`actor` is that
+    client). A surface, context or scope kind outside them is 403 (`NotPermitted`)."""
     transition = transition_check(Tier.READER, Tier.READER, "bundle")
     started = time.perf_counter()
     now = now or timezone.now()
-    ltm_kind = default_target_scope(scope_kind or "user_session", scope_id)["kind"]
-    if surface == ADMIN_SURFACE or not consumer_may_use_kind(consumer, ltm_kind):
-        raise NotPermitted(
-            f"Consumer `{consumer}` may not read this scope or surface.",
-            code="consumer-not-allowed-for-scope",
-        )
+    surface = capabilities.require_surface(surface or own_surface(capabilities))
+    ltm_scope = default_target_scope(scope_kind or StmScopeKind.USER_SESSION, scope_id)
+    capabilities.require_read_kind(ltm_scope["kind"])
+    reader = stm_reader(
+        member_id=member.pk, capabilities=capabilities, client_id=actor.id, context=context
+    )
+    state = stm_member_state(member_id=member.pk, scope_id=scope_id, scope_kind=scope_kind, now=now)
     key = bundle_cache_key(
-        member.pk, scope_id, scope_kind, query, include_episodic, surface, context, consumer
+        member.pk,
+        scope_id,
+        scope_kind,
+        query,
+        include_episodic,
+        surface,
+        context,
+        capabilities,
+        state,
     )
     bundle = bundle_cache_get(key)
     cache_hit = bundle is not None
@@ -166,12 +192,15 @@ def get_context_bundle(
             member=member,
             scope_id=scope_id,
             scope_kind=scope_kind,
+            ltm_scope=ltm_scope,
             query=query,
             include_episodic=include_episodic,
             surface=surface,
             context=context,
+            capabilities=capabilities,
+            reader=reader,
+            state=state,
             actor=actor,
-            consumer=consumer,
             now=now,
         )
         bundle_cache_set(key, bundle)
@@ -193,6 +222,8 @@ def get_context_bundle(
             "cache_hit": cache_hit,
             "transition": transition.code.lower(),
             **counts,
+            "stm_withheld": bundle["stm_withheld"],
+            "ltm_withheld": bundle["ltm"]["audit_envelope"]["suppression_counts"],
         },
         occurred_at=now,
     )

@@ -1,8 +1,17 @@
-"""The context bundle's 30-second cache (Django's cache framework, LocMemCache unless
-configured otherwise). Each member has a generation token in the key: any write to that
-member's memory, short-term rows or consent replaces it, so older bundles are never
-served again."""
+"""The context bundle's 30-second cache (Django's cache framework: Redis shared by every
+worker in production, LocMemCache otherwise).
 
+Two things keep a cached bundle from outliving what it was resolved under:
+
+- the key carries every input of the answer, the reader's effective capabilities and
+  the member's read state (consents, pending full clear, off the record) included, so a
+  consent or settings change reaches a new key in every process at once;
+- each member has a generation token in the key: a change to the member's content (an
+  entry saved: edit, pause, forget; held, released or purged entries; short-term rows)
+  replaces it, so older bundles are never served again.
+"""
+
+import dataclasses
 import hashlib
 import uuid
 
@@ -21,8 +30,19 @@ def bundle_invalidate(member_id) -> None:
     cache.set(_GENERATION_KEY.format(member_id=member_id), uuid.uuid4().hex, None)
 
 
+def _spelled(part: object) -> str:
+    """One spelling per value in every process: sets sorted (their iteration order
+    follows string hashing, which differs between processes), dataclasses field by field."""
+    if dataclasses.is_dataclass(part) and not isinstance(part, type):
+        return repr([_spelled(getattr(part, f.name)) for f in dataclasses.fields(part)])
+    if isinstance(part, set | frozenset):
+        return repr(sorted(str(p) for p in part))
+    return str(part)
+
+
 def bundle_cache_key(member_id, *parts: object) -> str:
-    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()
+    spelled = "\x1f".join(_spelled(p) for p in parts)
+    digest = hashlib.sha256(spelled.encode("utf-8")).hexdigest()
     return f"iris:bundle:{member_id}:{bundle_generation(member_id)}:{digest}"
 
 

@@ -37,9 +37,25 @@ def entry_saved(sender, instance, **kwargs) -> None:
     transaction.on_commit(after_commit)
 
 
+# Memory changes made in bulk, with no entry saved, known by the audit event each
+# appends in its own transaction (memory.dsar, memory.services).
+_BULK_ENTRY_CHANGES = frozenset(
+    {"memory.entries.held", "memory.entries.released", "memory.entries.purged"}
+)
+
+
+@receiver(post_save, sender="hierarchy.AuditEvent", dispatch_uid="hierarchy.bulk_entry_change")
+def bulk_entry_change(sender, instance, created, **kwargs) -> None:
+    """Held, released or purged entries end the member's cached bundles once committed."""
+    if created and instance.action in _BULK_ENTRY_CHANGES and instance.target_member_id:
+        member_id = instance.target_member_id
+        transaction.on_commit(lambda: bundle_invalidate(member_id))
+
+
 @receiver(consent_ended, dispatch_uid="hierarchy.consent_ended")
 def consent_ended_cascade(sender, *, member_id, consent_type: str, **kwargs) -> None:
     """A withdrawn `category:<c>` (or `data_processing`) consent ends that working memory
-    now rather than at its TTL; bundles are invalidated for any consent change."""
-    bundle_invalidate(member_id)
+    now rather than at its TTL. Cached bundles need nothing here: their key carries the
+    member's consent state (`hierarchy.bundle_cache`), so any consent event, a grant as
+    much as a withdrawal, already leads to a new one."""
     stm_consent_cascade(member_id=member_id, consent_type=consent_type)

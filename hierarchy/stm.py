@@ -1,11 +1,16 @@
 """The short-term tier: writes (T2, T3, T7/RC3, the admin re-scope), reads (R2) and
 expiry (D1, D2). Sits above memory: consent and off-the-record come from their apps.
 
+Every read that returns content passes each row through the read gate
+(`memory.gate.decide`) for the authenticated reader; `stm_item` is the one mapping of a
+row to the gate's content item.
+
 Every write locks, checks the transitions table, saves, appends its episodic event in
 the same transaction and invalidates the member's context bundles after commit.
 """
 
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -23,13 +28,23 @@ from hierarchy.enums import ActorType, Severity, StmScopeKind
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm_config import caps_for
-from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, normalize_content
+from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, default_target_scope, normalize_content
 from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
+from memory.capabilities import Capabilities
 from memory.enums import Lifecycle, MemoryCategory, StorageGateReason, is_sensitive_category
-from memory.selectors import memory_entry_get, memory_off_the_record
+from memory.gate import (
+    ContentItem,
+    ContentKind,
+    MemberState,
+    Reader,
+    ReaderKind,
+    ScopeKey,
+    decide,
+)
+from memory.selectors import member_read_state, memory_entry_get, memory_off_the_record
 
 POLICY_ID = "iris-hierarchy-stm-v1"
 
@@ -394,16 +409,77 @@ def stm_rescope(
 
 @dataclass(frozen=True, slots=True)
 class StmView:
-    """A row as a member-scoped reader sees it: content decrypted."""
+    """A row a reader was allowed to see: content decrypted."""
 
     row: ShortTermMemory
     content: str
 
 
+@dataclass(frozen=True, slots=True)
+class StmRead:
+    """What a gated read returns: the visible rows, and how many were withheld, by the
+    read gate's reason (counts only: a withheld row is never named)."""
+
+    views: list[StmView]
+    withheld: dict[str, int]
+
+
+def stm_item(row: ShortTermMemory) -> ContentItem:
+    """A row as the read gate sees it. A user session's row lives in that session; other
+    working memory in the profile: the scopes each consolidates into."""
+    member_id = str(row.member_id)
+    scope = ScopeKey(**default_target_scope(row.scope_kind, row.scope_id), user_id=member_id)
+    return ContentItem(
+        kind=ContentKind.STM,
+        item_id=str(row.pk),
+        member_id=member_id,
+        scope=scope,
+        category=row.category,
+    )
+
+
+def stm_reader(*, member_id, capabilities: Capabilities, client_id, context: str) -> Reader:
+    """The read gate's reader for a service client; a context outside its capabilities
+    is refused (403 `context-not-allowed`), never read as general."""
+    capabilities.require_context(context)
+    return Reader(
+        kind=ReaderKind.SERVICE,
+        member_id=str(member_id),
+        capabilities=capabilities,
+        client_id=str(client_id) if client_id else None,
+        context=context,
+    )
+
+
+def stm_member_state(
+    *, member_id, scope_id: str, scope_kind: str | None = None, now: datetime | None = None
+) -> MemberState:
+    """The member's state for reading one scope. A read naming no kind may return a
+    user session's rows, so that session's off-the-record applies to all of them (the
+    withholding side of a name clash between a session and another kind's scope)."""
+    session = scope_id if scope_kind in (None, StmScopeKind.USER_SESSION) else ""
+    return member_read_state(member_id=member_id, session_id=session, now=now)
+
+
+def stm_gate(rows, *, reader: Reader, state: MemberState, now: datetime | None = None) -> StmRead:
+    """Every row through the read gate; only visible rows are decrypted."""
+    now = now or timezone.now()
+    views: list[StmView] = []
+    withheld: Counter[str] = Counter()
+    for row in rows:
+        reason = decide(stm_item(row), reader, state, now)
+        if reason is None:
+            views.append(StmView(row, stm_content(row)))
+        else:
+            withheld[reason] += 1
+    return StmRead(views, dict(sorted(withheld.items())))
+
+
 def stm_rows_for_scope(
     *, member_id, scope_id: str, scope_kind: str | None = None, now: datetime | None = None
 ) -> QuerySet[ShortTermMemory]:
-    """Live rows of one member's scope. Non-admin reads always name the member."""
+    """Live rows of one member's scope, before the read gate (callers that return them
+    gate them: `stm_read`, `stm_gate`). Non-admin reads always name the member."""
     if member_id is None:
         raise NotPermitted(
             "Short-term reads need the member's scope.", code="member-scope-required"
@@ -435,12 +511,12 @@ def stm_read_record(
     *,
     member_id,
     scope_id: str,
-    rows: list[ShortTermMemory],
+    read: StmRead,
     actor: Actor,
     scope_kind: str | None = None,
     now: datetime | None = None,
 ) -> None:
-    """R2's audit event and metric for rows a member-scoped reader was given."""
+    """R2's audit event and metric for what a reader was given and withheld."""
     transition = transition_check(Tier.STM, Tier.READER, "read")
     audit_event_append(
         action="memory.stm.read",
@@ -450,40 +526,49 @@ def stm_read_record(
         payload={
             "scope_id_digest": scope_digest(scope_id),
             "scope_kind": scope_kind,
-            "row_count": len(rows),
-            "stm_ids": [str(r.pk) for r in rows],
+            "row_count": len(read.views),
+            "stm_ids": [str(view.row.pk) for view in read.views],
+            "withheld_counts": read.withheld,
             "transition": transition.code.lower(),
         },
         occurred_at=now,
     )
-    metrics.increment("memory.stm.reads", row_count_bucket=metrics.count_bucket(len(rows)))
+    metrics.increment("memory.stm.reads", row_count_bucket=metrics.count_bucket(len(read.views)))
 
 
 def stm_read(
     *,
     member_id,
     scope_id: str,
+    reader: Reader,
     actor: Actor,
     scope_kind: str | None = None,
+    state: MemberState | None = None,
     now: datetime | None = None,
     audit: bool = True,
-) -> list[StmView]:
-    """R2: the member-scoped read; content decrypted for the caller acting for them.
-    `audit=False` is for the context bundle, whose own event counts the rows."""
+) -> StmRead:
+    """R2: one scope's live rows through the read gate for `reader`. `state` is the
+    member's (`stm_member_state`) when the caller already has it; `audit=False` is for
+    the context bundle, whose own event counts the rows."""
     now = now or timezone.now()
-    rows = list(
-        stm_rows_for_scope(member_id=member_id, scope_id=scope_id, scope_kind=scope_kind, now=now)
+    if state is None:
+        state = stm_member_state(
+            member_id=member_id, scope_id=scope_id, scope_kind=scope_kind, now=now
+        )
+    rows = stm_rows_for_scope(
+        member_id=member_id, scope_id=scope_id, scope_kind=scope_kind, now=now
     )
+    read = stm_gate(rows, reader=reader, state=state, now=now)
     if audit:
         stm_read_record(
             member_id=member_id,
             scope_id=scope_id,
-            rows=rows,
+            read=read,
             actor=actor,
             scope_kind=scope_kind,
             now=now,
         )
-    return [StmView(row, stm_content(row)) for row in rows]
+    return read
 
 
 def stm_admin_rows(

@@ -4,7 +4,7 @@ Service-client tokens only; `{member_id}` is the member's UUID and every read na
 member's scope. Views are thin: parse, call one service or selector, shape the answer.
 """
 
-from django.db.models import QuerySet
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
@@ -18,7 +18,10 @@ from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import (
     stm_content,
+    stm_gate,
+    stm_member_state,
     stm_read_record,
+    stm_reader,
     stm_refresh,
     stm_row_get,
     stm_rows_for_scope,
@@ -29,12 +32,14 @@ from iris_site.api.gated import READ_GATE, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.enums import UserKind
-from iris_site.errors import InvalidInput, NotFound
+from iris_site.errors import NotFound
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient
+from memory.capabilities import capability_table_markdown
 from memory.enums import MemoryCategory, Origin, RecallContext
 from memory.gate import ContentKind
 from memory.recall.pipeline import MAX_QUERY_CHARS
+from memory.selectors import principal_capabilities
 
 SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
 
@@ -81,19 +86,93 @@ class ShortTermOutputSerializer(serializers.Serializer):
     warn_emitted_at = serializers.DateTimeField(allow_null=True)
 
 
-def stm_output(row: ShortTermMemory) -> dict:
+def stm_output(row: ShortTermMemory, content: str) -> dict:
     return ShortTermOutputSerializer(
         {
             **{f: getattr(row, f) for f in ShortTermOutputSerializer().fields if hasattr(row, f)},
-            "content": stm_content(row),
+            "content": content,
         }
     ).data
+
+
+CAPABILITIES_NOTE = (
+    "\n\nWhat each service client may claim comes from its consumer (narrowed per client by "
+    "a platform operator); a `surface`, `context` or scope kind outside it is **403** with "
+    "`error.code` `surface-not-allowed`, `context-not-allowed` or "
+    "`consumer-not-allowed-for-scope`, never silently changed.\n\n" + capability_table_markdown()
+)
+
+GATE_NOTE = (
+    "Every row passes the read gate for the calling client: the member's consents "
+    "(`data_processing`; a sensitive category needs its own consent and a `context` in "
+    "which it may surface, e.g. `mental_health` only in `health`, `safety` or `crisis`), "
+    "a pending full clear and off the record."
+)
+
+CONTEXT_PARAMETER = OpenApiParameter(
+    "context",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    enum=RecallContext.values,
+    description="The context the client reads in (default `general`); only a context "
+    "its capabilities allow (else 403 `context-not-allowed`).",
+)
+
+
+class ShortTermReadQuerySerializer(serializers.Serializer):
+    context = serializers.ChoiceField(choices=RecallContext.choices, default=RecallContext.GENERAL)
+
+
+class ShortTermListQuerySerializer(ShortTermReadQuerySerializer):
+    scope_id = serializers.CharField(
+        error_messages={"required": "Reads name the scope: give scope_id."}
+    )
+    scope_kind = serializers.ChoiceField(choices=StmScopeKind.choices, required=False)
+
+
+def _query(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _reader(request, member: User, context: str):
+    return stm_reader(
+        member_id=member.pk,
+        capabilities=principal_capabilities(request.user),
+        client_id=request.user.pk,
+        context=context,
+    )
+
+
+class ShortTermPagination(CursorPagination):
+    """The cursor pages of a scope's rows, plus what the read gate withheld from this page:
+    `withheld` counts them by reason (never naming them). Rows are gated after the page
+    is cut, so a page may hold fewer rows than `page_size`; `next` still walks the rest."""
+
+    ordering = ("created_at", "id")
+
+    def get_paginated_response(self, data, withheld: dict[str, int]):
+        response = super().get_paginated_response(data)
+        response.data["withheld"] = withheld
+        return response
+
+    def get_paginated_response_schema(self, schema):
+        paginated = super().get_paginated_response_schema(schema)
+        paginated["properties"]["withheld"] = {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 1},
+            "description": "Rows of this page the read gate withheld, by reason.",
+        }
+        paginated["required"] = [*paginated.get("required", []), "withheld"]
+        return paginated
 
 
 @content_view(reads=[ContentKind.STM], through=READ_GATE)
 class ShortTermListCreateApi(generics.GenericAPIView):
     """GET: the live rows of one scope of a member (`scope_id` required: reads are always
-    member-scoped). POST: write a row; its TTL defaults to the scope kind's."""
+    member-scoped), through the read gate. POST: write a row; its TTL defaults to the
+    scope kind's, and the answer echoes the row just written."""
 
     class ShortTermInputSerializer(StrictInputSerializer):
         scope_kind = StmScopeKindField(
@@ -109,64 +188,69 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         consolidate_on_critic_promote = serializers.BooleanField(default=False)
         ttl_seconds = serializers.IntegerField(required=False, min_value=1)
 
-    class Pagination(CursorPagination):
-        ordering = ("created_at", "id")
-
     permission_classes = [IsServiceClient]
-    pagination_class = Pagination
+    pagination_class = ShortTermPagination
     serializer_class = ShortTermOutputSerializer
-
-    def get_queryset(self) -> QuerySet[ShortTermMemory]:
-        if getattr(self, "swagger_fake_view", False):
-            return ShortTermMemory.objects.none()
-        return stm_rows_for_scope(
-            member_id=self.kwargs["member_id"],
-            scope_id=self.request.query_params.get("scope_id", ""),
-            scope_kind=self.request.query_params.get("scope_kind") or None,
-        )
+    # The schema's model only: rows come from the selector, and through the read gate.
+    queryset = ShortTermMemory.objects.none()
 
     @extend_schema(
+        description=GATE_NOTE
+        + " A row it withholds is absent; the page's `withheld` object counts the rows "
+        "withheld from it by reason (e.g. `sensitive-category-outside-relevant-context`), "
+        "so a page may be shorter than `page_size` while `next` still leads on."
+        + CAPABILITIES_NOTE,
         parameters=[
             OpenApiParameter("scope_id", OpenApiTypes.STR, OpenApiParameter.QUERY, required=True),
             OpenApiParameter(
                 "scope_kind", OpenApiTypes.STR, OpenApiParameter.QUERY, enum=StmScopeKind.values
             ),
+            CONTEXT_PARAMETER,
         ],
-        responses={200: ShortTermOutputSerializer(many=True), **error_responses(400, 404)},
+        responses={200: ShortTermOutputSerializer(many=True), **error_responses(400, 403, 404)},
     )
     def get(self, request, member_id):
         member = _member_or_404(member_id)
-        scope_id = request.query_params.get("scope_id", "")
-        scope_kind = request.query_params.get("scope_kind") or None
-        if not scope_id:
-            raise InvalidInput(fields={"scope_id": ["Reads name the scope: give scope_id."]})
-        if scope_kind is not None and scope_kind not in StmScopeKind.values:
-            raise InvalidInput(fields={"scope_kind": ["Unknown scope kind."]})
-        page = self.paginate_queryset(self.get_queryset())
+        query = _query(ShortTermListQuerySerializer, request)
+        scope_kind = query.get("scope_kind")
+        reader = _reader(request, member, query["context"])
+        now = timezone.now()
+        rows = stm_rows_for_scope(
+            member_id=member.pk, scope_id=query["scope_id"], scope_kind=scope_kind, now=now
+        )
+        state = stm_member_state(
+            member_id=member.pk, scope_id=query["scope_id"], scope_kind=scope_kind, now=now
+        )
+        read = stm_gate(self.paginate_queryset(rows), reader=reader, state=state, now=now)
         stm_read_record(
             member_id=member.pk,
-            scope_id=scope_id,
-            rows=page,
+            scope_id=query["scope_id"],
+            read=read,
             actor=Actor.of(request.user),
             scope_kind=scope_kind,
+            now=now,
         )
-        return self.get_paginated_response([stm_output(row) for row in page])
+        return self.paginator.get_paginated_response(
+            [stm_output(view.row, view.content) for view in read.views], read.withheld
+        )
 
     @extend_schema(
+        description="Write a row of working memory; the answer echoes it." + CAPABILITIES_NOTE,
         request=ShortTermInputSerializer,
-        responses={201: ShortTermOutputSerializer, **error_responses(400, 404, 413, 422)},
+        responses={201: ShortTermOutputSerializer, **error_responses(400, 403, 404, 413, 422)},
     )
     def post(self, request, member_id):
         member = _member_or_404(member_id)
         serializer = self.ShortTermInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         row = stm_write(member=member, actor=Actor.of(request.user), **serializer.validated_data)
-        return Response(stm_output(row), status=status.HTTP_201_CREATED)
+        return Response(stm_output(row, stm_content(row)), status=status.HTTP_201_CREATED)
 
 
 @content_view(reads=[ContentKind.STM], through=READ_GATE)
 class ShortTermRefreshApi(APIView):
-    """T3: keep a row alive for another TTL (capped by the scope's maximum lifetime)."""
+    """T3: keep a row alive for another TTL (capped by the scope's maximum lifetime). A row
+    the read gate withholds from the caller is 404, exactly as one that is not there."""
 
     class RefreshInputSerializer(StrictInputSerializer):
         ttl_seconds = serializers.IntegerField(required=False, min_value=1)
@@ -174,18 +258,29 @@ class ShortTermRefreshApi(APIView):
     permission_classes = [IsServiceClient]
 
     @extend_schema(
+        description=GATE_NOTE
+        + " A row it withholds is 404, as one that is not there."
+        + CAPABILITIES_NOTE,
+        parameters=[CONTEXT_PARAMETER],
         request=RefreshInputSerializer,
-        responses={200: ShortTermOutputSerializer, **error_responses(400, 404, 409)},
+        responses={200: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409)},
     )
     def post(self, request, member_id, stm_id):
         member = _member_or_404(member_id)
+        query = _query(ShortTermReadQuerySerializer, request)
+        reader = _reader(request, member, query["context"])
         row = stm_row_get(member_id=member.pk, stm_id=stm_id)
         if row is None:
+            raise NotFound()
+        state = stm_member_state(
+            member_id=member.pk, scope_id=row.scope_id, scope_kind=row.scope_kind
+        )
+        if not stm_gate([row], reader=reader, state=state).views:
             raise NotFound()
         serializer = self.RefreshInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         row = stm_refresh(row=row, actor=Actor.of(request.user), **serializer.validated_data)
-        return Response(stm_output(row))
+        return Response(stm_output(row, stm_content(row)))
 
 
 class ConsolidateOutputSerializer(serializers.Serializer):
@@ -265,7 +360,14 @@ class ShortTermConsolidateApi(APIView):
 class ContextBundleOutputSerializer(serializers.Serializer):
     scope_id = serializers.CharField()
     stm = serializers.ListField(child=serializers.DictField())
-    ltm = serializers.DictField(help_text='{"entries": [...], "audit_envelope": {...}}')
+    stm_withheld = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="Short-term rows the read gate withheld, by reason (never named).",
+    )
+    ltm = serializers.DictField(
+        help_text='{"entries": [...], "audit_envelope": {...}}: the envelope\'s '
+        "`suppression_counts` count the withheld entries by reason."
+    )
     episodic = serializers.ListField(child=serializers.DictField())
     resolved_at = serializers.DateTimeField()
     cached = serializers.BooleanField(help_text="Served from the 30-second bundle cache.")
@@ -274,8 +376,8 @@ class ContextBundleOutputSerializer(serializers.Serializer):
 @content_view(reads=[ContentKind.ENTRY, ContentKind.STM], through=READ_GATE)
 class ContextBundleApi(APIView):
     """R4: a scope's working memory + long-term recall for the query + the episodic
-    events about both, for composing a prompt. Cached 30 s; every call is audited with
-    counts only."""
+    events about what was returned, for composing a prompt, each through the read gate
+    for the calling client. Cached 30 s; every call is audited with counts only."""
 
     class ContextBundleInputSerializer(StrictInputSerializer):
         scope_id = serializers.RegexField(SCOPE_ID_REGEX)
@@ -284,7 +386,12 @@ class ContextBundleApi(APIView):
             max_length=MAX_QUERY_CHARS, allow_blank=True, default="", trim_whitespace=False
         )
         include_episodic = serializers.BooleanField(default=True)
-        surface = serializers.RegexField(r"^[a-z][a-z0-9-]{0,31}$", default="assistant")
+        surface = serializers.RegexField(
+            r"^[a-z][a-z0-9-]{0,31}$",
+            required=False,
+            help_text="The budget to use; default the client's own (`assistant`, "
+            "`notebook`) where it has one, else `shell`.",
+        )
         context = serializers.ChoiceField(
             choices=RecallContext.choices, default=RecallContext.GENERAL
         )
@@ -292,8 +399,15 @@ class ContextBundleApi(APIView):
     permission_classes = [IsServiceClient]
 
     @extend_schema(
+        description="Short-term rows, long-term recall and the episodic events about "
+        "what was returned, each through the read gate for the calling client: a row or "
+        "entry it withholds (base consents withdrawn, a sensitive category outside the "
+        "`context`, a pending full clear, off the record, ...) is absent, counted by "
+        "reason in `stm_withheld` and in `ltm.audit_envelope.suppression_counts`, and no "
+        "event about it is listed. Cached 30 s on everything that changes the answer "
+        "(the client's capabilities and the member's consents included)." + CAPABILITIES_NOTE,
         request=ContextBundleInputSerializer,
-        responses={200: ContextBundleOutputSerializer, **error_responses(400, 404, 413)},
+        responses={200: ContextBundleOutputSerializer, **error_responses(400, 403, 404, 413)},
     )
     def post(self, request, member_id):
         member = _member_or_404(member_id)
@@ -302,7 +416,7 @@ class ContextBundleApi(APIView):
         bundle = get_context_bundle(
             member=member,
             actor=Actor.of(request.user),
-            consumer=request.user.consumer,
+            capabilities=principal_capabilities(request.user),
             **serializer.validated_data,
         )
         return Response(bundle)

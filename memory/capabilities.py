@@ -202,7 +202,9 @@ def capabilities_for(consumer: str) -> Capabilities:
     kinds = _kinds_for(consumer)
     return Capabilities(
         consumer=consumer,
-        surfaces=grant.surfaces,
+        # A surface may always name itself: an unknown surface name gets the shell's
+        # budget (`memory.recall.budget_for`), so that is never more than the table's.
+        surfaces=grant.surfaces | {consumer},
         contexts=grant.contexts | {RecallContext.GENERAL},
         read_kinds=kinds,
         write_kinds=kinds,

@@ -32,14 +32,17 @@ def token_body(member_id=None, **overrides) -> dict:
     return body
 
 
-def write(member, *, now=None, consumer=None, **overrides):
-    """Write through the one service, as a surface of the token's own kind."""
+def write(member, *, now=None, consumer=None, client=None, **overrides):
+    """Write through the one service, as a surface of the token's own kind: as the
+    authenticated service `client` when given (it is recorded as the writer), else as a
+    system write that records none."""
     contract = token_parse(token_body(member.pk, **overrides))
     return continuation_token_write(
         member=member,
         contract=contract,
-        consumer=consumer or contract.surface,
-        actor=Actor.system("test"),
+        consumer=consumer or (client.consumer if client else contract.surface),
+        actor=Actor.of(client) if client else Actor.system("test"),
+        client=client,
         now=now,
     )
 

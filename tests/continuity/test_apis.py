@@ -10,6 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
+from tests.conftest import bearer_client
 from tests.consent.factories import record
 from tests.continuity.factories import (
     assert_no_free_text,
@@ -18,7 +19,12 @@ from tests.continuity.factories import (
     token_body,
     write,
 )
-from tests.iris_site.factories import MemberFactory, OperatorFactory, TenantFactory
+from tests.iris_site.factories import (
+    MemberFactory,
+    OperatorFactory,
+    ServiceClientFactory,
+    TenantFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -240,8 +246,6 @@ def test_a_non_continuity_consumer_cannot_write_or_read():
 
 
 def test_members_and_operators_cannot_use_the_surface_endpoint():
-    from tests.conftest import bearer_client
-
     member = MemberFactory()
     for principal in (member, OperatorFactory()):
         client = bearer_client(principal)
@@ -289,8 +293,6 @@ def test_a_surface_reads_its_own_tokens_and_the_shell_reads_all():
 
 
 def test_member_a_cannot_read_member_bs_tokens():
-    from tests.conftest import bearer_client
-
     ada, ben = MemberFactory(), MemberFactory()
     bens = write(ben, scope_key="session:ben").answer["id"]
     adas = write(ada, scope_key="session:ada").answer["id"]
@@ -309,8 +311,6 @@ def test_member_a_cannot_read_member_bs_tokens():
     ("limit", "status"), [("0", 400), ("51", 400), ("x", 400), ("1", 200), ("50", 200)]
 )
 def test_limit_is_1_to_50(limit, status):
-    from tests.conftest import bearer_client
-
     response = bearer_client(MemberFactory()).get(ME, {"limit": limit})
     assert response.status_code == status
     if status == 400:
@@ -318,8 +318,6 @@ def test_limit_is_1_to_50(limit, status):
 
 
 def test_me_lists_the_five_most_recent_by_default():
-    from tests.conftest import bearer_client
-
     member = MemberFactory()
     base = timezone.now()
     for minute in range(7):
@@ -332,8 +330,6 @@ def test_me_lists_the_five_most_recent_by_default():
 
 
 def test_a_bad_device_id_query_is_400():
-    from tests.conftest import bearer_client
-
     response = bearer_client(MemberFactory()).get(ME, {"device_id": "my phone"})
     assert response.status_code == 400 and "device_id" in response.json()["error"]["fields"]
 
@@ -373,20 +369,29 @@ def test_the_losing_device_reads_its_notice_once():
     assert delivered.actor_role == "tara"
 
 
-def test_a_surface_only_receives_notices_of_its_own_surface():
+def test_a_surface_only_receives_notices_of_its_own_surface_and_its_own_writes():
     member = MemberFactory()
     now = timezone.now()
-    write(member, now=now, surface="nisaba", device_id="laptop-1", posture="reading")
+    laptop_app = ServiceClientFactory(consumer="nisaba")
+    write(
+        member,
+        now=now,
+        surface="nisaba",
+        device_id="laptop-1",
+        posture="reading",
+        client=laptop_app,
+    )
     write(member, now=now + timedelta(seconds=1), surface="nisaba", device_id="phone-1")
+    laptop = {"device_id": "laptop-1"}
     tara = surface_client("tara")
-    assert tara.get(tokens_url(member.pk), {"device_id": "laptop-1"}).json()["notices"] == []
-    nisaba = surface_client("nisaba")
-    assert len(nisaba.get(tokens_url(member.pk), {"device_id": "laptop-1"}).json()["notices"]) == 1
+    assert tara.get(tokens_url(member.pk), laptop).json()["notices"] == []
+    # another nisaba client naming the laptop's device id is not the laptop
+    assert surface_client("nisaba").get(tokens_url(member.pk), laptop).json()["notices"] == []
+    notices = bearer_client(laptop_app).get(tokens_url(member.pk), laptop).json()["notices"]
+    assert len(notices) == 1
 
 
 def test_resume_returns_anchor_and_cursor_to_continue_mid_segment():
-    from tests.conftest import bearer_client
-
     member = MemberFactory()
     card = write(member).answer
     expected = {
@@ -409,8 +414,6 @@ def test_resume_returns_anchor_and_cursor_to_continue_mid_segment():
 
 
 def test_consent_guard_over_http_before_and_after_withdrawal(django_capture_on_commit_callbacks):
-    from tests.conftest import bearer_client
-
     member = MemberFactory()
     grant = record(member, "cross_device").event
     body = token_body(
@@ -420,11 +423,13 @@ def test_consent_guard_over_http_before_and_after_withdrawal(django_capture_on_c
         sensitive_categories=["mental_health"],
         cross_device_consent_id=str(grant.pk),
     )
-    card = put(surface_client("psyche"), member.pk, body).json()
+    psyche = surface_client("psyche")
+    card = put(psyche, member.pk, body).json()
     shell, me = surface_client("shell"), bearer_client(member)
     laptop = {"device_id": "laptop-1"}
     # before: readable everywhere
-    assert len(shell.get(tokens_url(member.pk), laptop).json()["results"]) == 1
+    before = shell.get(tokens_url(member.pk), laptop).json()
+    assert len(before["results"]) == 1 and before["withheld"] == {}
     assert len(me.get(ME).json()["results"]) == 1
     assert shell.get(resume_url(member.pk, card["id"]), laptop).status_code == 200
     # when the member withdraws cross-device consent
@@ -435,12 +440,20 @@ def test_consent_guard_over_http_before_and_after_withdrawal(django_capture_on_c
             format="json",
         )
     # then: other devices and the browser see nothing; the phone keeps its own place
-    assert shell.get(tokens_url(member.pk), laptop).json()["results"] == []
+    hidden = shell.get(tokens_url(member.pk), laptop).json()
+    assert hidden["results"] == []
+    assert hidden["withheld"] == {"cross-device-consent-required": 1}
     assert me.get(ME).json()["results"] == []
     assert me.get(me_resume_url(card["id"])).status_code == 404
     assert shell.get(resume_url(member.pk, card["id"]), laptop).status_code == 404
     phone = {"device_id": "phone-1"}
-    assert len(shell.get(tokens_url(member.pk), phone).json()["results"]) == 1
+    own = psyche.get(tokens_url(member.pk), phone).json()
+    assert len(own["results"]) == 1 and own["withheld"] == {}
+    assert psyche.get(resume_url(member.pk, card["id"]), phone).status_code == 200
+    # the shell naming the phone's device id is not the phone; nor is the browser
+    assert shell.get(tokens_url(member.pk), phone).json()["results"] == []
+    assert shell.get(resume_url(member.pk, card["id"]), phone).status_code == 404
+    assert me.get(ME, phone).json()["results"] == []
     assert len(audit_events("continuity.cross_device.ended", member)) == 1
 
 

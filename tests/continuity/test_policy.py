@@ -1,5 +1,6 @@
-"""Continuity's pure rules without a database: last-writer-wins between devices, the
-cross-device consent guard, surface rights, fingerprints and device digests."""
+"""Continuity's pure rules without a database: last-writer-wins between devices, the read
+gate's token rule (who may read a sensitive token), surface rights, fingerprints and
+device digests."""
 
 import itertools
 import uuid
@@ -19,9 +20,10 @@ from continuity.policy import (
     resolve_write,
     resumes_mid_segment,
     token_fingerprint,
-    token_readable,
 )
 from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
+from memory.gate import ContentItem, ContentKind, MemberState, Reader, ReaderKind, decide
 from tests.continuity.factories import T0
 
 LAPTOP, PHONE = "laptop-1", "phone-1"
@@ -93,30 +95,61 @@ def test_whatever_the_arrival_order_the_most_recent_server_time_wins(writes):
     assert len(notices) <= len(writes) - 1
 
 
-def test_the_cross_device_guard_truth_table():
-    grant = uuid.uuid4()
-    for sensitive, same_device, names_grant, grant_in_force in itertools.product(
-        [False, True], repeat=4
+MEMBER = "5d1f7a2c-0b3e-4c6d-8e9f-1a2b3c4d5e6f"
+WRITER, OTHER = "client-writer", "client-other"
+
+
+def token_readable(*, sensitive, writer, device, names, reader_client, reader_device, grant):
+    item = ContentItem(
+        kind=ContentKind.TOKEN,
+        item_id="t-1",
+        member_id=MEMBER,
+        sensitive=sensitive,
+        writer_client_id=writer,
+        device_id=device,
+        cross_device_consent_id=names,
+    )
+    reader = Reader(
+        kind=ReaderKind.SERVICE,
+        member_id=MEMBER,
+        capabilities=capabilities_for("shell"),
+        client_id=reader_client,
+        device_id=reader_device,
+    )
+    state = MemberState(
+        member_id=MEMBER,
+        consent_types=frozenset(),
+        categories=frozenset(),
+        cross_device_grant_id=grant,
+    )
+    return decide(item, reader, state, T0) is None
+
+
+def test_the_token_rule_truth_table():
+    grant = str(uuid.uuid4())
+    for sensitive, same_client, same_device, names_grant, grant_in_force in itertools.product(
+        [False, True], repeat=5
     ):
         readable = token_readable(
             sensitive=sensitive,
-            token_device_id=PHONE,
-            token_consent_id=grant if names_grant else uuid.uuid4(),
-            reader_device_id=PHONE if same_device else LAPTOP,
-            active_cross_device_grant_id=grant if grant_in_force else None,
+            writer=WRITER,
+            device=PHONE,
+            names=grant if names_grant else str(uuid.uuid4()),
+            reader_client=WRITER if same_client else OTHER,
+            reader_device=PHONE if same_device else LAPTOP,
+            grant=grant if grant_in_force else None,
         )
-        assert readable == (not sensitive or same_device or (names_grant and grant_in_force))
+        own_device = same_client and same_device
+        assert readable == (not sensitive or own_device or (names_grant and grant_in_force))
 
 
-def test_a_reader_without_a_device_is_another_device():
-    hidden = token_readable(
-        sensitive=True,
-        token_device_id=PHONE,
-        token_consent_id=None,
-        reader_device_id=None,
-        active_cross_device_grant_id=None,
-    )
-    assert hidden is False
+def test_the_device_id_alone_never_makes_a_reader_the_writing_device():
+    common = {"sensitive": True, "device": PHONE, "names": None, "grant": None}
+    # another client claiming the device, a token no client is recorded for, no device
+    assert not token_readable(writer=WRITER, reader_client=OTHER, reader_device=PHONE, **common)
+    assert not token_readable(writer=None, reader_client=None, reader_device=PHONE, **common)
+    assert not token_readable(writer=WRITER, reader_client=WRITER, reader_device=None, **common)
+    assert token_readable(writer=WRITER, reader_client=WRITER, reader_device=PHONE, **common)
 
 
 @pytest.mark.parametrize("consumer", Consumer.values)

@@ -1,6 +1,9 @@
 """Token writes through the service: idempotency, last-writer-wins by server time, the
-"also playing" notice, the cross-device consent guard, and the audit of every write."""
+"also playing" notice, the writing client recorded at write, the read gate's token rule
+and its SQL twin, and the audit of every write."""
 
+import itertools
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -9,13 +12,15 @@ from django.utils import timezone
 from continuity.contracts import token_parse
 from continuity.enums import WriteOutcome
 from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
-from continuity.policy import IDEMPOTENCY_TTL, NOTICE_RETENTION, token_readable
+from continuity.policy import IDEMPOTENCY_TTL, NOTICE_RETENTION
 from continuity.selectors import (
     continuation_cards,
     continuation_token_get,
     continuation_token_readable,
     continuation_token_recent,
     continuity_cross_device_grant_id,
+    member_token_reader,
+    token_item,
 )
 from continuity.services import (
     continuation_token_write,
@@ -24,6 +29,8 @@ from continuity.services import (
 )
 from hierarchy.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
+from memory.capabilities import capabilities_for
+from memory.gate import MemberState, Reader, ReaderKind, decide
 from tests.consent.factories import record
 from tests.continuity.factories import (
     T0,
@@ -32,7 +39,7 @@ from tests.continuity.factories import (
     token_body,
     write,
 )
-from tests.iris_site.factories import MemberFactory, TenantFactory
+from tests.iris_site.factories import MemberFactory, ServiceClientFactory, TenantFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -196,6 +203,56 @@ def test_notices_are_delivered_once_to_their_device():
     assert_no_free_text(delivered, *CLIENT_STRINGS)
 
 
+def test_the_writing_client_is_recorded_with_each_winning_write():
+    # given
+    member = MemberFactory()
+    laptop_app, phone_app = (
+        ServiceClientFactory(consumer="tara"),
+        ServiceClientFactory(consumer="tara"),
+    )
+    # when / then: the winner's client is the slot's, a lost write leaves it
+    write(member, now=T0, device_id=LAPTOP, client=laptop_app)
+    assert ContinuationToken.objects.get(member=member).written_by_client == laptop_app
+    write(member, now=T0 + timedelta(seconds=1), device_id=PHONE, client=phone_app)
+    assert ContinuationToken.objects.get(member=member).written_by_client == phone_app
+    write(member, now=T0, device_id=LAPTOP, client=laptop_app)  # older: superseded
+    assert ContinuationToken.objects.get(member=member).written_by_client == phone_app
+    # and a system write records none
+    write(member, scope_key="session:seed")
+    assert ContinuationToken.objects.get(scope_key="session:seed").written_by_client is None
+
+
+def test_a_client_is_given_only_the_notices_of_its_own_lost_writes():
+    # given: the laptop's write loses to the phone's; another client names the laptop
+    member = MemberFactory()
+    laptop_app, phone_app = (
+        ServiceClientFactory(consumer="tara"),
+        ServiceClientFactory(consumer="tara"),
+    )
+    write(member, now=T0, device_id=LAPTOP, client=laptop_app)
+    write(member, now=T0 + timedelta(seconds=1), device_id=PHONE, client=phone_app)
+    assert ContinuityNotice.objects.get(member=member).device_client == laptop_app
+    # when
+    impostor = continuity_notices_deliver(
+        member_id=member.pk,
+        device_id=LAPTOP,
+        reader_client_id=phone_app.pk,
+        actor=Actor.of(phone_app),
+    )
+    own = continuity_notices_deliver(
+        member_id=member.pk,
+        device_id=LAPTOP,
+        reader_client_id=laptop_app.pk,
+        actor=Actor.of(laptop_app),
+    )
+    # then
+    assert impostor == []
+    assert [n.superseded_token_id for n in own] == [
+        ContinuityNotice.objects.get(member=member).superseded_token_id
+    ]
+    assert len(audit_events("continuity.notice.delivered", member)) == 1
+
+
 def test_a_surface_writes_only_its_own_tokens():
     member = MemberFactory()
     with pytest.raises(NotPermitted) as caught:
@@ -226,6 +283,22 @@ def test_a_tenant_context_must_be_one_of_the_members_tenants():
 
 
 # --- the cross-device consent guard -------------------------------------------------------
+
+
+def as_service(member, client, device=None) -> dict:
+    """Selector arguments for `client` reading `member`'s tokens on `device`."""
+    reader = Reader(
+        kind=ReaderKind.SERVICE,
+        member_id=str(member.pk),
+        capabilities=capabilities_for(client.consumer),
+        client_id=str(client.pk),
+        device_id=device,
+    )
+    return {"reader": reader}
+
+
+def as_browser(member) -> dict:
+    return {"reader": member_token_reader(member.pk)}
 
 
 def sensitive(member, grant_id, **overrides):
@@ -259,23 +332,34 @@ def test_a_sensitive_token_must_name_the_members_cross_device_grant_in_force():
 def test_withdrawal_hides_sensitive_tokens_from_other_devices_at_once(
     django_capture_on_commit_callbacks,
 ):
-    # given: a sensitive Psyche token written on the phone under a cross-device grant
+    # given: a sensitive Psyche token written by the phone's app under a cross-device grant
     member = MemberFactory()
+    phone_app, shell = (
+        ServiceClientFactory(consumer="psyche"),
+        ServiceClientFactory(consumer="shell"),
+    )
     grant = record(member, "cross_device").event
-    token_id = sensitive(member, grant.pk).answer["id"]
+    token_id = sensitive(member, grant.pk, client=phone_app).answer["id"]
     write(member, scope_key="session:plain", device_id=PHONE)  # an ordinary token
-    assert len(continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP)) == 2
-    assert continuation_token_get(member_id=member.pk, token_id=token_id, reader_device_id=LAPTOP)
+    laptop = as_service(member, shell, LAPTOP)
+    phone = as_service(member, phone_app, PHONE)
+    assert len(continuation_token_recent(member_id=member.pk, **laptop)) == 2
+    assert continuation_token_get(member_id=member.pk, token_id=token_id, **laptop)
     # when
     with django_capture_on_commit_callbacks(execute=True):
         withdrawal = record(member, "cross_device", kind="withdrawal").event
     # then: gone for the laptop and the browser, still there on the phone that wrote it
-    visible = continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP)
+    visible = continuation_token_recent(member_id=member.pk, **laptop)
     assert [t.scope_key for t in visible] == ["session:plain"]
-    assert len(continuation_token_recent(member_id=member.pk)) == 1
+    assert len(continuation_token_recent(member_id=member.pk, **as_browser(member))) == 1
     with pytest.raises(NotFound):
-        continuation_token_get(member_id=member.pk, token_id=token_id, reader_device_id=LAPTOP)
-    assert continuation_token_get(member_id=member.pk, token_id=token_id, reader_device_id=PHONE)
+        continuation_token_get(member_id=member.pk, token_id=token_id, **laptop)
+    assert continuation_token_get(member_id=member.pk, token_id=token_id, **phone)
+    # naming the phone's device id does not make another client the phone
+    with pytest.raises(NotFound):
+        continuation_token_get(
+            member_id=member.pk, token_id=token_id, **as_service(member, shell, PHONE)
+        )
     assert [g.surface for g in continuation_cards(member_id=member.pk)] == ["tara"]
     [ended] = audit_events("continuity.cross_device.ended", member)
     assert ended.payload == {
@@ -285,7 +369,7 @@ def test_withdrawal_hides_sensitive_tokens_from_other_devices_at_once(
     }
     # a fresh grant does not revive tokens written under the withdrawn one
     record(member, "cross_device")
-    assert len(continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP)) == 1
+    assert len(continuation_token_recent(member_id=member.pk, **laptop)) == 1
 
 
 def test_other_consent_endings_are_not_continuitys_business(django_capture_on_commit_callbacks):
@@ -298,42 +382,95 @@ def test_other_consent_endings_are_not_continuitys_business(django_capture_on_co
 
 def test_an_expired_grant_no_longer_carries_tokens_across():
     member = MemberFactory()
+    phone_app = ServiceClientFactory(consumer="psyche")
     ends = timezone.now() + timedelta(days=1)
     grant = record(member, "cross_device", valid_until=ends).event
-    sensitive(member, grant.pk)
+    sensitive(member, grant.pk, client=phone_app)
     later = ends + timedelta(seconds=1)
     assert continuity_cross_device_grant_id(member_id=member.pk, now=later) is None
-    assert continuation_token_recent(member_id=member.pk, reader_device_id=LAPTOP, now=later) == []
-    assert continuation_token_recent(member_id=member.pk, reader_device_id=PHONE, now=later)
+    laptop = as_service(member, ServiceClientFactory(consumer="shell"), LAPTOP)
+    assert continuation_token_recent(member_id=member.pk, now=later, **laptop) == []
+    assert continuation_token_recent(
+        member_id=member.pk, now=later, **as_service(member, phone_app, PHONE)
+    )
 
 
-@pytest.mark.parametrize("sensitive_token", [False, True])
-@pytest.mark.parametrize("same_device", [False, True])
-@pytest.mark.parametrize("names_current_grant", [False, True])
-def test_the_sql_guard_agrees_with_the_pure_rule(sensitive_token, same_device, names_current_grant):
+def test_the_sql_guard_is_the_twin_of_the_read_gates_token_rule():
+    """Every combination of a token (sensitive or not; written by client A, B or none;
+    on device 1 or 2; naming the grant in force, an ended one or none) and a service
+    reader (client A or B; device 1, 2 or none), with and without the grant in force: the
+    SQL guard returns exactly what `memory.gate.decide` lets through. The member's
+    browser gets only what the grant carries."""
     member = MemberFactory()
-    old = record(member, "cross_device").event
-    categories = ["medical"] if sensitive_token else []
-    write(
-        member,
-        device_id=PHONE,
-        sensitive_categories=categories,
-        cross_device_consent_id=str(old.pk) if sensitive_token else None,
+    client_a, client_b = (
+        ServiceClientFactory(consumer="psyche"),
+        ServiceClientFactory(consumer="shell"),
     )
-    current = old
-    if not names_current_grant:
-        record(member, "cross_device", kind="withdrawal")
-        current = record(member, "cross_device").event
-    reader = PHONE if same_device else LAPTOP
-    found = continuation_token_readable(member_id=member.pk, reader_device_id=reader).exists()
-    token = ContinuationToken.objects.get(member=member)
-    assert found == token_readable(
-        sensitive=token.is_sensitive,
-        token_device_id=token.device_id,
-        token_consent_id=token.cross_device_consent_id,
-        reader_device_id=reader,
-        active_cross_device_grant_id=current.pk,
-    )
+    ended = record(member, "cross_device").event
+    record(member, "cross_device", kind="withdrawal")
+    current = record(member, "cross_device").event
+    writers = {None: None, "a": client_a, "b": client_b}
+    tokens = []
+    for number, (is_sensitive, writer, device, names) in enumerate(
+        itertools.product([False, True], writers, [LAPTOP, PHONE], ["current", "ended", None])
+    ):
+        if is_sensitive and names is None:
+            continue  # refused by the contract and a check constraint
+        consent = {"current": current.pk, "ended": ended.pk, None: None}[names]
+        tokens.append(
+            ContinuationToken.objects.create(
+                member=member,
+                surface="psyche",
+                scope_key=f"session:s-{number}",
+                token_id=uuid.uuid4(),
+                device_id=device,
+                written_by_client=writers[writer],
+                anchor_id="a-1",
+                cursor="0",
+                posture="listening",
+                sensitive_categories=["mental_health"] if is_sensitive else [],
+                is_sensitive=is_sensitive,
+                cross_device_consent_id=consent,
+                idempotency_key=f"k-{number}",
+                last_updated_at=T0,
+                recorded_at=T0,
+                created_at=T0,
+            )
+        )
+    for grant_in_force in (True, False):
+        if not grant_in_force:
+            record(member, "cross_device", kind="withdrawal")
+        state = MemberState(
+            member_id=str(member.pk),
+            consent_types=frozenset(),
+            categories=frozenset(),
+            cross_device_grant_id=str(current.pk) if grant_in_force else None,
+        )
+        for client, device in itertools.product([client_a, client_b], [LAPTOP, PHONE, None]):
+            reads = as_service(member, client, device)
+            found = set(
+                continuation_token_readable(member_id=member.pk, **reads).values_list(
+                    "pk", flat=True
+                )
+            )
+            allowed = {
+                t.pk for t in tokens if decide(token_item(t), reads["reader"], state, T0) is None
+            }
+            assert found == allowed, (grant_in_force, client, device)
+        # the member's browser is never the writing device: only the grant carries
+        browser = set(
+            continuation_token_readable(member_id=member.pk, **as_browser(member)).values_list(
+                "pk", flat=True
+            )
+        )
+        grant = str(current.pk) if grant_in_force else None
+        assert browser == {
+            t.pk
+            for t in tokens
+            if not t.is_sensitive or (grant and str(t.cross_device_consent_id) == grant)
+        }
+    # the combinations are not vacuous: each side of the rule is exercised
+    assert any(t.is_sensitive and t.written_by_client for t in tokens)
 
 
 # --- reads, cards, housekeeping -----------------------------------------------------------
@@ -343,11 +480,12 @@ def test_recent_tokens_are_the_most_recent_by_server_time_capped_at_the_limit():
     member = MemberFactory()
     for minute in range(7):
         write(member, now=T0 + timedelta(minutes=minute), scope_key=f"session:s-{minute}")
-    recent = continuation_token_recent(member_id=member.pk)
+    browser = as_browser(member)
+    recent = continuation_token_recent(member_id=member.pk, **browser)
     assert [t.scope_key for t in recent] == [f"session:s-{m}" for m in (6, 5, 4, 3, 2)]
-    assert len(continuation_token_recent(member_id=member.pk, limit=50)) == 7
-    assert len(continuation_token_recent(member_id=member.pk, limit=500)) == 7
-    assert continuation_token_recent(member_id=MemberFactory().pk) == []
+    assert len(continuation_token_recent(member_id=member.pk, limit=50, **browser)) == 7
+    assert len(continuation_token_recent(member_id=member.pk, limit=500, **browser)) == 7
+    assert continuation_token_recent(member_id=MemberFactory().pk, **browser) == []
 
 
 def test_cards_group_recent_tokens_by_surface_most_recent_surface_first():

@@ -1,17 +1,46 @@
-"""The context bundle: STM + LTM recall + episodic events, the 30-second cache and its
-invalidation, and the count-only `memory.bundle.resolved` audit on every resolve."""
+"""The context bundle: STM + LTM recall + episodic events, each tier through the read gate
+for the calling client's capabilities; the 30-second cache, its key and its
+invalidation; the count-only `memory.bundle.resolved` audit on every resolve."""
 
 import json
+import uuid
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
 
 from hierarchy.bundle import get_context_bundle
+from hierarchy.events import Actor
 from iris_site.errors import NotPermitted
-from tests.hierarchy.stm_factories import events, member_with, service_actor, write
+from memory.dsar import memory_hold_place
+from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities
+from memory.selectors import principal_capabilities
+from memory.services import (
+    memory_clear_request,
+    memory_off_the_record_set,
+    memory_pause,
+    memory_tombstone,
+)
+from tests.consent.factories import record
+from tests.hierarchy.stm_factories import events, member_with, write
+from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import remember
 
 pytestmark = pytest.mark.django_db
+
+PAYLOAD_KEYS = {
+    "scope_id_digest",
+    "query_provided",
+    "include_episodic",
+    "cache_hit",
+    "transition",
+    "stm_count",
+    "ltm_count",
+    "episodic_count",
+    "stm_withheld",
+    "ltm_withheld",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -21,14 +50,20 @@ def _clear_cache():
     cache.clear()
 
 
-def bundle(member, **kwargs):
+def bundle(member, *, consumer="assistant", client=None, **kwargs):
+    """A bundle as an authenticated service client of `consumer` asks for it."""
+    client = client or ServiceClientFactory(consumer=consumer)
     return get_context_bundle(
         member=member,
         scope_id=kwargs.pop("scope_id", "s-1"),
-        actor=service_actor(),
-        consumer="assistant",
+        actor=Actor.of(client),
+        capabilities=principal_capabilities(client),
         **kwargs,
     )
+
+
+def ids(result) -> tuple[list[str], list[str]]:
+    return [r["id"] for r in result["stm"]], [e["id"] for e in result["ltm"]["entries"]]
 
 
 def test_a_bundle_blends_working_memory_recall_and_the_events_about_them():
@@ -40,9 +75,9 @@ def test_a_bundle_blends_working_memory_recall_and_the_events_about_them():
     # when
     result = bundle(member, query="morning walk")
     # then
-    assert [r["id"] for r in result["stm"]] == [str(row.pk)]
+    assert ids(result) == ([str(row.pk)], [str(entry.pk)])
     assert result["stm"][0]["content"] == "wants a route for tomorrow"
-    assert [e["id"] for e in result["ltm"]["entries"]] == [str(entry.pk)]
+    assert result["stm_withheld"] == {}
     assert 0 < result["ltm"]["entries"][0]["freshness"] <= 1
     actions = {e["action"] for e in result["episodic"]}
     assert {"memory.stm.write", "memory.entry.created"} <= actions
@@ -67,27 +102,28 @@ def test_a_repeat_within_30_seconds_is_served_from_the_cache_and_still_audited()
         assert event.payload["stm_count"] == 1
         assert event.payload["ltm_count"] == 1
         assert event.payload["query_provided"] is True
+        assert event.payload["stm_withheld"] == {} and event.payload["ltm_withheld"] == {}
         text = json.dumps(event.payload)
         assert "walk" not in text and "route" not in text
-        assert set(event.payload) == {
-            "scope_id_digest",
-            "query_provided",
-            "include_episodic",
-            "cache_hit",
-            "transition",
-            "stm_count",
-            "ltm_count",
-            "episodic_count",
-        }
+        assert set(event.payload) == PAYLOAD_KEYS
 
 
-def test_the_cache_is_keyed_on_scope_member_and_query():
+def test_the_cache_is_keyed_on_scope_member_query_context_and_the_clients_capabilities():
     member, other = member_with(), member_with()
     bundle(member, query="walk")
     assert bundle(member, query="coffee")["cached"] is False
     assert bundle(member, query="walk", scope_id="s-2")["cached"] is False
     assert bundle(other, query="walk")["cached"] is False
+    assert bundle(member, query="walk", context="health")["cached"] is False
+    assert bundle(member, query="walk", surface="shell")["cached"] is False
+    # another assistant client has the same capabilities: the same answer
     assert bundle(member, query="walk")["cached"] is True
+    # an operator's narrowing of one client changes what it may see: its own key
+    narrowed = ServiceClientFactory(consumer="assistant")
+    ServiceClientCapabilities.objects.create(
+        service_client=narrowed, contexts=["general"], reason="briefings only"
+    )
+    assert bundle(member, query="walk", client=narrowed)["cached"] is False
 
 
 def test_a_write_to_the_member_invalidates_their_bundles(django_capture_on_commit_callbacks):
@@ -103,14 +139,155 @@ def test_a_write_to_the_member_invalidates_their_bundles(django_capture_on_commi
     assert bundle(member, query="walk")["cached"] is False
 
 
+@pytest.mark.parametrize("change", ["pause", "forget", "hold"])
+def test_a_paused_forgotten_or_held_entry_is_never_served_from_an_older_bundle(
+    change, django_capture_on_commit_callbacks
+):
+    # given
+    member = member_with()
+    entry = remember(member, subject="walks", body="I walk every morning").entry
+    assert ids(bundle(member, query="walk"))[1] == [str(entry.pk)]
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        if change == "pause":
+            memory_pause(entry=entry, actor=Actor.of(member))
+        elif change == "forget":
+            memory_tombstone(entry=entry, actor=Actor.of(member))
+        else:
+            memory_hold_place(
+                member_id=member.pk,
+                entry_ids=[str(entry.pk)],
+                request_id=uuid.uuid4(),
+                release_after=timezone.now() + timedelta(days=7),
+                actor=Actor.system("test"),
+            )
+    after = bundle(member, query="walk")
+    # then
+    assert after["cached"] is False
+    assert after["ltm"]["entries"] == []
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [("full-clear", "full-clear-pending"), ("off-the-record", "off-the-record")],
+)
+def test_a_full_clear_or_off_the_record_withholds_everything_at_once(change, reason):
+    # given: no commit hooks run; the bundle's key alone must change
+    member = member_with()
+    remember(member, subject="walks", body="I walk every morning")
+    write(member, content="wants a route for tomorrow")
+    assert bundle(member, query="walk")["stm"]
+    # when
+    if change == "full-clear":
+        memory_clear_request(member=member, actor=Actor.of(member))
+    else:
+        memory_off_the_record_set(member=member, active=True, actor=Actor.of(member))
+    after = bundle(member, query="walk")
+    # then
+    assert after["cached"] is False
+    assert ids(after) == ([], [])
+    assert after["stm_withheld"] == {reason: 1}
+    assert after["ltm"]["audit_envelope"]["suppression_counts"] == {reason: 1}
+    assert after["episodic"] == []
+    assert events("memory.bundle.resolved")[-1].payload["stm_withheld"] == {reason: 1}
+
+
+def test_a_consent_grant_is_answered_by_a_new_bundle_too():
+    member = member_with()
+    record(member, "category:mental_health")
+    row = write(member, category="mental_health", content="anxious before exams")
+    record(member, "category:mental_health", kind="withdrawal")  # commit hooks do not run
+    before = bundle(member, context="health")
+    assert before["stm"] == []
+    assert before["stm_withheld"] == {"sensitive-category-without-consent": 1}
+    # when the member grants it again
+    record(member, "category:mental_health")
+    after = bundle(member, context="health")
+    # then
+    assert after["cached"] is False
+    assert ids(after)[0] == [str(row.pk)]
+
+
+def test_a_sensitive_row_surfaces_only_in_a_context_the_client_may_claim():
+    # given
+    member = member_with("category:mental_health")
+    row = write(member, category="mental_health", content="anxious before exams")
+    ordinary = write(member, content="likes tea")
+    # when / then: the assistant in a health context sees it
+    health = bundle(member, context="health")
+    assert ids(health)[0] == [str(row.pk), str(ordinary.pk)]
+    assert health["stm"][0]["content"] == "anxious before exams"
+    # in general it is withheld and counted, and no event about it is listed
+    general = bundle(member, context="general")
+    assert ids(general)[0] == [str(ordinary.pk)]
+    assert general["stm_withheld"] == {"sensitive-category-outside-relevant-context": 1}
+    listed = {e["payload"].get("stm_id") for e in general["episodic"]}
+    assert str(row.pk) not in listed and str(ordinary.pk) in listed
+    assert "anxious" not in json.dumps(general)
+    # a briefing surface may not even claim the health context
+    with pytest.raises(NotPermitted) as refused:
+        bundle(member, consumer="veritas", context="health")
+    assert refused.value.code == "context-not-allowed"
+
+
+def test_episodic_events_are_only_about_what_was_returned():
+    # given: a row pointing at an entry the gate withholds (paused)
+    member = member_with()
+    hidden = remember(member, subject="walks", body="I walk every morning").entry
+    memory_pause(entry=hidden, actor=Actor.of(member))
+    write(member, content="wants a route", related_entry_ids=[hidden.pk])
+    # when
+    result = bundle(member, query="walk")
+    # then
+    assert ids(result)[1] == []
+    assert result["ltm"]["audit_envelope"]["suppression_counts"] == {"user-pause": 1}
+    assert all(e["payload"].get("entry_id") != str(hidden.pk) for e in result["episodic"])
+
+
 def test_episodic_events_can_be_left_out():
     member = member_with()
     write(member)
     assert bundle(member, include_episodic=False)["episodic"] == []
 
 
-def test_the_admin_surface_and_unknown_consumers_are_refused():
+def test_a_client_naming_no_surface_gets_its_own_budget_or_the_shells():
     member = member_with()
-    with pytest.raises(NotPermitted):
-        bundle(member, surface="admin")
+    bundle(member, consumer="assistant")
+    bundle(member, consumer="veritas")
+    assert [r.surface for r in RecallRecord.objects.order_by("created_at", "id")] == [
+        "assistant",
+        "shell",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("consumer", "options", "code"),
+    [
+        ("assistant", {"surface": "admin"}, "surface-not-allowed"),
+        ("veritas", {"surface": "assistant"}, "surface-not-allowed"),
+        ("shell", {"surface": "notebook"}, "surface-not-allowed"),
+        ("veritas", {"context": "health"}, "context-not-allowed"),
+        ("shell", {"context": "health"}, "context-not-allowed"),
+    ],
+)
+def test_a_surface_or_context_outside_the_capabilities_is_refused(consumer, options, code):
+    member = member_with()
+    remember(member, subject="walks", body="I walk every morning")
+    with pytest.raises(NotPermitted) as refused:
+        bundle(member, consumer=consumer, **options)
+    assert refused.value.code == code
     assert not events("memory.bundle.resolved")
+    assert not RecallRecord.objects.exists()
+    assert MemoryEntry.objects.get().reference_count == 0
+
+
+def test_a_scope_kind_the_client_may_not_read_is_refused():
+    member = member_with()
+    client = ServiceClientFactory(consumer="assistant")
+    ServiceClientCapabilities.objects.create(
+        service_client=client, read_kinds=["profile"], reason="no session memory"
+    )
+    with pytest.raises(NotPermitted) as refused:
+        bundle(member, client=client)  # a user session's bundle reads session memory
+    assert refused.value.code == "consumer-not-allowed-for-scope"
+    assert bundle(member, client=client, scope_kind="research_task")["stm"] == []

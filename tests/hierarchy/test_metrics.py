@@ -13,7 +13,8 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from hierarchy import metrics as hierarchy_metrics
 from hierarchy.bundle import get_context_bundle
 from hierarchy.consolidation import stm_age_consolidation_run, stm_consolidate
-from hierarchy.stm import stm_expire_due, stm_read
+from hierarchy.stm import stm_expire_due, stm_read, stm_reader
+from memory.capabilities import capabilities_for
 from tests.hierarchy.stm_factories import member_with, service_actor, write
 
 SEED_NAMES = {
@@ -64,8 +65,14 @@ def test_each_surface_emits_its_metric_with_low_cardinality_attributes(reader):
     actor = service_actor()
     # when: every instrumented path runs once
     row = write(member)
-    stm_read(member_id=member.pk, scope_id="s-1", actor=actor)
-    get_context_bundle(member=member, scope_id="s-1", actor=actor, consumer="assistant", query="x")
+    capabilities = capabilities_for("assistant")
+    gate_reader = stm_reader(
+        member_id=member.pk, capabilities=capabilities, client_id=actor.id, context="general"
+    )
+    stm_read(member_id=member.pk, scope_id="s-1", reader=gate_reader, actor=actor)
+    get_context_bundle(
+        member=member, scope_id="s-1", actor=actor, capabilities=capabilities, query="x"
+    )
     stm_consolidate(stm_id=row.pk, actor=actor)
     soon = write(member, scope_kind="agent_run", now=timezone.now() - timedelta(minutes=5))
     stm_age_consolidation_run()

@@ -1,19 +1,26 @@
 """The short-term tier: TTLs and caps, refresh, encryption at rest, consent, member
-scope, expiry (hard delete vs anonymize in place), re-scope and demote."""
+scope, reads through the read gate, expiry (hard delete vs anonymize in place), re-scope
+and demote."""
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from hierarchy.crypto import encrypt
 from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import (
     stm_consent_cascade,
     stm_demote,
     stm_expire_due,
+    stm_gate,
+    stm_item,
     stm_purge_member,
     stm_read,
+    stm_reader,
     stm_refresh,
     stm_rescope,
     stm_row_get,
@@ -22,7 +29,10 @@ from hierarchy.stm import (
 from hierarchy.stm_config import DEFAULT_CAPS_FILE, CapsConfigError, parse_caps, stm_caps
 from hierarchy.transitions import IllegalTransition, Tier
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
-from memory.services import memory_off_the_record_set
+from memory.capabilities import capabilities_for
+from memory.enums import SENSITIVE_CATEGORIES, MemoryCategory, RecallContext
+from memory.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
+from memory.services import memory_clear_request, memory_off_the_record_set
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import (
     assert_no_content_in_chain,
@@ -36,6 +46,19 @@ from tests.memory.factories import remember
 
 pytestmark = pytest.mark.django_db
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def read(member, *, consumer="assistant", context="general", scope_id="s-1", **options):
+    """A short-term read as a service client of `consumer`, in `context`."""
+    reader = stm_reader(
+        member_id=member.pk,
+        capabilities=capabilities_for(consumer),
+        client_id=None,
+        context=context,
+    )
+    return stm_read(
+        member_id=member.pk, scope_id=scope_id, reader=reader, actor=service_actor(), **options
+    )
 
 
 # --- TTL defaults and caps -------------------------------------------------------------------
@@ -168,7 +191,7 @@ def test_sensitive_content_is_encrypted_at_rest_and_readable_in_member_scope():
     stored = ShortTermMemory.objects.get(pk=row.pk)
     assert stored.sensitive is True
     assert "insulin" not in stored.content
-    [view] = stm_read(member_id=member.pk, scope_id="s-1", actor=service_actor())
+    [view] = read(member, context="health").views
     assert view.content == "takes insulin at night"
     assert_no_content_in_chain("insulin")
 
@@ -237,17 +260,161 @@ def test_a_member_scoped_read_sees_only_that_members_live_rows_and_is_audited():
     mine = write(member, now=NOW)
     write(other, now=NOW)
     write(member, scope_id="s-2", now=NOW)
-    views = stm_read(member_id=member.pk, scope_id="s-1", actor=service_actor(), now=NOW)
-    assert [v.row.pk for v in views] == [mine.pk]
+    result = read(member, now=NOW)
+    assert [v.row.pk for v in result.views] == [mine.pk]
     [event] = events("memory.stm.read")
     assert event.payload["row_count"] == 1
     assert event.payload["stm_ids"] == [str(mine.pk)]
-    assert (
-        stm_read(
-            member_id=member.pk, scope_id="s-1", actor=service_actor(), now=NOW + timedelta(hours=1)
-        )
-        == []
+    assert event.payload["withheld_counts"] == {}
+    assert read(member, now=NOW + timedelta(hours=1)).views == []
+
+
+# --- reads through the read gate ----------------------------------------------------------------
+
+
+def test_a_user_sessions_row_lives_in_that_session_other_working_memory_in_the_profile():
+    member = member_with()
+    session_row = write(member, scope_id="s-9")
+    task_row = write(member, scope_kind="research_task", scope_id="t-1")
+    assert stm_item(session_row).scope == ScopeKey(
+        kind="session", user_id=str(member.pk), session_id="s-9"
     )
+    assert stm_item(task_row).scope == ScopeKey(kind="profile", user_id=str(member.pk))
+    assert stm_item(task_row).category == "preference"
+
+
+def test_a_sensitive_row_is_read_only_in_a_context_where_it_may_surface():
+    # given
+    member = member_with("category:mental_health")
+    sensitive = write(member, category="mental_health", content="anxious before exams")
+    ordinary = write(member, content="likes tea")
+    # when
+    general = read(member)
+    health = read(member, context="health")
+    # then
+    assert [v.row.pk for v in general.views] == [ordinary.pk]
+    assert general.withheld == {"sensitive-category-outside-relevant-context": 1}
+    assert [v.row.pk for v in health.views] == [sensitive.pk, ordinary.pk]
+    assert health.withheld == {}
+    first, second = events("memory.stm.read")
+    assert first.payload["stm_ids"] == [str(ordinary.pk)]
+    assert first.payload["withheld_counts"] == {"sensitive-category-outside-relevant-context": 1}
+    assert second.payload["withheld_counts"] == {}
+
+
+def test_a_context_the_client_may_not_claim_is_refused_not_read_as_general():
+    member = member_with("category:mental_health")
+    write(member, category="mental_health", content="anxious before exams")
+    with pytest.raises(NotPermitted) as caught:
+        read(member, consumer="veritas", context="health")
+    assert caught.value.code == "context-not-allowed"
+    assert not events("memory.stm.read")
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ("withdraw-processing", "scope-suppressed"),
+        ("withdraw-category", "sensitive-category-without-consent"),
+        ("off-the-record", "off-the-record"),
+        ("off-the-record-session", "off-the-record"),
+        ("full-clear", "full-clear-pending"),
+    ],
+)
+def test_the_members_state_withholds_rows_at_once(change, reason):
+    # given (commit hooks do not run: the cascade has not ended the rows yet)
+    member = member_with("category:medical")
+    write(member, category="medical", content="takes insulin")
+    # when
+    if change == "withdraw-processing":
+        record(member, "data_processing", kind="withdrawal")
+    elif change == "withdraw-category":
+        record(member, "category:medical", kind="withdrawal")
+    elif change == "off-the-record":
+        memory_off_the_record_set(member=member, active=True, actor=Actor.of(member))
+    elif change == "off-the-record-session":
+        memory_off_the_record_set(
+            member=member, active=True, actor=Actor.of(member), session_id="s-1"
+        )
+    else:
+        memory_clear_request(member=member, actor=Actor.of(member))
+    result = read(member, context="health")
+    # then
+    assert result.views == []
+    assert result.withheld == {reason: 1}
+
+
+def test_another_sessions_off_the_record_leaves_this_one_readable():
+    member = member_with()
+    row = write(member)
+    memory_off_the_record_set(member=member, active=True, actor=Actor.of(member), session_id="s-2")
+    assert [v.row.pk for v in read(member).views] == [row.pk]
+
+
+def _member_state(member_id: str, consents: frozenset[str]) -> MemberState:
+    categories = frozenset(
+        c.removeprefix("category:") for c in consents if c.startswith("category:")
+    )
+    return MemberState(member_id=member_id, consent_types=consents, categories=categories)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["user_session", "research_task", "agent_run"]),
+            st.sampled_from(MemoryCategory.values),
+        ),
+        max_size=12,
+    ),
+    consumer=st.sampled_from(["assistant", "tara", "veritas", "shell", "studio"]),
+    context=st.sampled_from(RecallContext.values),
+    consents=st.sets(
+        st.sampled_from(
+            ["data_processing", "category:medical", "category:mental_health", "category:safety"]
+        )
+    ),
+)
+def test_the_gate_returns_only_rows_decide_lets_through_and_counts_the_rest(
+    rows, consumer, context, consents
+):
+    """No database: unsaved rows through `stm_gate`, against the pure decision."""
+    member_id = "3f0c1b9e-6a7d-4e2a-9b1c-0d8e7f6a5b4c"
+    built = [
+        ShortTermMemory(
+            member_id=member_id,
+            scope_kind=kind,
+            scope_id="s-1",
+            category=category,
+            sensitive=category in SENSITIVE_CATEGORIES,
+            content=encrypt("note") if category in SENSITIVE_CATEGORIES else "note",
+        )
+        for kind, category in rows
+    ]
+    capabilities = capabilities_for(consumer)
+    if context not in capabilities.contexts:
+        with pytest.raises(NotPermitted):
+            stm_reader(
+                member_id=member_id, capabilities=capabilities, client_id=None, context=context
+            )
+        return
+    reader = stm_reader(
+        member_id=member_id, capabilities=capabilities, client_id=None, context=context
+    )
+    state = _member_state(member_id, frozenset(consents))
+    result = stm_gate(built, reader=reader, state=state, now=NOW)
+    returned = {id(view.row) for view in result.views}
+    assert len(result.views) + sum(result.withheld.values()) == len(built)
+    for row in built:
+        verdict = decide(stm_item(row), reader, state, NOW)
+        assert (id(row) in returned) == (verdict is None)
+        if id(row) in returned:
+            assert "data_processing" in consents
+            if row.sensitive:
+                assert f"category:{row.category}" in consents
+                assert context in SENSITIVE_CONTEXTS[row.category]
+    for view in result.views:
+        assert view.content == "note"
 
 
 # --- expiry (D1, D2) --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The surfaces' short-term, consolidate and context-bundle endpoints, and who may call
-them: service clients only; another member's row is 404."""
+them: service clients only; another member's row is 404; rows the read gate withholds
+are absent (counted) or 404; what a client may claim is in the OpenAPI descriptions."""
 
 import uuid
 
@@ -8,6 +9,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from hierarchy.models import ShortTermMemory
+from memory.capabilities import capability_table_markdown
 from memory.models import MemoryEntry
 from tests.conftest import bearer_client
 from tests.hierarchy.stm_factories import events, member_with, write
@@ -154,8 +156,17 @@ def test_the_context_bundle_endpoint(service):
     first = service.post(url, body, format="json")
     second = service.post(url, body, format="json")
     assert first.status_code == 200, first.json()
-    assert set(first.json()) == {"scope_id", "stm", "ltm", "episodic", "resolved_at", "cached"}
+    assert set(first.json()) == {
+        "scope_id",
+        "stm",
+        "stm_withheld",
+        "ltm",
+        "episodic",
+        "resolved_at",
+        "cached",
+    }
     assert len(first.json()["stm"]) == 1
+    assert first.json()["stm_withheld"] == {}
     assert set(first.json()["ltm"]) == {"entries", "audit_envelope"}
     assert second.json()["cached"] is True
     assert len(events("memory.bundle.resolved")) == 2
@@ -182,3 +193,93 @@ def test_only_service_clients_may_use_the_surface_endpoints(who):
     ]
     assert [c.status_code for c in calls] == [expected] * 4
     assert ShortTermMemory.objects.count() == 1
+
+
+# --- reads through the read gate --------------------------------------------------------------
+
+
+def test_a_sensitive_row_is_listed_only_in_a_context_the_client_may_claim(service):
+    # given
+    member = member_with("category:mental_health")
+    sensitive = write(member, category="mental_health", content="anxious before exams")
+    ordinary = write(member)
+    # when
+    general = service.get(short_term(member), {"scope_id": "s-1"})
+    health = service.get(short_term(member), {"scope_id": "s-1", "context": "health"})
+    # then: the pagination shape stays, the withheld row is absent and counted
+    assert general.status_code == 200
+    assert set(general.json()) == {"next", "previous", "results", "withheld"}
+    assert [r["id"] for r in general.json()["results"]] == [str(ordinary.pk)]
+    assert general.json()["withheld"] == {"sensitive-category-outside-relevant-context": 1}
+    assert "anxious" not in general.content.decode()
+    assert [r["id"] for r in health.json()["results"]] == [str(sensitive.pk), str(ordinary.pk)]
+    assert health.json()["results"][0]["content"] == "anxious before exams"
+    assert health.json()["withheld"] == {}
+    first, second = events("memory.stm.read")
+    assert first.payload["withheld_counts"] == {"sensitive-category-outside-relevant-context": 1}
+    assert second.payload["withheld_counts"] == {}
+
+
+def test_a_context_outside_the_capabilities_is_403_and_an_unknown_one_400():
+    member = member_with("category:mental_health")
+    write(member, category="mental_health", content="anxious before exams")
+    veritas = bearer_client(ServiceClientFactory(consumer="veritas"))
+    refused = veritas.get(short_term(member), {"scope_id": "s-1", "context": "health"})
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "context-not-allowed"
+    unknown = veritas.get(short_term(member), {"scope_id": "s-1", "context": "gossip"})
+    assert unknown.status_code == 400
+    assert "context" in unknown.json()["error"]["fields"]
+    assert not events("memory.stm.read")
+
+
+def test_a_withheld_row_cannot_be_refreshed_and_is_not_revealed(service):
+    # given
+    member = member_with("category:mental_health")
+    row = write(member, category="mental_health", content="anxious before exams")
+    url = f"/api/v1/members/{member.pk}/short-term/{row.pk}/refresh/"
+    # when
+    hidden = service.post(url, {"ttl_seconds": 1200}, format="json")
+    # then
+    assert hidden.status_code == 404
+    assert hidden.json()["error"]["code"] == "not_found"
+    assert ShortTermMemory.objects.get(pk=row.pk).ttl_expires == row.ttl_expires
+    assert not events("memory.stm.refreshed")
+    seen = service.post(f"{url}?context=health", {"ttl_seconds": 1200}, format="json")
+    assert seen.status_code == 200
+    assert seen.json()["content"] == "anxious before exams"
+    assert events("memory.stm.refreshed", stm_id=str(row.pk))
+
+
+def test_the_bundle_endpoint_refuses_what_the_client_may_not_claim():
+    member = member_with()
+    veritas = bearer_client(ServiceClientFactory(consumer="veritas"))
+    url = f"/api/v1/members/{member.pk}/context-bundle/"
+    for body, code in [
+        ({"scope_id": "s-1", "context": "health"}, "context-not-allowed"),
+        ({"scope_id": "s-1", "surface": "notebook"}, "surface-not-allowed"),
+        ({"scope_id": "s-1", "surface": "admin"}, "surface-not-allowed"),
+    ]:
+        response = veritas.post(url, body, format="json")
+        assert response.status_code == 403, body
+        assert response.json()["error"]["code"] == code
+    assert veritas.post(url, {"scope_id": "s-1"}, format="json").status_code == 200
+
+
+def test_the_openapi_descriptions_carry_the_capability_table():
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    base = "/api/v1/members/{member_id}"
+    operations = [
+        schema["paths"][f"{base}/short-term/"]["get"],
+        schema["paths"][f"{base}/short-term/"]["post"],
+        schema["paths"][f"{base}/short-term/{{stm_id}}/refresh/"]["post"],
+        schema["paths"][f"{base}/context-bundle/"]["post"],
+    ]
+    table = capability_table_markdown()
+    for operation in operations:
+        assert table in operation["description"]
+        assert "context-not-allowed" in operation["description"]
+        assert "403" in operation["responses"]
+    listed = operations[0]["responses"]["200"]["content"]["application/json"]["schema"]
+    page = schema["components"]["schemas"][listed["$ref"].rsplit("/", 1)[-1]]
+    assert "withheld" in page["properties"] and "withheld" in page["required"]
