@@ -4,11 +4,12 @@ replay (R1) and reconstruction (RC1), and long-term entries by entity (R3 / RC2)
 Counts are aggregates; each part is computed on its own (in a savepoint) so one failing
 query renders as "—" instead of failing the page. The long-term reads are cross-member
 operator aggregates that memory's per-member selectors do not offer, so they read the
-`MemoryEntry` model directly; they never return bodies.
+`MemoryEntry` model directly; they never return bodies or subjects, and a tenant-bound
+operator never reaches another tenant's entries.
 """
 
-import contextlib
 import logging
+import re
 import uuid
 from collections import Counter
 from dataclasses import dataclass
@@ -19,12 +20,16 @@ from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
+from hierarchy.access import access_record_append
 from hierarchy.enums import StmScopeKind
+from hierarchy.events import Actor
 from hierarchy.models import AuditEvent, ShortTermMemory
 from hierarchy.stm import scope_digest
+from iris_site.errors import InvalidInput
 from iris_site.models import TenantMembership
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, MemoryRevision
+from memory.policy import ACTOR_HANDLE_PATTERN
 
 logger = logging.getLogger(__name__)
 EPISODIC_WINDOW = timedelta(hours=24)
@@ -48,14 +53,28 @@ def stm_counts_by_kind(*, tenant_id=None, now: datetime | None = None) -> dict[s
     return {kind: found.get(kind, 0) for kind in StmScopeKind.values}
 
 
-def ltm_counts_by_lifecycle(*, tenant_id=None) -> dict[str, int]:
+def _tenant_entries(tenant_id) -> QuerySet[MemoryEntry]:
+    """The entries an operator may count or list: for one bound to a tenant, its members'
+    entries that are not scoped to another tenant (a member may belong to several)."""
     entries = MemoryEntry.objects.all()
-    if tenant_id is not None:
-        entries = entries.filter(member__tenant_memberships__tenant_id=tenant_id)
+    if tenant_id is None:
+        return entries
+    members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
+    return entries.filter(Q(tenant_id=None) | Q(tenant_id=tenant_id), member_id__in=members)
+
+
+def _by_lifecycle(entries: QuerySet[MemoryEntry]) -> dict[str, int]:
     found = dict(
-        entries.values_list("lifecycle").annotate(n=Count("id")).values_list("lifecycle", "n")
+        entries.order_by()
+        .values_list("lifecycle")
+        .annotate(n=Count("id"))
+        .values_list("lifecycle", "n")
     )
     return {state: found.get(state, 0) for state in Lifecycle.values}
+
+
+def ltm_counts_by_lifecycle(*, tenant_id=None) -> dict[str, int]:
+    return _by_lifecycle(_tenant_entries(tenant_id))
 
 
 def _episodic_events(*, tenant_id=None, now: datetime) -> QuerySet[AuditEvent]:
@@ -198,28 +217,127 @@ def stm_reconstruct(events: list[AuditEvent]) -> list[dict]:
 # --- long-term entries by entity (R3, RC2) -------------------------------------------------
 
 
-def ltm_entity_entries(
+class LtmLookupKind:
+    """What an entity string names; each kind matches its own column only."""
+
+    ENTRY_ID = "entry-id"  # a UUID: the entry's id
+    ACTOR_HANDLE = "actor-handle"  # the keyed-hash shape of memory.policy.actor_handle
+    SUBJECT = "subject"  # anything else: a subject, which is member content
+
+    CHOICES = ((ENTRY_ID, "entry id"), (ACTOR_HANDLE, "actor handle"), (SUBJECT, "subject"))
+
+
+_ACTOR_HANDLE = re.compile(ACTOR_HANDLE_PATTERN)
+
+
+def ltm_lookup_kind(entity: str) -> str:
+    try:
+        uuid.UUID(entity)
+    except ValueError:
+        return LtmLookupKind.ACTOR_HANDLE if _ACTOR_HANDLE.match(entity) else LtmLookupKind.SUBJECT
+    return LtmLookupKind.ENTRY_ID
+
+
+@dataclass(frozen=True, slots=True)
+class LtmLookup:
+    """The answer to an operator's lookup: counts by lifecycle, and the entries' metadata
+    unless the lookup was by subject (``entries`` is None: counts only)."""
+
+    kind: str
+    counts: dict[str, int]
+    entries: list[MemoryEntry] | None
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def ltm_entity_read(
     *,
     entity: str,
+    actor: Actor,
+    justification: str,
     state: str | None = None,
     member_id=None,
     tenant_id=None,
     limit: int = LTM_DEFAULT_LIMIT,
-) -> list[MemoryEntry]:
-    """Entries about one entity — an actor handle, a subject, or an entry id — in every
-    lifecycle state unless `state` narrows it."""
-    match = Q(actor_handle=entity) | Q(subject__iexact=entity)
-    with contextlib.suppress(ValueError):
-        match |= Q(pk=uuid.UUID(entity))
-    entries = MemoryEntry.objects.filter(match)
+    with_history: bool = False,
+) -> LtmLookup:
+    """R3 (RC2 `with_history`): entries about one entity — an entry id, an actor handle or
+    a subject — in every lifecycle state unless `state` narrows it, inside the operator's
+    tenant (`tenant_id`); justified and audited with ids and counts only.
+
+    A subject is what a member said, so a lookup by subject answers how many entries and
+    in which lifecycle, never whose or which: "which members have a memory about thyroid
+    medication" is not an operator's question outside a granted inspection. For the same
+    reason it cannot be narrowed to one member, shows no revision history, and its audit
+    keeps the count, not the ids it matched (they would write the withheld answer into
+    the chain). An entry id or an actor handle already names one member's entry or handle
+    (handles are bound to the member's namespace): those answer with the entries'
+    metadata, never a body or subject."""
+    lookup = _ltm_lookup(
+        entity=entity,
+        state=state,
+        member_id=member_id,
+        tenant_id=tenant_id,
+        limit=limit,
+        with_history=with_history,
+    )
+    payload = {
+        "lookup": lookup.kind,
+        "entry_count": lookup.total,
+        "state": state,
+        "transition": "rc2" if with_history else "r3",
+    }
+    target = None
+    if lookup.entries is not None:
+        members = sorted({str(e.member_id) for e in lookup.entries})
+        payload |= {"entry_ids": [str(e.pk) for e in lookup.entries], "member_ids": members}
+        target = member_id or (members[0] if len(members) == 1 else None)
+    access_record_append(
+        action="admin.memory_hierarchy.ltm.history_read"
+        if with_history
+        else "admin.memory_hierarchy.ltm.read",
+        actor=actor,
+        justification=justification,
+        target_member_id=target,
+        payload=payload,
+    )
+    return lookup
+
+
+def _ltm_lookup(
+    *, entity: str, state, member_id, tenant_id, limit: int, with_history: bool
+) -> LtmLookup:
+    kind = ltm_lookup_kind(entity)
+    entries = _tenant_entries(tenant_id)
+    if kind == LtmLookupKind.ENTRY_ID:
+        entries = entries.filter(pk=uuid.UUID(entity))
+    elif kind == LtmLookupKind.ACTOR_HANDLE:
+        entries = entries.filter(actor_handle=entity)
+    else:
+        refused = {
+            name: ["A lookup by subject answers counts only, across members."]
+            for name, given in (("member_id", member_id), ("include_history", with_history))
+            if given
+        }
+        if refused:
+            raise InvalidInput(
+                "A subject is member content: its lookup cannot name a member or show "
+                "entries; open an inspection to read a member's memory.",
+                code="subject-lookup-counts-only",
+                fields=refused,
+            )
+        entries = entries.filter(subject__iexact=entity)
     if state:
         entries = entries.filter(lifecycle=state)
     if member_id is not None:
         entries = entries.filter(member_id=member_id)
-    if tenant_id is not None:
-        entries = entries.filter(member__tenant_memberships__tenant_id=tenant_id)
+    counts = _by_lifecycle(entries)
+    if kind == LtmLookupKind.SUBJECT:
+        return LtmLookup(kind, counts, None)
     limit = max(1, min(limit, LTM_MAX_LIMIT))
-    return list(entries.order_by("-updated_at", "id")[:limit])
+    return LtmLookup(kind, counts, list(entries.order_by("-updated_at", "id")[:limit]))
 
 
 def ltm_history(entry: MemoryEntry) -> list[dict]:

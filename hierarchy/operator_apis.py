@@ -2,9 +2,9 @@
 
 Counts and the replay timeline are metadata (ids and numbers) and need any operator;
 short-term rows and long-term entries are member data: they need an admin, t&s or legal
-operator and a justification, are audited, and never show content (sensitive content
-reads `<encrypted>`, other content `<redacted>`; the member-consented inspection
-workflow is the way to read bodies).
+operator and a justification, are audited, and never show content (no body, content or
+subject field at all; the member-consented inspection workflow is the way to read it).
+A tenant-bound operator sees its own tenant's rows only.
 """
 
 from datetime import datetime
@@ -16,8 +16,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hierarchy.access import access_record_append, justification_clean, operator_read_audit
-from hierarchy.crypto import REDACTED_SENSITIVE
+from hierarchy.access import justification_clean, operator_read_audit
 from hierarchy.enums import StmScopeKind
 from hierarchy.events import Actor
 from hierarchy.freshness import freshness
@@ -26,8 +25,10 @@ from hierarchy.operator import (
     LTM_MAX_LIMIT,
     REPLAY_DEFAULT_LIMIT,
     REPLAY_MAX_LIMIT,
+    LtmLookup,
+    LtmLookupKind,
     hierarchy_counts,
-    ltm_entity_entries,
+    ltm_entity_read,
     ltm_history,
     stm_reconstruct,
     stm_replay,
@@ -41,7 +42,6 @@ from iris_site.permissions import IsOperator, operator_with_roles
 from iris_site.selectors import operator_tenant_id
 from memory.enums import Lifecycle, is_sensitive_category
 
-REDACTED = "<redacted>"
 # Member data: never support (ARCHITECTURE.md: support never sees sensitive memory).
 MemberDataOperator = operator_with_roles(
     OperatorRole.ADMIN, OperatorRole.TRUST_AND_SAFETY, OperatorRole.LEGAL
@@ -186,9 +186,10 @@ class AdminStmRowSerializer(serializers.Serializer):
     member_id = serializers.UUIDField()
     scope_kind = StmScopeKindField(choices=StmScopeKind.choices)
     category = serializers.CharField()
-    sensitive = serializers.BooleanField()
-    content = serializers.CharField(help_text="Always `<encrypted>` or `<redacted>`.")
-    content_length = serializers.IntegerField(allow_null=True)
+    sensitive = serializers.BooleanField(help_text="Its content is encrypted at rest.")
+    content_length = serializers.IntegerField(
+        allow_null=True, help_text="null for a sensitive row."
+    )
     related_entry_ids = serializers.ListField(child=serializers.UUIDField())
     consolidated_to = serializers.UUIDField(allow_null=True)
     written_by = serializers.CharField()
@@ -204,7 +205,6 @@ def admin_stm_row(row) -> dict:
         "scope_kind": row.scope_kind,
         "category": row.category,
         "sensitive": row.sensitive,
-        "content": REDACTED_SENSITIVE if row.sensitive else REDACTED,
         "content_length": None if row.sensitive else len(row.content),
         "related_entry_ids": row.related_entry_ids,
         "consolidated_to": row.consolidated_to,
@@ -245,20 +245,50 @@ class AdminStmApi(APIView):
         return Response(AdminStmRowSerializer([admin_stm_row(r) for r in rows], many=True).data)
 
 
+class RevisionMetadataSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    action = serializers.CharField()
+    actor = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
 class AdminLtmEntrySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     member_id = serializers.UUIDField()
     scope_kind = serializers.CharField()
     category = serializers.CharField()
+    sensitive = serializers.BooleanField(help_text="A sensitive category.")
     origin = serializers.CharField()
     lifecycle = serializers.CharField()
     confidence = serializers.FloatField()
     freshness = serializers.FloatField()
-    body = serializers.CharField(help_text="Always `<encrypted>` or `<redacted>`.")
     revision_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
-    history = serializers.ListField(child=serializers.DictField(), required=False)
+    history = RevisionMetadataSerializer(
+        many=True, required=False, help_text="RC2, with `include_history`."
+    )
+
+
+# Matching entries by lifecycle state (every state present) and in total.
+LtmCountsSerializer = type(
+    "LtmCountsSerializer",
+    (serializers.Serializer,),
+    {name: serializers.IntegerField() for name in [*Lifecycle.values, "total"]},
+)
+
+
+class AdminLtmLookupSerializer(serializers.Serializer):
+    lookup = serializers.ChoiceField(
+        choices=LtmLookupKind.CHOICES, help_text="What the entity named, from its shape."
+    )
+    counts = LtmCountsSerializer()
+    entries = AdminLtmEntrySerializer(
+        many=True,
+        allow_null=True,
+        help_text="The entries' metadata (newest first, at most `limit`); null for a "
+        "lookup by subject, which answers counts only.",
+    )
 
 
 def admin_ltm_entry(entry, *, now: datetime, history: bool) -> dict:
@@ -267,11 +297,11 @@ def admin_ltm_entry(entry, *, now: datetime, history: bool) -> dict:
         "member_id": entry.member_id,
         "scope_kind": entry.scope_kind,
         "category": entry.category,
+        "sensitive": is_sensitive_category(entry.category),
         "origin": entry.origin,
         "lifecycle": entry.lifecycle,
         "confidence": entry.confidence,
         "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
-        "body": REDACTED_SENSITIVE if is_sensitive_category(entry.category) else REDACTED,
         "revision_count": entry.revision_count,
         "created_at": entry.created_at,
         "updated_at": entry.updated_at,
@@ -281,11 +311,34 @@ def admin_ltm_entry(entry, *, now: datetime, history: bool) -> dict:
     return output
 
 
+def admin_ltm_lookup(lookup: LtmLookup, *, now: datetime, history: bool) -> dict:
+    return {
+        "lookup": lookup.kind,
+        "counts": {**lookup.counts, "total": lookup.total},
+        "entries": None
+        if lookup.entries is None
+        else [admin_ltm_entry(e, now=now, history=history) for e in lookup.entries],
+    }
+
+
 @content_free
 class AdminLtmApi(APIView):
-    """Long-term entries about one entity (an actor handle, a subject or an entry id) in
-    every lifecycle state, bodies never shown; `include_history` adds each revision
-    chain's metadata (RC2). `justification` is required and audited."""
+    """Long-term entries about one entity, in every lifecycle state unless `state`
+    narrows it, inside the operator's tenant (a tenant-bound operator never sees another
+    tenant's entries). `justification` is required and kept; the read is audited with ids
+    and counts only.
+
+    What the entity names is read from its shape, and each kind matches its own column:
+
+    - an **entry id** (a UUID) or an **actor handle** (`actor_` + 32 hex digits, keyed to
+      one member's namespace): the entries' metadata — ids, member, scope kind, category,
+      origin, lifecycle, confidence, freshness — never a body or subject;
+      `include_history` adds each revision chain's metadata (RC2);
+    - anything else is a **subject**, which is member content: the answer is counts only
+      (how many entries, in which lifecycle; `entries` is null), never which members,
+      entries or categories, and `member_id` or `include_history` are refused (400,
+      `subject-lookup-counts-only`). Reading a member's memory about a subject needs a
+      granted inspection."""
 
     class LtmQuerySerializer(QuerySerializer):
         justification = serializers.CharField(max_length=1000)
@@ -304,39 +357,30 @@ class AdminLtmApi(APIView):
     @extend_schema(
         parameters=[
             LtmQuerySerializer,
-            OpenApiParameter("entity_id", OpenApiTypes.STR, OpenApiParameter.PATH),
+            OpenApiParameter(
+                "entity_id",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                description="An entry id, an actor handle, or a subject (counts only).",
+            ),
         ],
-        responses={200: AdminLtmEntrySerializer(many=True), **error_responses(400, 404)},
+        responses={200: AdminLtmLookupSerializer, **error_responses(400, 404)},
     )
     def get(self, request, entity_id):
         params = _query(self.LtmQuerySerializer, request)
         history = params["include_history"]
-        entries = ltm_entity_entries(
+        lookup = ltm_entity_read(
             entity=entity_id,
+            actor=Actor.of(request.user),
+            justification=params["justification"],
             state=params.get("state"),
             member_id=params.get("member_id"),
             tenant_id=operator_tenant_id(request.user),
             limit=params["limit"],
+            with_history=history,
         )
-        member_ids = sorted({str(e.member_id) for e in entries})
-        access_record_append(
-            action="admin.memory_hierarchy.ltm.history_read"
-            if history
-            else "admin.memory_hierarchy.ltm.read",
-            actor=Actor.of(request.user),
-            justification=params["justification"],
-            target_member_id=params.get("member_id")
-            or (member_ids[0] if len(member_ids) == 1 else None),
-            payload={
-                "entry_ids": [str(e.pk) for e in entries],
-                "member_ids": member_ids,
-                "state": params.get("state"),
-                "transition": "rc2" if history else "r3",
-            },
-        )
-        now = timezone.now()
         return Response(
-            AdminLtmEntrySerializer(
-                [admin_ltm_entry(e, now=now, history=history) for e in entries], many=True
+            AdminLtmLookupSerializer(
+                admin_ltm_lookup(lookup, now=timezone.now(), history=history)
             ).data
         )

@@ -16,6 +16,7 @@ from hierarchy.urls import short_term_api_urlpatterns as hierarchy_short_term_ap
 from inspection.urls import me_api_urlpatterns as inspection_me_api
 from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import views
+from iris_site.api.gated import content_free
 from memory import recall_apis
 from memory.urls import me_api_urlpatterns as memory_me_api
 from memory.urls import service_api_urlpatterns as memory_service_api
@@ -42,18 +43,24 @@ operator_api = [*hierarchy_operator_api, *inspection_operator_api, *datarights_o
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # Django's sign-in pages hold no member content.
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        content_free(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
         name="login",
     ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", content_free(auth_views.LogoutView.as_view()), name="logout"),
     path("admin/", admin.site.urls),
     path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
     path("profile/memory/data/", include((datarights_pages, "datarights"))),
     path("profile/memory/", include("memory.page_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The API's own description holds no member content (framework views are declared here).
+    path("api/schema/", content_free(SpectacularAPIView.as_view()), name="schema"),
+    path(
+        "api/docs/",
+        content_free(SpectacularSwaggerView.as_view(url_name="schema")),
+        name="api-docs",
+    ),
     path("api/v1/me/", include((me_api, "me"))),
     path("api/v1/members/", include((members_api, "members"))),
     path("api/v1/short-term/", include((hierarchy_short_term_api, "short-term"))),

@@ -4,11 +4,20 @@ Bodies, subjects, relationship notes, actor handles, suppression notes, revision
 turn text, conflict keys (they embed the subject) and term statistics (their stems spell
 the body) are neither displayed nor searchable: content reaches an operator only through
 a granted inspection. Search takes exact ids only, so it cannot probe content either.
+
+The one table an operator changes here holds no member data: a platform operator's
+narrowing of a service client's capabilities, written through its service.
 """
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 
-from iris_site.admin_readonly import ReadOnlyModelAdmin
+from hierarchy.events import Actor
+from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
+from iris_site.models import ServiceClient
+from memory.capabilities import capabilities_for
+from memory.enums import RecallContext
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -17,7 +26,9 @@ from memory.models import (
     MemoryRevision,
     OffTheRecordSession,
     RecallRecord,
+    ServiceClientCapabilities,
 )
+from memory.services import service_client_capabilities_set
 
 
 @admin.register(MemoryEntry)
@@ -189,3 +200,112 @@ class RecallRecordAdmin(ReadOnlyModelAdmin):
     @admin.display(description="returned")
     def returned_count(self, obj: RecallRecord) -> int:
         return len(obj.returned_ids)
+
+
+CAPABILITY_DIMENSIONS = ("surfaces", "contexts", "read_kinds", "write_kinds")
+
+
+class ServiceClientCapabilitiesForm(forms.ModelForm):
+    """Each dimension offers exactly the client's consumer capabilities, so an operator
+    can only take away; every box ticked means "as the table says" (stored as null, so
+    the client follows the table). The general context always stays, so it is not offered.
+
+    The choices depend on the client: on the add page they are shown once a client is
+    chosen (the first submit shows them, all ticked, and saves nothing)."""
+
+    surfaces = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    contexts = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The general context always stays.",
+    )
+    read_kinds = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Scope kinds it may read"
+    )
+    write_kinds = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Scope kinds it may write"
+    )
+    # The client whose choices the boxes were rendered for.
+    shown_for = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    class Meta:
+        model = ServiceClientCapabilities
+        fields = ["service_client", "reason"]
+        widgets = {"reason": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        client = self._client()
+        self.offered = {name: self._offered(client, name) for name in CAPABILITY_DIMENSIONS}
+        for name, offered in self.offered.items():
+            self.fields[name].choices = [(value, value) for value in offered]
+            # The instance's null (not narrowed) shows as every box ticked.
+            stored = getattr(self.instance, name) if self.instance.pk else None
+            self.initial[name] = offered if stored is None else stored
+        self.fields["shown_for"].initial = str(client.pk) if client else ""
+        self.choosing = client is None or (
+            self.is_bound and self.data.get("shown_for") != str(client.pk)
+        )
+        if self.is_bound and client is not None and self.choosing:
+            # The boxes were not on the page yet: show them, all ticked, before saving.
+            self.data = self.data.copy()
+            for name, offered in self.offered.items():
+                self.data.setlist(name, offered)
+            self.data["shown_for"] = str(client.pk)
+
+    def _client(self) -> ServiceClient | None:
+        if self.instance.pk:
+            return self.instance.service_client
+        chosen = (
+            self.data.get("service_client") if self.is_bound else self.initial.get("service_client")
+        )
+        return ServiceClient.objects.filter(pk=chosen).first() if chosen else None
+
+    @staticmethod
+    def _offered(client: ServiceClient | None, name: str) -> list[str]:
+        if client is None:
+            return []
+        offered = getattr(capabilities_for(client.consumer), name)
+        return sorted(str(value) for value in offered if value != RecallContext.GENERAL)
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.choosing:
+            raise ValidationError("Choose what this client keeps, then save.")
+        return cleaned
+
+    def narrowing(self) -> dict[str, list[str] | None]:
+        """Each dimension as the service takes it: null when nothing was taken away."""
+        chosen = {name: self.cleaned_data[name] for name in CAPABILITY_DIMENSIONS}
+        return {
+            name: None if set(values) == set(self.offered[name]) else values
+            for name, values in chosen.items()
+        }
+
+
+@admin.register(ServiceClientCapabilities)
+class ServiceClientCapabilitiesAdmin(PlatformOnlyMixin, admin.ModelAdmin):
+    """Platform operators narrow one service client (a table of every tenant's clients:
+    never shown to a tenant-bound operator). Saving goes through the one writer, which
+    refuses a widening and records the audit event; a narrowing is never deleted here,
+    it is set back to the table by ticking every box."""
+
+    form = ServiceClientCapabilitiesForm
+    list_display = ["service_client", "surfaces", "contexts", "read_kinds", "updated_at"]
+    list_select_related = ["service_client"]
+    search_fields = ["=service_client__id", "service_client__label"]
+    readonly_fields = ["updated_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.readonly_fields, "service_client"] if obj else self.readonly_fields
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        service_client_capabilities_set(
+            service_client=obj.service_client,
+            actor=Actor.of(request.user),
+            reason=form.cleaned_data["reason"],
+            **form.narrowing(),
+        )

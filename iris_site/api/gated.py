@@ -14,9 +14,17 @@ declaration is not one of these:
 - ``WRITE_ECHO``: the answer to a write, holding only what this caller just sent.
 
 Pages and views that return no member content at all say so with ``content_free``.
+
+A ``READ_GATE`` declaration is proved at run time, not read from the code:
+`memory.gate.decide` reports the content kind of every item it decides to
+``gate_consulted``, and the coverage test calls each such view inside ``gate_watch()``
+with content of every declared kind present, then requires that items of each of those
+kinds were decided.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 READ_GATE = "read-gate"
@@ -58,3 +66,26 @@ def content_free(view):
 
 def declaration_of(view) -> ContentDeclaration | None:
     return getattr(view, ATTRIBUTE, None)
+
+
+# The kinds the read gate decided about in this thread or task, while someone watches.
+_consulted: ContextVar[set[str] | None] = ContextVar("iris_gate_consulted", default=None)
+
+
+def gate_consulted(kind: str) -> None:
+    """`memory.gate.decide` reports each item's content kind (a no-op unless watched)."""
+    watched = _consulted.get()
+    if watched is not None:
+        watched.add(kind)
+
+
+@contextmanager
+def gate_watch() -> Iterator[set[str]]:
+    """The content kinds the read gate decided about inside the block (this thread or
+    task only: call the view in-process, e.g. with Django's test client)."""
+    watched: set[str] = set()
+    token = _consulted.set(watched)
+    try:
+        yield watched
+    finally:
+        _consulted.reset(token)

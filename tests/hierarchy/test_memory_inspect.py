@@ -77,20 +77,45 @@ def test_stm_in_both_modes_shows_no_content():
     write(member, content="prefers morning walks")
     write(member, category="medical", content="takes insulin")
     data = run_json("stm", "--scope", "s-1", "--justification", WHY)
-    assert sorted(r["content"] for r in data) == ["<encrypted>", "<redacted>"]
+    assert sorted(r["sensitive"] for r in data) == [False, True]
+    assert all("content" not in r for r in data)
     human = run("stm", "--scope", "s-1", "--justification", WHY, "--member", str(member.pk))
-    assert "<encrypted>" in human and "insulin" not in human and "walks" not in human
+    assert "medical" in human and "insulin" not in human and "walks" not in human
     assert len(events("memory.govern.admin_stm_read")) == 2
 
 
-def test_ltm_in_both_modes():
+def test_ltm_by_entry_id_in_both_modes():
     member = member_with()
     entry = remember(member, subject="coffee").entry
-    data = run_json("ltm", "--entity", "coffee", "--justification", WHY, "--history")
-    assert [r["id"] for r in data] == [str(entry.pk)]
-    assert data[0]["body"] == "<redacted>" and data[0]["history"]
+    data = run_json("ltm", "--entity", str(entry.pk), "--justification", WHY, "--history")
+    assert data["lookup"] == "entry-id" and data["counts"]["total"] == 1
+    [row] = data["entries"]
+    assert row["id"] == str(entry.pk) and row["history"] and "body" not in row
     human = run("ltm", "--entity", str(entry.pk), "--justification", WHY, "--state", "active")
-    assert str(entry.pk) in human and "black" not in human
+    assert str(entry.pk) in human and "black" not in human and "coffee" not in human
+    [event] = events("admin.memory_hierarchy.ltm.history_read")
+    assert event.payload["entry_ids"] == [str(entry.pk)]
+
+
+def test_ltm_by_subject_answers_counts_only_in_both_modes():
+    # given
+    member = member_with()
+    entry = remember(member, subject="coffee").entry
+    # when
+    data = run_json("ltm", "--entity", "coffee", "--justification", WHY)
+    human = run("ltm", "--entity", "Coffee", "--justification", WHY)
+    # then
+    assert data["lookup"] == "subject" and data["entries"] is None
+    assert data["counts"]["active"] == 1 and data["counts"]["total"] == 1
+    assert "lookup by subject" in human and "active" in human
+    assert str(entry.pk) not in human and str(member.pk) not in human
+    assert "preference" not in human
+    assert [e.payload["entry_count"] for e in events("admin.memory_hierarchy.ltm.read")] == [1, 1]
+    assert all("entry_ids" not in e.payload for e in events("admin.memory_hierarchy.ltm.read"))
+    with pytest.raises(CommandError, match="subject-lookup-counts-only"):
+        run("ltm", "--entity", "coffee", "--justification", WHY, "--member", str(member.pk))
+    with pytest.raises(CommandError, match="subject-lookup-counts-only"):
+        run("ltm", "--entity", "coffee", "--justification", WHY, "--history")
 
 
 def test_consolidate_is_a_dry_run_unless_applied(tmp_path):

@@ -1,11 +1,14 @@
 """The operator memory-hierarchy API: counts, replay (R1/RC1), stm and ltm reads with a
 required justification, role checks, tenant binding, and the audit of every read."""
 
+import json
+
 import pytest
 
 from hierarchy.models import OperatorAccessRecord
 from hierarchy.stm import scope_digest
-from tests.conftest import bearer_client
+from iris_site.services import token_issue
+from tests.conftest import bearer_client, http_request
 from tests.hierarchy.stm_factories import events, member_with, write
 from tests.iris_site.factories import OperatorFactory, ServiceClientFactory, TenantFactory
 from tests.memory.factories import remember
@@ -63,6 +66,15 @@ def test_a_tenant_bound_operator_counts_their_tenant_only():
     assert body["stm"]["total"] == 1
 
 
+def test_a_tenant_bound_operator_counts_no_entry_scoped_to_another_tenant():
+    mine, theirs = TenantFactory(), TenantFactory()
+    both = member_with(tenants=[mine, theirs])
+    remember(both)
+    remember(both, subject="rota", scope={"kind": "tenant", "tenant_id": str(theirs.pk)})
+    assert operator(tenant=mine).get(f"{BASE}/counts/").json()["ltm"]["total"] == 1
+    assert operator(tenant=theirs).get(f"{BASE}/counts/").json()["ltm"]["total"] == 2
+
+
 def test_replay_returns_the_scopes_timeline_and_an_optional_reconstruction():
     # given
     member = member_with()
@@ -97,7 +109,11 @@ def test_stm_rows_need_a_justification_and_never_show_content():
     assert refused.status_code == 400 and too_short.status_code == 400
     assert response.status_code == 200
     rows = response.json()
-    assert sorted(r["content"] for r in rows) == ["<encrypted>", "<redacted>"]
+    assert sorted((r["sensitive"], r["content_length"]) for r in rows) == [
+        (False, len("prefers morning walks")),
+        (True, None),
+    ]
+    assert all("content" not in r for r in rows)
     assert "walks" not in response.content.decode() and "insulin" not in response.content.decode()
     [event] = events("memory.govern.admin_stm_read")
     assert event.payload["row_count"] == 2
@@ -107,22 +123,158 @@ def test_stm_rows_need_a_justification_and_never_show_content():
     assert "justification" not in event.payload
 
 
-def test_ltm_entries_by_entity_in_every_state_without_bodies():
+# --- long-term lookups: an entry id or actor handle (metadata), a subject (counts) ---------
+
+LIFECYCLES = {"active": 0, "draft": 0, "paused": 0, "superseded": 0, "tombstoned": 0}
+
+
+def test_an_entry_id_lookup_answers_its_metadata_in_every_state_never_the_body():
+    # given
     member = member_with()
     kept = remember(member, subject="coffee", body="I take my coffee black").entry
     remember(member, subject="coffee", body="I take my coffee with milk")  # supersedes
     client = operator("legal")
-    response = client.get(f"{BASE}/ltm/coffee/", {"justification": WHY, "include_history": "true"})
+    # when
+    response = client.get(f"{BASE}/ltm/{kept.pk}/", {"justification": WHY, "include_history": "1"})
+    # then
     assert response.status_code == 200
-    rows = response.json()
-    assert {r["lifecycle"] for r in rows} == {"active", "superseded"}
-    assert all(r["body"] == "<redacted>" for r in rows)
-    assert "coffee" not in response.content.decode().replace("coffee/", "")
-    assert any(r["history"] for r in rows)
-    narrowed = client.get(f"{BASE}/ltm/coffee/", {"justification": WHY, "state": "superseded"})
-    assert [r["id"] for r in narrowed.json()] == [str(kept.pk)]
-    assert events("admin.memory_hierarchy.ltm.history_read")[0].payload["transition"] == "rc2"
-    assert events("admin.memory_hierarchy.ltm.read")
+    body = response.json()
+    assert body["lookup"] == "entry-id"
+    assert body["counts"] == {**LIFECYCLES, "superseded": 1, "total": 1}
+    [row] = body["entries"]
+    assert (row["id"], row["member_id"], row["lifecycle"]) == (
+        str(kept.pk),
+        str(member.pk),
+        "superseded",
+    )
+    assert row["category"] == "preference" and row["sensitive"] is False
+    assert row["history"] and "body" not in row and "subject" not in row
+    assert "coffee" not in response.content.decode()
+    [event] = events("admin.memory_hierarchy.ltm.history_read")
+    assert event.payload["transition"] == "rc2" and event.payload["lookup"] == "entry-id"
+    assert event.payload["entry_ids"] == [str(kept.pk)] and event.payload["entry_count"] == 1
+    assert event.target_member_id == member.pk
+    narrowed = client.get(f"{BASE}/ltm/{kept.pk}/", {"justification": WHY, "state": "active"})
+    assert narrowed.json()["entries"] == [] and narrowed.json()["counts"]["total"] == 0
+
+
+def test_an_actor_handle_lookup_answers_the_entries_that_mention_them():
+    member = member_with()
+    mention = remember(
+        member,
+        category="relationship",
+        body="Ingrid called on Sunday",
+        multi_actor={"actor_name": "Ingrid", "relationship_note": "sister"},
+    ).entry
+    remember(member, body="unrelated")
+    response = operator().get(f"{BASE}/ltm/{mention.actor_handle}/", {"justification": WHY})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["lookup"] == "actor-handle"
+    assert [r["id"] for r in body["entries"]] == [str(mention.pk)]
+    assert body["counts"]["active"] == 1 and body["counts"]["total"] == 1
+    text = response.content.decode()
+    assert "Ingrid" not in text and "sister" not in text and "Sunday" not in text
+    [event] = events("admin.memory_hierarchy.ltm.read")
+    assert event.payload["lookup"] == "actor-handle" and event.payload["transition"] == "r3"
+
+
+def thyroid_world():
+    """Two members with a memory about thyroid medication, one without."""
+    a = member_with("category:medical")
+    b = member_with("category:medical")
+    first = remember(a, category="medical", subject="Thyroid medication", body="takes it at 7")
+    remember(a, category="medical", subject="thyroid medication", body="takes it at 8")
+    second = remember(b, category="medical", subject="thyroid medication", body="stopped it")
+    remember(member_with(), subject="coffee")
+    return a, b, first.entry, second.entry
+
+
+def test_a_subject_lookup_answers_counts_only_and_audits_no_ids():
+    # given
+    a, b, first, second = thyroid_world()
+    # when
+    response = operator().get(f"{BASE}/ltm/thyroid medication/", {"justification": WHY})
+    # then
+    assert response.status_code == 200
+    body = response.json()
+    assert body == {
+        "lookup": "subject",
+        "counts": {**LIFECYCLES, "active": 2, "superseded": 1, "total": 3},
+        "entries": None,
+    }
+    [event] = events("admin.memory_hierarchy.ltm.read")
+    assert event.payload["lookup"] == "subject" and event.payload["entry_count"] == 3
+    assert event.target_member_id is None
+    chain = json.dumps(event.payload)
+    for named in (a.pk, b.pk, first.pk, second.pk):
+        assert str(named) not in chain
+    assert "medical" not in chain and "thyroid" not in chain
+    assert OperatorAccessRecord.objects.get(pk=event.payload["access_record_id"]).justification
+
+
+@pytest.mark.parametrize("field", ["member_id", "include_history"])
+def test_a_subject_lookup_cannot_be_narrowed_to_a_member_or_show_history(field):
+    a, *_ = thyroid_world()
+    given = {"member_id": str(a.pk), "include_history": "true"}[field]
+    response = operator().get(
+        f"{BASE}/ltm/thyroid medication/", {"justification": WHY, field: given}
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "subject-lookup-counts-only" and list(error["fields"]) == [field]
+    assert not events("admin.memory_hierarchy.ltm.read")
+
+
+def test_a_tenant_bound_admin_never_reaches_another_tenants_entries():
+    # given: ours belongs to both tenants; one of its entries is scoped to the other tenant
+    mine, theirs = TenantFactory(), TenantFactory()
+    ours = member_with(tenants=[mine, theirs])
+    stranger = member_with(tenants=[theirs])
+    own = remember(ours, subject="rota").entry
+    scoped_elsewhere = remember(
+        ours, subject="rota", scope={"kind": "tenant", "tenant_id": str(theirs.pk)}
+    ).entry
+    foreign = remember(
+        stranger, subject="rota", multi_actor={"actor_name": "Ingrid"}, category="relationship"
+    ).entry
+    client = operator(tenant=mine)
+
+    def lookup(entity):
+        response = client.get(f"{BASE}/ltm/{entity}/", {"justification": WHY})
+        assert response.status_code == 200
+        return response.json()
+
+    # then
+    assert [r["id"] for r in lookup(own.pk)["entries"]] == [str(own.pk)]
+    for entity in (scoped_elsewhere.pk, foreign.pk, foreign.actor_handle):
+        assert lookup(entity)["entries"] == [] and lookup(entity)["counts"]["total"] == 0
+    assert lookup("rota")["counts"]["total"] == 1
+    assert (
+        operator().get(f"{BASE}/ltm/rota/", {"justification": WHY}).json()["counts"]["total"] == 3
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_http_a_subject_lookup_no_longer_names_members_or_categories(live_server):
+    """Regression: `/ltm/{subject}/` listed every member with a memory about the subject,
+    with its category, to any admin with a justification."""
+    # given
+    a, b, first, second = thyroid_world()
+    _, token = token_issue(owner=OperatorFactory(role="admin"))
+    # when
+    response = http_request(
+        f"{live_server.url}{BASE}/ltm/thyroid%20medication/?justification=ticket%20991%20audit",
+        token=token,
+    )
+    # then
+    assert response.status == 200
+    assert response.body["lookup"] == "subject" and response.body["entries"] is None
+    assert response.body["counts"]["total"] == 3
+    text = json.dumps(response.body)
+    for named in (a.pk, b.pk, first.pk, second.pk):
+        assert str(named) not in text
+    assert "medical" not in text and "member_id" not in text
 
 
 @pytest.mark.parametrize("path", ["stm/s-1/", "ltm/coffee/"])

@@ -1,12 +1,20 @@
 """The operators' admin shows memory metadata only: no body, subject, note or turn text,
-on any page, for any operator, not even a superuser; and nothing can be changed there."""
+on any page, for any operator, not even a superuser; and nothing can be changed there
+except a platform operator's narrowing of a service client, which can only take away."""
+
+import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from hierarchy.events import Actor
+from hierarchy.models import AuditEvent
 from iris_site.enums import OperatorRole
+from iris_site.errors import InvalidInput
+from iris_site.models import ServiceClient
+from memory.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import (
     ConversationTurn,
@@ -16,16 +24,26 @@ from memory.models import (
     MemoryRevision,
     OffTheRecordSession,
     RecallRecord,
+    ServiceClientCapabilities,
 )
+from memory.selectors import principal_capabilities
 from memory.services import (
     memory_clear_request,
     memory_edit,
     memory_off_the_record_set,
     memory_remember,
+    service_client_capabilities_set,
 )
 from memory.turns import conversation_turn_append
+from tests.conftest import bearer_client
 from tests.consent.factories import record
-from tests.iris_site.factories import MemberFactory, OperatorFactory
+from tests.iris_site.factories import (
+    MemberFactory,
+    OperatorFactory,
+    ServiceClientFactory,
+    TenantFactory,
+)
+from tests.memory.factories import consenting_member
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +195,147 @@ def test_memory_cannot_be_added_changed_or_deleted_in_the_admin(
     assert operator_client.post(f"{base}{entry.pk}/delete/", {"post": "yes"}).status_code == 403
     entry.refresh_from_db()
     assert entry.lifecycle == "active" and entry.body == EDITED
+
+
+# --- the one writable table: a platform operator narrows a service client --------------
+
+NARROWINGS = "/admin/memory/serviceclientcapabilities/"
+WHY_NARROW = "Ticket 5120: this Tara build must not claim the health context."
+
+
+def narrowing_form(client, **given):
+    """A change form as the page posts it (every box the page showed, unless given)."""
+    offered = capabilities_for(client.consumer)
+    data = {
+        "service_client": str(client.pk),
+        "shown_for": str(client.pk),
+        "reason": WHY_NARROW,
+        "surfaces": sorted(offered.surfaces),
+        "contexts": sorted(offered.contexts - {"general"}),
+        "read_kinds": sorted(offered.read_kinds),
+        "write_kinds": sorted(offered.write_kinds),
+    }
+    return data | given
+
+
+def recall(client, member, context):
+    return bearer_client(client).post(
+        f"/api/v1/members/{member.pk}/recall/",
+        {"surface": "shell", "scope": {"kind": "profile"}, "context": context},
+        format="json",
+    )
+
+
+def test_a_tenant_bound_operator_never_reaches_the_narrowings():
+    # given: bound to a tenant, granted every permission there is
+    operator = OperatorFactory(role=OperatorRole.ADMIN, tenant=TenantFactory(), is_superuser=True)
+    tara = ServiceClientFactory(consumer="tara")
+    console = Client()
+    console.force_login(operator)
+    # when / then
+    assert console.get(NARROWINGS).status_code == 403
+    assert console.get(f"{NARROWINGS}add/").status_code == 403
+    assert console.post(f"{NARROWINGS}add/", narrowing_form(tara)).status_code == 403
+    assert not ServiceClientCapabilities.objects.exists()
+    assert NARROWINGS not in console.get("/admin/").content.decode()
+
+
+def test_a_narrowing_holds_on_the_clients_next_request(operator_client):
+    # given: Tara may claim the health context
+    tara = ServiceClientFactory(consumer="tara")
+    member = consenting_member("category:medical")
+    assert recall(tara, member, "health").status_code == 200
+    # when: a platform operator takes the health context away
+    page = operator_client.get(f"{NARROWINGS}add/", {"service_client": str(tara.pk)})
+    saved = operator_client.post(f"{NARROWINGS}add/", narrowing_form(tara, contexts=["safety"]))
+    # then
+    offered = page.context["adminform"].form
+    assert offered.fields["contexts"].choices == [("health", "health"), ("safety", "safety")]
+    assert offered["contexts"].value() == ["health", "safety"]  # all ticked: the table
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    row = ServiceClientCapabilities.objects.get(service_client=tara)
+    assert (row.contexts, row.surfaces, row.read_kinds, row.reason) == (
+        ["safety"],
+        None,
+        None,
+        WHY_NARROW,
+    )
+    refused = recall(tara, member, "health")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "context-not-allowed"
+    assert recall(tara, member, "safety").status_code == 200
+    fresh = ServiceClient.objects.get(pk=tara.pk)
+    assert principal_capabilities(fresh).contexts == {"general", "safety"}
+    [event] = AuditEvent.objects.filter(action="memory.service_client_capabilities.set")
+    assert event.payload == {
+        "service_client_id": str(tara.pk),
+        "consumer": "tara",
+        "surfaces": None,
+        "contexts": ["safety"],
+        "read_kinds": None,
+        "write_kinds": None,
+    }
+    assert "ticket" not in json.dumps(event.payload).lower()
+    assert event.actor_type == "operator"
+
+
+def test_a_value_outside_the_consumers_capabilities_is_rejected(operator_client):
+    # given: Tara has the shell budget only, and no crisis context
+    tara = ServiceClientFactory(consumer="tara")
+    for widening in (
+        {"surfaces": ["notebook"]},
+        {"contexts": ["crisis"]},
+        {"read_kinds": ["tenant"]},
+    ):
+        # when
+        response = operator_client.post(f"{NARROWINGS}add/", narrowing_form(tara, **widening))
+        # then: the form refuses it and nothing is stored or audited
+        assert response.status_code == 200
+        [field] = widening
+        assert "Select a valid choice" in str(response.context["adminform"].form.errors[field])
+    assert not ServiceClientCapabilities.objects.exists()
+    assert not AuditEvent.objects.filter(action="memory.service_client_capabilities.set")
+    # and the writer itself refuses a widening from any other caller
+    with pytest.raises(InvalidInput) as refusal:
+        service_client_capabilities_set(
+            service_client=tara, actor=Actor.system(), reason=WHY_NARROW, surfaces=["assistant"]
+        )
+    assert refusal.value.code == "capabilities-widened"
+    assert list(refusal.value.fields) == ["surfaces"]
+
+
+def test_a_reason_is_required_and_the_first_submit_only_shows_the_choices(operator_client):
+    tara = ServiceClientFactory(consumer="tara")
+    no_reason = operator_client.post(f"{NARROWINGS}add/", narrowing_form(tara, reason=" "))
+    assert "reason" in no_reason.context["adminform"].form.errors
+    # a client chosen on the add page: its boxes are shown, all ticked; nothing is saved
+    chosen = operator_client.post(
+        f"{NARROWINGS}add/",
+        {"service_client": str(tara.pk), "reason": WHY_NARROW},
+    )
+    assert chosen.status_code == 200
+    form = chosen.context["adminform"].form
+    assert form["contexts"].value() == ["health", "safety"]
+    assert form["surfaces"].value() == sorted(capabilities_for("tara").surfaces)
+    assert form.non_field_errors() == ["Choose what this client keeps, then save."]
+    assert not ServiceClientCapabilities.objects.exists()
+
+
+def test_a_narrowing_is_changed_in_place_and_never_deleted(operator_client):
+    tara = ServiceClientFactory(consumer="tara")
+    service_client_capabilities_set(
+        service_client=tara, actor=Actor.system(), reason=WHY_NARROW, contexts=["safety"]
+    )
+    change = f"{NARROWINGS}{tara.pk}/change/"
+    shown = operator_client.get(change).context["adminform"].form
+    assert shown["contexts"].value() == ["safety"]  # what is stored, ticked
+    assert shown["surfaces"].value() == sorted(capabilities_for("tara").surfaces)
+    # every box ticked again: the client follows the table
+    assert operator_client.post(change, narrowing_form(tara)).status_code == 302
+    row = ServiceClientCapabilities.objects.get(service_client=tara)
+    assert row.contexts is None
+    assert principal_capabilities(ServiceClient.objects.get(pk=tara.pk)) == capabilities_for("tara")
+    assert (
+        operator_client.post(f"{NARROWINGS}{tara.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
+    assert AuditEvent.objects.filter(action="memory.service_client_capabilities.set").count() == 2

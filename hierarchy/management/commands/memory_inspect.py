@@ -3,7 +3,8 @@
     counts                                   tier counts
     replay --scope ID [--since] [--limit]    the memory.stm.* timeline of a scope (R1/RC1)
     stm --scope ID --justification TEXT      live short-term rows of a scope (no content)
-    ltm --entity ID --justification TEXT     long-term entries about an entity (no bodies)
+    ltm --entity ID --justification TEXT     long-term entries about an entry id or actor
+                                             handle (metadata); a subject: counts only
     consolidate --stm ID --from-file PATH --justification TEXT [--apply]
     demote --entry ID --member ID --scope-id S --justification TEXT [--apply]
 
@@ -33,11 +34,11 @@ from hierarchy.operator import (
     LTM_DEFAULT_LIMIT,
     REPLAY_DEFAULT_LIMIT,
     hierarchy_counts,
-    ltm_entity_entries,
+    ltm_entity_read,
     stm_reconstruct,
     stm_replay,
 )
-from hierarchy.operator_apis import admin_ltm_entry, admin_stm_row
+from hierarchy.operator_apis import admin_ltm_lookup, admin_stm_row
 from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
 from hierarchy.transitions import Tier, transition_check
 from iris_site.errors import DomainError
@@ -101,8 +102,12 @@ class Command(BaseCommand):
         stm.add_argument("--justification", required=True, help="why you read member data")
         stm.add_argument("--member", help="narrow to one member id")
 
-        ltm = add("ltm", "long-term entries about an entity, every lifecycle state")
-        ltm.add_argument("--entity", required=True, help="actor handle, subject or entry id")
+        ltm = add(
+            "ltm", "long-term entries about an entity, every lifecycle state (subject: counts)"
+        )
+        ltm.add_argument(
+            "--entity", required=True, help="entry id, actor handle, or subject (counts only)"
+        )
         ltm.add_argument("--justification", required=True, help="why you read member data")
         ltm.add_argument("--state", choices=Lifecycle.values)
         ltm.add_argument("--member", help="narrow to one member id")
@@ -206,36 +211,29 @@ class Command(BaseCommand):
         ]
         human = _table(
             output,
-            ["id", "member_id", "scope_kind", "category", "content", "ttl_expires"],
+            ["id", "member_id", "scope_kind", "category", "sensitive", "ttl_expires"],
         )
         return output, human, {"row_count": len(rows)}
 
     def _ltm(self, options):
-        member_id = _uuid(options["member"]) if options["member"] else None
-        entries = ltm_entity_entries(
+        lookup = ltm_entity_read(
             entity=options["entity"],
-            state=options["state"],
-            member_id=member_id,
-            limit=options["limit"],
-        )
-        access_record_append(
-            action="admin.memory_hierarchy.ltm.history_read"
-            if options["history"]
-            else "admin.memory_hierarchy.ltm.read",
             actor=ACTOR,
             justification=options["justification"],
-            target_member_id=member_id,
-            payload={
-                "entry_ids": [str(e.pk) for e in entries],
-                "transition": "rc2" if options["history"] else "r3",
-            },
+            state=options["state"],
+            member_id=_uuid(options["member"]) if options["member"] else None,
+            limit=options["limit"],
+            with_history=options["history"],
         )
-        now = timezone.now()
-        output = [admin_ltm_entry(e, now=now, history=options["history"]) for e in entries]
-        human = _table(
-            output, ["id", "member_id", "category", "origin", "lifecycle", "freshness", "body"]
-        )
-        return output, human, {"entry_count": len(entries)}
+        output = admin_ltm_lookup(lookup, now=timezone.now(), history=options["history"])
+        counts = [{"lifecycle": state, "count": n} for state, n in output["counts"].items()]
+        human = f"lookup by {lookup.kind}\n" + _table(counts, ["lifecycle", "count"])
+        if lookup.entries is not None:
+            human += "\n\n" + _table(
+                output["entries"],
+                ["id", "member_id", "category", "origin", "lifecycle", "freshness"],
+            )
+        return output, human, {"entry_count": lookup.total}
 
     def _consolidation_input(self, path: str) -> ConsolidationInput:
         try:
