@@ -292,6 +292,10 @@ def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
         member_id=member_id, reader=reader, limit=query["limit"], surfaces=surfaces
     )
     withheld = continuation_token_withheld(member_id=member_id, reader=reader, surfaces=surfaces)
+    # Only surfaces write tokens, so only a surface's device ever loses a write: its notice
+    # goes back to the client that made it. The member's browser naming that device gets
+    # none: it would see the lost (perhaps sensitive) place away from its device, and take
+    # the notice from the device it is for.
     notices = (
         continuity_notices_deliver(
             member_id=member_id,
@@ -300,7 +304,7 @@ def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
             surfaces=surfaces,
             actor=Actor.of(request.user),
         )
-        if device_id is not None
+        if device_id is not None and reader.client_id is not None
         else []
     )
     return Response(
@@ -320,7 +324,8 @@ LIST_DESCRIPTION = (
     "`device_id` alone never makes another client that device, and the member's browser "
     "is never it. `withheld` counts the tokens kept from this reader. With `device_id`, "
     "the device's pending \"also playing on your other "
-    'device" notices are delivered (once; to a service client, of its own writes).'
+    'device" notices are delivered (once) to the service client whose writes lost; the '
+    "member's browser is never that device and gets none."
 )
 
 

@@ -23,7 +23,14 @@ from hierarchy.enums import StmScopeKind
 from hierarchy.events import Actor, audit_event_append, iso
 from hierarchy.freshness import freshness
 from hierarchy.selectors import audit_events_for_member
-from hierarchy.stm import POLICY_ID, scope_digest, stm_member_state, stm_read, stm_reader
+from hierarchy.stm import (
+    POLICY_ID,
+    scope_digest,
+    stm_gate_kind,
+    stm_member_state,
+    stm_read,
+    stm_reader,
+)
 from hierarchy.stm_policy import default_target_scope
 from hierarchy.transitions import Tier, transition_check
 from iris_site.models import User
@@ -70,10 +77,17 @@ def _ltm_output(entry, now: datetime) -> dict:
 
 
 def _episodic(member_id, *, stm_ids: list[str], entry_ids: list[str]) -> list[dict]:
+    """The memory events about what was returned, and only those: an event that also
+    names a withheld row or entry (a workbench row demoted from a returned entry) would
+    tell the reader it exists, and operators' access records are not the member's
+    episodic memory."""
     if not stm_ids and not entry_ids:
         return []
     events = audit_events_for_member(member_id=member_id).filter(
-        Q(payload__stm_id__in=stm_ids) | Q(payload__entry_id__in=entry_ids)
+        Q(payload__stm_id__in=stm_ids) | Q(payload__entry_id__in=entry_ids),
+        Q(payload__stm_id__isnull=True) | Q(payload__stm_id__in=stm_ids),
+        Q(payload__entry_id__isnull=True) | Q(payload__entry_id__in=entry_ids),
+        action__startswith="memory.",
     )
     return [
         {
@@ -108,7 +122,9 @@ def _resolve(
     state: MemberState,
     actor: Actor,
     now: datetime,
-) -> dict:
+) -> tuple[dict, datetime | None]:
+    """The bundle, and when the first of its short-term rows expires (it must not be
+    served from the cache past that)."""
     stm = stm_read(
         member_id=member.pk,
         scope_id=scope_id,
@@ -129,11 +145,9 @@ def _resolve(
         now=now,
     )
     recall = recall_run(request=request, actor=actor, now=now)
-    # Events about what was returned only: an event about a withheld row or entry would
-    # tell the reader it exists.
     stm_ids = [str(view.row.pk) for view in stm.views]
     entry_ids = sorted(entry.entry_id for entry in recall.entries)
-    return {
+    bundle = {
         "scope_id": scope_id,
         "stm": [_stm_output(view) for view in stm.views],
         "stm_withheld": stm.withheld,
@@ -146,6 +160,7 @@ def _resolve(
         else [],
         "resolved_at": iso(now),
     }
+    return bundle, min((view.row.ttl_expires for view in stm.views), default=None)
 
 
 def get_context_bundle(
@@ -170,6 +185,8 @@ def get_context_bundle(
     surface = capabilities.require_surface(surface or own_surface(capabilities))
     ltm_scope = default_target_scope(scope_kind or StmScopeKind.USER_SESSION, scope_id)
     capabilities.require_read_kind(ltm_scope["kind"])
+    if scope_kind is not None:
+        capabilities.require_read_kind(stm_gate_kind(scope_kind))
     reader = stm_reader(
         member_id=member.pk, capabilities=capabilities, client_id=actor.id, context=context
     )
@@ -188,7 +205,7 @@ def get_context_bundle(
     bundle = bundle_cache_get(key)
     cache_hit = bundle is not None
     if bundle is None:
-        bundle = _resolve(
+        bundle, first_expiry = _resolve(
             member=member,
             scope_id=scope_id,
             scope_kind=scope_kind,
@@ -203,7 +220,7 @@ def get_context_bundle(
             actor=actor,
             now=now,
         )
-        bundle_cache_set(key, bundle)
+        bundle_cache_set(key, bundle, now=now, expires_at=first_expiry)
     counts = {
         "stm_count": len(bundle["stm"]),
         "ltm_count": len(bundle["ltm"]["entries"]),

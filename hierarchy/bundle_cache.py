@@ -1,19 +1,29 @@
 """The context bundle's 30-second cache (Django's cache framework: Redis shared by every
 worker in production, LocMemCache otherwise).
 
-Two things keep a cached bundle from outliving what it was resolved under:
+Three things keep a cached bundle from outliving what it was resolved under:
 
 - the key carries every input of the answer, the reader's effective capabilities and
   the member's read state (consents, pending full clear, off the record) included, so a
   consent or settings change reaches a new key in every process at once;
 - each member has a generation token in the key: a change to the member's content (an
   entry saved: edit, pause, forget; held, released or purged entries; short-term rows)
-  replaces it, so older bundles are never served again.
+  replaces it, so older bundles are never served again;
+- a bundle is kept no longer than its first short-term row lives.
+
+The generation is only as shared as the cache: with LocMemCache (no `CACHE_URL`) each
+process keeps its own, so a content change committed by another process (a second web
+worker; `make run`'s task worker purging or holding entries) is not seen by this one's
+cached bundles for up to 30 s. Consent and settings changes are (they are in the key).
+Serve from more than one process only with a shared cache
+(`tests/trust/test_read_gate_attacks.py` shows both).
 """
 
 import dataclasses
 import hashlib
+import math
 import uuid
+from datetime import datetime
 
 from django.core.cache import cache
 
@@ -50,5 +60,11 @@ def bundle_cache_get(key: str):
     return cache.get(key)
 
 
-def bundle_cache_set(key: str, value) -> None:
-    cache.set(key, value, BUNDLE_TTL_SECONDS)
+def bundle_cache_set(key: str, value, *, now: datetime, expires_at: datetime | None) -> None:
+    """Keep `value` for 30 s, or only until `expires_at` (the first of its short-term rows
+    to expire) if that is sooner: an expired row is never served from the cache."""
+    timeout = BUNDLE_TTL_SECONDS
+    if expires_at is not None:
+        timeout = min(timeout, math.floor((expires_at - now).total_seconds()))
+    if timeout > 0:
+        cache.set(key, value, timeout)

@@ -22,7 +22,7 @@ from hierarchy import metrics
 from hierarchy.enums import Severity, StmScopeKind, StmTrigger
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models import ShortTermMemory
-from hierarchy.stm import POLICY_ID, json_contains_id, stm_audit, stm_content
+from hierarchy.stm import POLICY_ID, json_contains_id, stm_audit, stm_content, stm_visible
 from hierarchy.stm_policy import AGE_TRIGGER_WINDOW, age_decision, default_target_scope
 from hierarchy.transitions import Tier, transition_check
 from iris_site.api.exceptions import pydantic_fields
@@ -30,6 +30,7 @@ from iris_site.errors import Conflict, DomainError, InvalidInput, NotFound, Poli
 from iris_site.models import User
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ProvenanceKind, ScopeKind
+from memory.gate import Reader
 from memory.policy import evaluate_session_profile_promotion
 from memory.services import memory_remember
 
@@ -136,6 +137,7 @@ def stm_consolidate(
     given: ConsolidationInput | None = None,
     consumer: str | None = None,
     member_id=None,
+    reader: Reader | None = None,
     trigger: str = StmTrigger.EXPLICIT,
     now: datetime | None = None,
 ) -> ConsolidationResult:
@@ -144,6 +146,11 @@ def stm_consolidate(
     The row is locked for the whole write, so concurrent calls queue and all but the
     first find it consolidated (409). A refusal by the consent gate, the scope policy or
     the promotion rule leaves the row as it was and is audited with its reason.
+
+    With `reader` (a service client), a row the read gate withholds from it is
+    `NotFound`, decided under the lock before anything else, so neither the answer nor
+    the chain tells that it exists; and the target kind must be one the client may write
+    (403 `consumer-not-allowed-for-scope`).
     """
     given = given or ConsolidationInput()
     if given.entry_id:
@@ -156,7 +163,7 @@ def stm_consolidate(
             if member_id is not None:
                 rows = rows.filter(member_id=member_id)
             row = rows.filter(pk=stm_id).first()
-            if row is None:
+            if row is None or (reader is not None and not stm_visible(row, reader=reader, now=now)):
                 raise NotFound()
             if row.consolidated_to is not None:
                 raise Conflict(
@@ -169,6 +176,9 @@ def stm_consolidate(
             if not body:
                 raise Conflict("This row's content cannot be read.", code="stm-unreadable")
             write = _write_request(row, given, body)
+            if reader is not None:
+                # As on the memories endpoint: the client's own write kinds, narrowing included.
+                reader.capabilities.require_write_kind(write.scope.kind)
             promotion_reason = _promotion(row, write, given.explicit)
             member = User.objects.get(pk=row.member_id)
             session = row.scope_id if row.scope_kind == StmScopeKind.USER_SESSION else ""

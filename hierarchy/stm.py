@@ -34,7 +34,13 @@ from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, Pol
 from iris_site.models import User
 from iris_site.services import member_lock
 from memory.capabilities import Capabilities
-from memory.enums import Lifecycle, MemoryCategory, StorageGateReason, is_sensitive_category
+from memory.enums import (
+    Lifecycle,
+    MemoryCategory,
+    ScopeKind,
+    StorageGateReason,
+    is_sensitive_category,
+)
 from memory.gate import (
     ContentItem,
     ContentKind,
@@ -424,11 +430,33 @@ class StmRead:
     withheld: dict[str, int]
 
 
+# The operators' workbench (`admin_session`: RC3 seeds, debug workflows) is theirs, not
+# a surface's: the gate sees it in the operator-copilot kind, which no surface's blueprint
+# allows. It names no operator (rows record only the writing tool), and the gate never
+# asks a short-term read for reachability, so one placeholder id serves.
+_WORKBENCH_SCOPE = {"kind": ScopeKind.OPERATOR_COPILOT, "operator_id": "workbench"}
+
+
+def _gate_scope(scope_kind: str, scope_id: str) -> dict:
+    """The memory scope the read gate sees working memory of `scope_kind` in: a user
+    session's rows in that session, the workbench as above, the rest in the profile (the
+    scopes each consolidates into)."""
+    if scope_kind == StmScopeKind.ADMIN_SESSION:
+        return _WORKBENCH_SCOPE
+    return default_target_scope(scope_kind, scope_id)
+
+
+def stm_gate_kind(scope_kind: str) -> str:
+    """The memory scope kind of `scope_kind`'s rows: what a client's read and write kinds
+    are checked against (a request naming a kind outside them is 403, never answered
+    empty; a write outside them is 403 too, as on the memories endpoint)."""
+    return _gate_scope(scope_kind, "")["kind"]
+
+
 def stm_item(row: ShortTermMemory) -> ContentItem:
-    """A row as the read gate sees it. A user session's row lives in that session; other
-    working memory in the profile: the scopes each consolidates into."""
+    """A row as the read gate sees it (`_gate_scope`)."""
     member_id = str(row.member_id)
-    scope = ScopeKey(**default_target_scope(row.scope_kind, row.scope_id), user_id=member_id)
+    scope = ScopeKey(**_gate_scope(row.scope_kind, row.scope_id), user_id=member_id)
     return ContentItem(
         kind=ContentKind.STM,
         item_id=str(row.pk),
@@ -459,6 +487,16 @@ def stm_member_state(
     withholding side of a name clash between a session and another kind's scope)."""
     session = scope_id if scope_kind in (None, StmScopeKind.USER_SESSION) else ""
     return member_read_state(member_id=member_id, session_id=session, now=now)
+
+
+def stm_visible(row: ShortTermMemory, *, reader: Reader, now: datetime | None = None) -> bool:
+    """Whether `reader` may see this one row now: a row it may not see is, to that
+    reader, not there (refresh and consolidate answer 404 and change nothing)."""
+    now = now or timezone.now()
+    state = stm_member_state(
+        member_id=row.member_id, scope_id=row.scope_id, scope_kind=row.scope_kind, now=now
+    )
+    return decide(stm_item(row), reader, state, now) is None
 
 
 def stm_gate(rows, *, reader: Reader, state: MemberState, now: datetime | None = None) -> StmRead:

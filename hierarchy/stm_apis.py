@@ -12,19 +12,21 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hierarchy.bundle import get_context_bundle
-from hierarchy.consolidation import ConsolidationInput, stm_consolidate
+from hierarchy.consolidation import ConsolidationInput, member_id_of, stm_consolidate
 from hierarchy.enums import StmScopeKind
 from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import (
     stm_content,
     stm_gate,
+    stm_gate_kind,
     stm_member_state,
     stm_read_record,
     stm_reader,
     stm_refresh,
     stm_row_get,
     stm_rows_for_scope,
+    stm_visible,
     stm_write,
 )
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
@@ -136,9 +138,9 @@ def _query(serializer_class, request) -> dict:
     return serializer.validated_data
 
 
-def _reader(request, member: User, context: str):
+def _reader(request, member_id, context: str):
     return stm_reader(
-        member_id=member.pk,
+        member_id=member_id,
         capabilities=principal_capabilities(request.user),
         client_id=request.user.pk,
         context=context,
@@ -213,7 +215,9 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         member = _member_or_404(member_id)
         query = _query(ShortTermListQuerySerializer, request)
         scope_kind = query.get("scope_kind")
-        reader = _reader(request, member, query["context"])
+        reader = _reader(request, member.pk, query["context"])
+        if scope_kind is not None:
+            reader.capabilities.require_read_kind(stm_gate_kind(scope_kind))
         now = timezone.now()
         rows = stm_rows_for_scope(
             member_id=member.pk, scope_id=query["scope_id"], scope_kind=scope_kind, now=now
@@ -235,7 +239,9 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         )
 
     @extend_schema(
-        description="Write a row of working memory; the answer echoes it." + CAPABILITIES_NOTE,
+        description="Write a row of working memory; the answer echoes it. A `user_session` "
+        "row is session memory, the others profile memory: a kind outside the client's "
+        "write kinds is 403 `consumer-not-allowed-for-scope`." + CAPABILITIES_NOTE,
         request=ShortTermInputSerializer,
         responses={201: ShortTermOutputSerializer, **error_responses(400, 403, 404, 413, 422)},
     )
@@ -243,6 +249,8 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         member = _member_or_404(member_id)
         serializer = self.ShortTermInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        scope_kind = serializer.validated_data["scope_kind"]
+        principal_capabilities(request.user).require_write_kind(stm_gate_kind(scope_kind))
         row = stm_write(member=member, actor=Actor.of(request.user), **serializer.validated_data)
         return Response(stm_output(row, stm_content(row)), status=status.HTTP_201_CREATED)
 
@@ -259,8 +267,8 @@ class ShortTermRefreshApi(APIView):
 
     @extend_schema(
         description=GATE_NOTE
-        + " A row it withholds is 404, as one that is not there."
-        + CAPABILITIES_NOTE,
+        + " A row it withholds is 404, as one that is not there; refreshing is a write, "
+        "so the row's kind must also be one the client may write (else 403)." + CAPABILITIES_NOTE,
         parameters=[CONTEXT_PARAMETER],
         request=RefreshInputSerializer,
         responses={200: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409)},
@@ -268,15 +276,11 @@ class ShortTermRefreshApi(APIView):
     def post(self, request, member_id, stm_id):
         member = _member_or_404(member_id)
         query = _query(ShortTermReadQuerySerializer, request)
-        reader = _reader(request, member, query["context"])
+        reader = _reader(request, member.pk, query["context"])
         row = stm_row_get(member_id=member.pk, stm_id=stm_id)
-        if row is None:
+        if row is None or not stm_visible(row, reader=reader):
             raise NotFound()
-        state = stm_member_state(
-            member_id=member.pk, scope_id=row.scope_id, scope_kind=row.scope_kind
-        )
-        if not stm_gate([row], reader=reader, state=state).views:
-            raise NotFound()
+        reader.capabilities.require_write_kind(stm_gate_kind(row.scope_kind))
         serializer = self.RefreshInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         row = stm_refresh(row=row, actor=Actor.of(request.user), **serializer.validated_data)
@@ -299,7 +303,9 @@ class ConsolidateOutputSerializer(serializers.Serializer):
 class ShortTermConsolidateApi(APIView):
     """T5, explicit: the row becomes long-term memory through the consent-checked write
     path and the session → profile promotion rule. 409 when already consolidated; 422
-    with the policy's reason when refused (the row stays as it was)."""
+    with the policy's reason when refused (the row stays as it was). A row the read gate
+    withholds from the caller is 404, as one that is not there, and nothing is recorded:
+    a client never turns into long-term memory what it may not read."""
 
     class ConsolidateInputSerializer(StrictInputSerializer):
         explicit = serializers.BooleanField(
@@ -322,24 +328,36 @@ class ShortTermConsolidateApi(APIView):
     permission_classes = [IsServiceClient]
 
     @extend_schema(
+        description=GATE_NOTE
+        + " A row it withholds is 404, as one that is not there, and nothing is recorded."
+        + CAPABILITIES_NOTE,
+        parameters=[CONTEXT_PARAMETER],
         request=ConsolidateInputSerializer,
         responses={
             201: ConsolidateOutputSerializer,
             200: ConsolidateOutputSerializer,
-            **error_responses(400, 404, 409, 422),
+            **error_responses(400, 403, 404, 409, 422),
         },
     )
     def post(self, request, stm_id):
+        query = _query(ShortTermReadQuerySerializer, request)
+        # Refused before any row is looked up, so a 403 never tells that a row exists.
+        principal_capabilities(request.user).require_context(query["context"])
         serializer = self.ConsolidateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         if data.get("entry_id") is not None:
             data["entry_id"] = str(data["entry_id"])
+        member_id = member_id_of(stm_id)
+        if member_id is None:
+            raise NotFound()
         result = stm_consolidate(
             stm_id=stm_id,
             actor=Actor.of(request.user),
             given=ConsolidationInput(**data),
             consumer=request.user.consumer,
+            member_id=member_id,
+            reader=_reader(request, member_id, query["context"]),
         )
         output = ConsolidateOutputSerializer(
             {
