@@ -1,43 +1,67 @@
 """The context bundle's 30-second cache (Django's cache framework: Redis shared by every
 worker in production, LocMemCache otherwise).
 
-Three things keep a cached bundle from outliving what it was resolved under:
+Three things keep a cached bundle from outliving what it was resolved under, in every
+process, whatever cache backend is configured:
 
 - the key carries every input of the answer, the reader's effective capabilities and
   the member's read state (consents, pending full clear, off the record) included, so a
-  consent or settings change reaches a new key in every process at once;
-- each member has a generation token in the key: a change to the member's content (an
-  entry saved: edit, pause, forget; held, released or purged entries; short-term rows)
-  replaces it, so older bundles are never served again;
+  consent or settings change reaches a new key at once;
+- the key carries the member's bundle generation, a counter in the database
+  (`BundleGeneration`) that every change to the member's content moves on inside the
+  writer's transaction (`bundle_generation_bump`): it becomes visible exactly when the
+  change commits, never before it (a bundle resolved from the old data would be cached
+  under the new key) and never after it or not at all (as a cache write after commit
+  could be), and a process whose local cache still holds older bundles stops asking
+  for them;
 - a bundle is kept no longer than its first short-term row lives.
 
-The generation is only as shared as the cache: with LocMemCache (no `CACHE_URL`) each
-process keeps its own, so a content change committed by another process (a second web
-worker; `make run`'s task worker purging or holding entries) is not seen by this one's
-cached bundles for up to 30 s. Consent and settings changes are (they are in the key).
-Serve from more than one process only with a shared cache
-(`tests/trust/test_read_gate_attacks.py` shows both).
+Reading the generation before resolving is what makes this hold: a bundle is only ever
+cached under a generation no newer than the data it was resolved from.
 """
 
 import dataclasses
 import hashlib
 import math
-import uuid
 from datetime import datetime
 
 from django.core.cache import cache
+from django.db.models import F
+
+from hierarchy.models import BundleGeneration
 
 BUNDLE_TTL_SECONDS = 30
-_GENERATION_KEY = "iris:bundle:generation:{member_id}"
 
 
-def bundle_generation(member_id) -> str:
-    key = _GENERATION_KEY.format(member_id=member_id)
-    return cache.get_or_set(key, uuid.uuid4().hex, None)
+def bundle_generation(member_id) -> int:
+    """The member's current generation (one primary-key read; 0 before any change)."""
+    version = (
+        BundleGeneration.objects.filter(member_id=member_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return version or 0
 
 
-def bundle_invalidate(member_id) -> None:
-    cache.set(_GENERATION_KEY.format(member_id=member_id), uuid.uuid4().hex, None)
+def bundle_generation_bump(member_id) -> None:
+    """The member's content changed: no bundle cached before this transaction commits is
+    served again.
+
+    Called for every audited change about the member (`hierarchy.receivers`), so inside
+    the writer's transaction and under the audit chain's lock, which that writer then
+    holds until it commits: two writers never wait on each other for this row, and it
+    adds no lock order to deadlock against (`member_lock`, entry and row locks). The
+    increment is one UPDATE, so no bump is ever lost; the row is created on the first
+    change, and `get_or_create` survives a concurrent creator (savepoint, then re-read).
+    """
+    generation = BundleGeneration.objects.filter(member_id=member_id)
+    if generation.update(version=F("version") + 1):
+        return
+    _, created = BundleGeneration.objects.get_or_create(
+        member_id=member_id, defaults={"version": 1}
+    )
+    if not created:
+        generation.update(version=F("version") + 1)
 
 
 def _spelled(part: object) -> str:

@@ -7,7 +7,7 @@ from datarights.stores import SHORT_TERM_MEMORY, ContentStore
 from hierarchy.enums import Severity
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models_stm import ShortTermMemory
-from hierarchy.stm import POLICY_ID, _invalidate_after_commit, stm_content
+from hierarchy.stm import POLICY_ID, stm_content
 
 
 def _matching(member_id, entry_ids: Sequence[str], matcher) -> list[ShortTermMemory]:
@@ -34,8 +34,6 @@ def _purge(member_id, entry_ids: Sequence[str], matcher) -> int:
             target_member_id=member_id,
             payload={"purged_count": len(ids), "stm_ids": sorted(str(i) for i in ids)[:1000]},
         )
-    # Cached context bundles may hold the erased text for up to their TTL.
-    _invalidate_after_commit(member_id)
     return len(ids)
 
 

@@ -5,12 +5,14 @@ Every read that returns content passes each row through the read gate
 (`memory.gate.decide`) for the authenticated reader; `stm_item` is the one mapping of a
 row to the gate's content item.
 
-Every write locks, checks the transitions table, saves, appends its episodic event in
-the same transaction and invalidates the member's context bundles after commit.
+Every write locks, checks the transitions table, saves and appends its episodic event in
+the same transaction; that event also ends the member's cached context bundles
+(`hierarchy.receivers`).
 """
 
 import uuid
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -22,7 +24,6 @@ from consent.enums import BaseConsentType, category_consent_type
 from consent.selectors import consent_active
 from hierarchy import metrics
 from hierarchy.access import access_record_append, justification_clean
-from hierarchy.bundle_cache import bundle_invalidate
 from hierarchy.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
 from hierarchy.enums import ActorType, Severity, StmScopeKind
 from hierarchy.events import Actor, audit_event_append
@@ -48,9 +49,16 @@ from memory.gate import (
     Reader,
     ReaderKind,
     ScopeKey,
+    Source,
     decide,
+    standing_reason,
 )
-from memory.selectors import member_read_state, memory_entry_get, memory_off_the_record
+from memory.selectors import (
+    member_read_state,
+    memory_entry_get,
+    memory_entry_sources,
+    memory_off_the_record,
+)
 
 POLICY_ID = "iris-hierarchy-stm-v1"
 
@@ -96,10 +104,6 @@ def stm_audit(
         },
         occurred_at=occurred_at,
     )
-
-
-def _invalidate_after_commit(member_id) -> None:
-    transaction.on_commit(lambda: bundle_invalidate(member_id))
 
 
 def _live(rows: QuerySet[ShortTermMemory], now: datetime) -> QuerySet[ShortTermMemory]:
@@ -247,7 +251,6 @@ def _create(
         **audit_payload,
     )
     metrics.increment("memory.stm.writes", scope_kind=scope_kind)
-    _invalidate_after_commit(member.pk)
     return row
 
 
@@ -323,7 +326,6 @@ def stm_refresh(
         occurred_at=now,
     )
     metrics.increment("memory.stm.writes", scope_kind=row.scope_kind)
-    _invalidate_after_commit(row.member_id)
     return row
 
 
@@ -340,13 +342,23 @@ def stm_demote(
     now: datetime | None = None,
 ) -> ShortTermMemory:
     """T7 (LTM → STM demote) or, with `workbench`, RC3 (LTM → STM workbench seed): a copy
-    of a live entry becomes working memory that references it. The entry is untouched."""
+    of an active entry becomes working memory that references it. The entry is untouched.
+
+    An entry the read gate withholds for its own state (paused, draft, forgotten,
+    superseded, suppressed, held) is refused (409 `entry-not-active`): its text is never
+    copied. Once copied, the row is withheld whenever the entry is (`stm_item`)."""
     transition = transition_check(Tier.LTM, Tier.STM, "seed" if workbench else "demote")
+    now = now or timezone.now()
     entry = memory_entry_get(member_id=member.pk, entry_id=entry_id)
     if entry is None:
         raise NotFound()
-    if entry.lifecycle not in (Lifecycle.ACTIVE, Lifecycle.PAUSED, Lifecycle.DRAFT):
-        raise Conflict("Only a live entry can seed working memory.", code="entry-not-live")
+    source = memory_entry_sources(member_id=member.pk, entry_ids=[entry.pk])[str(entry.pk)]
+    withheld = standing_reason(source, now)
+    if withheld is not None:
+        raise Conflict(
+            f"Only an active memory can seed working memory; this one is withheld ({withheld}).",
+            code="entry-not-active",
+        )
     return _create(
         member=member,
         scope_kind=scope_kind,
@@ -357,7 +369,7 @@ def stm_demote(
         transition=transition,
         related_entry_ids=[entry.pk],
         ttl_seconds=ttl_seconds,
-        now=now or timezone.now(),
+        now=now,
         audit_action="memory.stm.demoted",
         entry_id=str(entry.pk),
     )
@@ -406,7 +418,6 @@ def stm_rescope(
         previous_scope_id_digest=previous_digest,
         access_record_id=str(record.pk),
     )
-    _invalidate_after_commit(row.member_id)
     return row
 
 
@@ -453,8 +464,32 @@ def stm_gate_kind(scope_kind: str) -> str:
     return _gate_scope(scope_kind, "")["kind"]
 
 
-def stm_item(row: ShortTermMemory) -> ContentItem:
-    """A row as the read gate sees it (`_gate_scope`)."""
+Sources = Mapping[tuple[str, str], Source]
+
+
+def stm_sources(rows) -> Sources:
+    """The entries `rows` are derived from (their `related_entry_ids`: the entry a
+    demoted row copies, the entries a surface's row points at), by (member id, entry
+    id), as the read gate weighs them: one query per member, none if no row names one."""
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        wanted[str(row.member_id)].update(str(i) for i in row.related_entry_ids)
+    return {
+        (member_id, entry_id): source
+        for member_id, entry_ids in wanted.items()
+        if entry_ids
+        for entry_id, source in memory_entry_sources(
+            member_id=member_id, entry_ids=entry_ids
+        ).items()
+    }
+
+
+def stm_item(row: ShortTermMemory, sources: Sources | None = None) -> ContentItem:
+    """A row as the read gate sees it (`_gate_scope`): withheld while an entry it is
+    derived from is (`stm_sources`, loaded for this row alone unless given; an entry no
+    longer there was purged, and withholds it as forgotten)."""
+    if sources is None:
+        sources = stm_sources([row])
     member_id = str(row.member_id)
     scope = ScopeKey(**_gate_scope(row.scope_kind, row.scope_id), user_id=member_id)
     return ContentItem(
@@ -463,6 +498,11 @@ def stm_item(row: ShortTermMemory) -> ContentItem:
         member_id=member_id,
         scope=scope,
         category=row.category,
+        derived_from=tuple(
+            sources.get((member_id, str(entry_id)))
+            or Source(entry_id=str(entry_id), lifecycle=Lifecycle.TOMBSTONED)
+            for entry_id in row.related_entry_ids
+        ),
     )
 
 
@@ -502,10 +542,12 @@ def stm_visible(row: ShortTermMemory, *, reader: Reader, now: datetime | None = 
 def stm_gate(rows, *, reader: Reader, state: MemberState, now: datetime | None = None) -> StmRead:
     """Every row through the read gate; only visible rows are decrypted."""
     now = now or timezone.now()
+    rows = list(rows)
+    sources = stm_sources(rows)
     views: list[StmView] = []
     withheld: Counter[str] = Counter()
     for row in rows:
-        reason = decide(stm_item(row), reader, state, now)
+        reason = decide(stm_item(row, sources), reader, state, now)
         if reason is None:
             views.append(StmView(row, stm_content(row)))
         else:
@@ -701,7 +743,6 @@ def stm_expire_due(*, now: datetime | None = None, batch_size: int = 500) -> Exp
             else:
                 _delete(row, actor=actor, transition=delete, **detail)
                 deleted += 1
-            _invalidate_after_commit(row.member_id)
     report = ExpiryReport(deleted=deleted, anonymized=anonymized)
     if due.exists() and (deleted + anonymized) == batch_size:
         # More than one batch was due: keep going (still idempotent).
@@ -737,7 +778,6 @@ def stm_consent_cascade(*, member_id, consent_type: str) -> ExpiryReport:
             else:
                 _delete(row, actor=actor, transition=delete, reason="consent", warned=False)
                 deleted += 1
-        _invalidate_after_commit(member_id)
     return ExpiryReport(deleted=deleted, anonymized=anonymized)
 
 
@@ -756,7 +796,6 @@ def stm_purge_member(*, member_id, reason: str = "data-rights-hard-delete") -> i
         target_member_id=member_id,
         payload={"purged_count": len(ids), "stm_ids": ids[:1000], "reason": reason},
     )
-    _invalidate_after_commit(member_id)
     return len(ids)
 
 

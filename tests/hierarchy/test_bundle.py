@@ -8,24 +8,40 @@ from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone
 
 from hierarchy.bundle import get_context_bundle
+from hierarchy.bundle_cache import bundle_generation, bundle_generation_bump
 from hierarchy.events import Actor
+from hierarchy.models import AuditEvent
+from hierarchy.stm import (
+    stm_consent_cascade,
+    stm_expire_due,
+    stm_purge_member,
+    stm_read,
+    stm_reader,
+    stm_refresh,
+)
 from iris_site.errors import NotPermitted
-from memory.dsar import memory_hold_place
+from memory.capabilities import capabilities_for
+from memory.dsar import memory_hold_place, memory_hold_release
 from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities
 from memory.selectors import principal_capabilities
 from memory.services import (
     memory_clear_request,
+    memory_edit,
     memory_off_the_record_set,
     memory_pause,
+    memory_purge_entries,
+    memory_resume,
     memory_tombstone,
 )
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import events, member_with, write
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import remember
+from tests.trust.test_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
@@ -126,45 +142,203 @@ def test_the_cache_is_keyed_on_scope_member_query_context_and_the_clients_capabi
     assert bundle(member, query="walk", client=narrowed)["cached"] is False
 
 
-def test_a_write_to_the_member_invalidates_their_bundles(django_capture_on_commit_callbacks):
+def test_a_write_to_the_member_invalidates_their_bundles():
+    # given: no commit hooks run (the generation moves in the writer's transaction)
     member = member_with()
     bundle(member, query="walk")
-    with django_capture_on_commit_callbacks(execute=True):
-        write(member, content="a new thought")
+    # when
+    write(member, content="a new thought")
     fresh = bundle(member, query="walk")
+    # then
     assert fresh["cached"] is False
     assert len(fresh["stm"]) == 1
-    with django_capture_on_commit_callbacks(execute=True):
-        remember(member, subject="coffee")
+    remember(member, subject="coffee")
     assert bundle(member, query="walk")["cached"] is False
 
 
+def _hold(member, entry) -> uuid.UUID:
+    request_id = uuid.uuid4()
+    memory_hold_place(
+        member_id=member.pk,
+        entry_ids=[str(entry.pk)],
+        request_id=request_id,
+        release_after=timezone.now() + timedelta(days=7),
+        actor=Actor.system("test"),
+    )
+    return request_id
+
+
 @pytest.mark.parametrize("change", ["pause", "forget", "hold"])
-def test_a_paused_forgotten_or_held_entry_is_never_served_from_an_older_bundle(
-    change, django_capture_on_commit_callbacks
-):
+def test_a_paused_forgotten_or_held_entry_is_never_served_from_an_older_bundle(change):
     # given
     member = member_with()
     entry = remember(member, subject="walks", body="I walk every morning").entry
     assert ids(bundle(member, query="walk"))[1] == [str(entry.pk)]
-    # when
-    with django_capture_on_commit_callbacks(execute=True):
-        if change == "pause":
-            memory_pause(entry=entry, actor=Actor.of(member))
-        elif change == "forget":
-            memory_tombstone(entry=entry, actor=Actor.of(member))
-        else:
-            memory_hold_place(
-                member_id=member.pk,
-                entry_ids=[str(entry.pk)],
-                request_id=uuid.uuid4(),
-                release_after=timezone.now() + timedelta(days=7),
-                actor=Actor.system("test"),
-            )
+    # when (no commit hook runs)
+    if change == "pause":
+        memory_pause(entry=entry, actor=Actor.of(member))
+    elif change == "forget":
+        memory_tombstone(entry=entry, actor=Actor.of(member))
+    else:
+        _hold(member, entry)
     after = bundle(member, query="walk")
     # then
     assert after["cached"] is False
     assert after["ltm"]["entries"] == []
+
+
+# What each change needs done before the bundle is cached.
+_PREPARED = {
+    "resume": lambda member, entry: memory_pause(entry=entry, actor=Actor.of(member)),
+    "release": lambda member, entry: _hold(member, entry),
+}
+
+
+def _change(name: str, member, entry, prepared, row):
+    """One kind of write that changes what a member's bundle returns."""
+    me = Actor.of(member)
+    expiry = timezone.now() + timedelta(days=1)
+    match name:
+        case "remember":
+            remember(member, subject="tea", body="I drink green tea")
+        case "edit":
+            memory_edit(entry=entry, actor=me, body="I walk every evening")
+        case "pause":
+            memory_pause(entry=entry, actor=me)
+        case "resume":
+            memory_resume(entry=prepared, actor=me)
+        case "forget":
+            memory_tombstone(entry=entry, actor=me)
+        case "hold":
+            _hold(member, entry)
+        case "release":
+            memory_hold_release(member_id=member.pk, request_id=prepared, actor=me)
+        case "purge":
+            memory_purge_entries(member_id=member.pk, entry_ids=[entry.pk], reason="full-clear")
+        case "stm-write":
+            write(member, content="another thought")
+        case "stm-refresh":
+            stm_refresh(row=row, actor=Actor.system("test"))
+        case "stm-expire":  # the ordinary row is deleted, the sensitive one anonymised
+            stm_expire_due(now=expiry)
+        case "stm-anonymise":  # the category's consent ended: only the sensitive row
+            stm_consent_cascade(member_id=member.pk, consent_type="category:mental_health")
+        case "stm-purge":
+            stm_purge_member(member_id=member.pk)
+        case "consent":
+            record(member, "category:mental_health", kind="withdrawal")
+        case "full-clear":
+            memory_clear_request(member=member, actor=me)
+        case "off-the-record":
+            memory_off_the_record_set(member=member, active=True, actor=me)
+
+
+CHANGES = [
+    "remember",
+    "edit",
+    "pause",
+    "resume",
+    "forget",
+    "hold",
+    "release",
+    "purge",
+    "stm-write",
+    "stm-refresh",
+    "stm-expire",
+    "stm-anonymise",
+    "stm-purge",
+    "consent",
+    "full-clear",
+    "off-the-record",
+]
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_every_change_a_bundle_could_show_moves_the_generation_in_its_transaction(change):
+    # given: a cached bundle over an entry, an ordinary row and a sensitive one
+    member = member_with("category:mental_health")
+    entry = remember(member, subject="walks", body="I walk every morning").entry
+    row = write(member, content="wants a route for tomorrow")
+    write(member, category="mental_health", content="anxious before exams")
+    prepared = _PREPARED.get(change, lambda *_: None)(member, entry)
+    bundle(member, query="walk")
+    assert bundle(member, query="walk")["cached"] is True
+    before = bundle_generation(member.pk)
+    # when: the change commits (no commit hook runs: nothing else may end the bundle)
+    _change(change, member, entry, prepared, row)
+    # then
+    assert bundle_generation(member.pk) > before
+    assert bundle(member, query="walk")["cached"] is False
+
+
+def test_reads_leave_the_generation_and_the_cache_alone():
+    member = member_with()
+    remember(member, subject="walks", body="I walk every morning")
+    write(member, content="wants a route for tomorrow")
+    before = bundle_generation(member.pk)
+    bundle(member, query="walk")
+    stm_read(
+        member_id=member.pk,
+        scope_id="s-1",
+        reader=stm_reader(
+            member_id=member.pk,
+            capabilities=capabilities_for("assistant"),
+            client_id=None,
+            context="general",
+        ),
+        actor=Actor.system("test"),
+    )
+    assert bundle(member, query="walk")["cached"] is True
+    assert bundle_generation(member.pk) == before
+    # the reads did append their events: those are not changes
+    assert all(events(a) for a in ("memory.bundle.resolved", "memory.recall.resolved"))
+    assert events("memory.stm.read")
+
+
+def test_a_change_rolled_back_leaves_the_generation_and_the_cached_bundle():
+    member = member_with()
+    entry = remember(member, subject="walks", body="I walk every morning").entry
+    bundle(member, query="walk")
+    before = bundle_generation(member.pk)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        memory_pause(entry=entry, actor=Actor.of(member))
+        raise RuntimeError("the writer fails after its event")
+    assert bundle_generation(member.pk) == before
+    cached = bundle(member, query="walk")
+    assert cached["cached"] is True and ids(cached)[1] == [str(entry.pk)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_writers_lose_no_bump_and_never_deadlock():
+    """Entry pauses (entry lock first), short-term writes (member lock first) and holds
+    (neither) of one member at once, each bumping in its own transaction: every audited
+    change is one step of the generation, whatever the interleaving."""
+    member = member_with()
+    entries = [remember(member, subject=f"s-{n}", body=f"fact {n}").entry for n in range(6)]
+    start = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True)[0]
+    before = bundle_generation(member.pk)
+    calls = [
+        *(lambda e=e: memory_pause(entry=e, actor=Actor.of(member)) for e in entries[:3]),
+        *(lambda n=n: write(member, content=f"thought {n}") for n in range(3)),
+        *(lambda e=e: _hold(member, e) for e in entries[3:]),
+    ]
+    results, errors = race(calls)
+    assert errors == [] and len(results) == len(calls)
+    changes = AuditEvent.objects.filter(target_member_id=member.pk, sequence__gt=start)
+    assert bundle_generation(member.pk) - before == changes.count() >= len(calls)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_first_bumps_of_a_member_racing_to_create_the_row_are_all_counted():
+    member_id = uuid.uuid4()
+
+    def bump() -> None:
+        with transaction.atomic():
+            bundle_generation_bump(member_id)
+
+    _, errors = race([bump] * 6)
+    assert errors == []
+    assert bundle_generation(member_id) == 6
 
 
 @pytest.mark.parametrize(
@@ -238,9 +412,10 @@ def test_episodic_events_are_only_about_what_was_returned():
     write(member, content="wants a route", related_entry_ids=[hidden.pk])
     # when
     result = bundle(member, query="walk")
-    # then
-    assert ids(result)[1] == []
+    # then: the entry, and the row derived from it, are withheld and counted
+    assert ids(result) == ([], [])
     assert result["ltm"]["audit_envelope"]["suppression_counts"] == {"user-pause": 1}
+    assert result["stm_withheld"] == {"user-pause": 1}
     assert all(e["payload"].get("entry_id") != str(hidden.pk) for e in result["episodic"])
 
 

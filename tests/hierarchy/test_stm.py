@@ -2,10 +2,12 @@
 scope, reads through the read gate, expiry (hard delete vs anonymize in place), re-scope
 and demote."""
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import yaml
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +20,7 @@ from hierarchy.stm import (
     stm_expire_due,
     stm_gate,
     stm_item,
+    stm_member_state,
     stm_purge_member,
     stm_read,
     stm_reader,
@@ -25,14 +28,24 @@ from hierarchy.stm import (
     stm_rescope,
     stm_row_get,
     stm_rows_for_scope,
+    stm_visible,
 )
 from hierarchy.stm_config import DEFAULT_CAPS_FILE, CapsConfigError, parse_caps, stm_caps
 from hierarchy.transitions import IllegalTransition, Tier
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
 from memory.capabilities import capabilities_for
+from memory.dsar import memory_hold_place, memory_hold_release
 from memory.enums import SENSITIVE_CATEGORIES, MemoryCategory, RecallContext
 from memory.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
-from memory.services import memory_clear_request, memory_off_the_record_set
+from memory.models import MemoryEntry
+from memory.services import (
+    memory_clear_request,
+    memory_off_the_record_set,
+    memory_pause,
+    memory_purge_entries,
+    memory_resume,
+    memory_tombstone,
+)
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import (
     assert_no_content_in_chain,
@@ -557,3 +570,130 @@ def test_demote_as_a_workbench_seed_is_rc3():
         workbench=True,
     )
     assert events("memory.stm.demoted", stm_id=str(row.pk))[0].payload["transition"] == "rc3"
+
+
+def _hold(member, entry) -> uuid.UUID:
+    request_id = uuid.uuid4()
+    memory_hold_place(
+        member_id=member.pk,
+        entry_ids=[str(entry.pk)],
+        request_id=request_id,
+        release_after=timezone.now() + timedelta(days=7),
+        actor=Actor.system("test"),
+    )
+    return request_id
+
+
+@pytest.mark.parametrize("change", ["pause", "draft", "forget", "hold"])
+def test_demote_refuses_an_entry_the_gate_withholds_and_copies_nothing(change):
+    # given
+    member = member_with()
+    entry = remember(member, body="I take my coffee black").entry
+    if change == "pause":
+        memory_pause(entry=entry, actor=Actor.of(member))
+    elif change == "draft":
+        MemoryEntry.objects.filter(pk=entry.pk).update(lifecycle="draft")
+    elif change == "forget":
+        memory_tombstone(entry=entry, actor=Actor.of(member))
+    else:
+        _hold(member, entry)
+    # when
+    with pytest.raises(Conflict) as refused:
+        stm_demote(
+            member=member,
+            entry_id=entry.pk,
+            scope_kind="user_session",
+            scope_id="s-1",
+            actor=Actor.system("memory-inspect"),
+            workbench=True,
+        )
+    # then
+    assert refused.value.code == "entry-not-active"
+    assert not ShortTermMemory.objects.exists()
+    assert not events("memory.stm.demoted")
+
+
+def test_a_demoted_copy_is_withheld_while_its_entry_is_under_the_entrys_reason():
+    # given: a copy of an active entry in the member's session
+    member = member_with()
+    entry = remember(member, body="I take my coffee black").entry
+    copy = stm_demote(
+        member=member,
+        entry_id=entry.pk,
+        scope_kind="user_session",
+        scope_id="s-1",
+        actor=Actor.system("memory-inspect"),
+        workbench=True,
+    )
+    reader = stm_reader(
+        member_id=member.pk,
+        capabilities=capabilities_for("assistant"),
+        client_id=None,
+        context="general",
+    )
+
+    def visible() -> tuple[list, dict]:
+        result = read(member)
+        return [v.content for v in result.views], result.withheld
+
+    assert visible() == (["I take my coffee black"], {})
+    # when the member pauses the entry, then resumes it
+    entry = memory_pause(entry=entry, actor=Actor.of(member))
+    assert visible() == ([], {"user-pause": 1})
+    assert not stm_visible(copy, reader=reader)  # refresh and consolidate: 404
+    entry = memory_resume(entry=entry, actor=Actor.of(member))
+    assert visible() == (["I take my coffee black"], {})
+    # a data-rights hold, then its release
+    request_id = _hold(member, entry)
+    assert visible() == ([], {"deletion-hold": 1})
+    memory_hold_release(member_id=member.pk, request_id=request_id, actor=Actor.system("test"))
+    assert visible()[0] == ["I take my coffee black"]
+    # forgotten, then purged for good: the copy stays withheld as forgotten
+    memory_tombstone(entry=entry, actor=Actor.of(member))
+    assert visible() == ([], {"lifecycle-tombstoned": 1})
+    memory_purge_entries(member_id=member.pk, entry_ids=[entry.pk], reason="tombstone-purge")
+    assert visible() == ([], {"lifecycle-tombstoned": 1})
+    assert [e.payload["withheld_counts"] for e in events("memory.stm.read")][-1] == {
+        "lifecycle-tombstoned": 1
+    }
+
+
+def test_a_row_is_withheld_while_any_entry_it_points_at_is():
+    member = member_with()
+    kept = remember(member, subject="walks", body="I walk every morning").entry
+    paused = remember(member, subject="coffee", body="I take my coffee black").entry
+    both = write(
+        member, content="wants a route past a cafe", related_entry_ids=[kept.pk, paused.pk]
+    )
+    one = write(member, content="wants a route", related_entry_ids=[kept.pk])
+    memory_pause(entry=paused, actor=Actor.of(member))
+    result = read(member)
+    assert [v.row.pk for v in result.views] == [one.pk]
+    assert result.withheld == {"user-pause": 1}
+    assert both.pk not in {v.row.pk for v in result.views}
+
+
+def test_the_gate_reads_the_entries_of_a_whole_read_in_one_query(django_assert_num_queries):
+    # given: rows pointing at several entries, one paused
+    member = member_with()
+    entries = [remember(member, subject=f"s-{n}", body=f"fact {n}").entry for n in range(3)]
+    memory_pause(entry=entries[0], actor=Actor.of(member))
+    for entry in entries:
+        write(member, content=f"about {entry.subject}", related_entry_ids=[entry.pk])
+    write(member, content="about nothing in particular")
+    rows = list(stm_rows_for_scope(member_id=member.pk, scope_id="s-1"))
+    reader = stm_reader(
+        member_id=member.pk,
+        capabilities=capabilities_for("assistant"),
+        client_id=None,
+        context="general",
+    )
+    state = stm_member_state(member_id=member.pk, scope_id="s-1")
+    # when / then
+    with django_assert_num_queries(1):
+        result = stm_gate(rows, reader=reader, state=state)
+    assert len(result.views) == 3 and result.withheld == {"user-pause": 1}
+    # and none at all when no row names an entry
+    plain = [row for row in rows if not row.related_entry_ids]
+    with django_assert_num_queries(0):
+        assert len(stm_gate(plain, reader=reader, state=state).views) == 1

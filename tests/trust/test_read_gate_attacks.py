@@ -40,6 +40,7 @@ from hierarchy.events import Actor
 from hierarchy.models import AuditEvent, ShortTermMemory
 from hierarchy.stm import stm_demote
 from iris_site.enums import Consumer
+from iris_site.errors import Conflict
 from iris_site.services import token_issue
 from memory.capabilities import capabilities_for
 from memory.enums import RecallContext
@@ -310,13 +311,13 @@ def test_a_client_narrowed_to_write_nothing_writes_no_memory_through_short_term(
 
 
 def test_an_operators_workbench_row_is_never_served_to_a_surface(live_server):
-    """An operator seeds a workbench row (RC3) from the member's paused memory, in a scope
-    id a surface also uses. Before the fix every surface listed it, content and all (the
-    paused memory's text), and could refresh and consolidate it."""
+    """An operator seeds a workbench row (RC3) from a memory the member then pauses, in a
+    scope id a surface also uses. Before the fix every surface listed it, content and all
+    (the paused memory's text), and could refresh and consolidate it."""
     member = consenting_member()
     paused = remember(member, subject="half marathon", body="attack-paused: half marathon").entry
-    paused = memory_pause(entry=paused, actor=Actor.of(member), ends_at=None)
     row = workbench_row(member, paused)
+    memory_pause(entry=paused, actor=Actor.of(member), ends_at=None)
     ordinary = stm_write(member, content=ORDINARY)
     for consumer in CONSUMERS:
         token = service(consumer)
@@ -567,11 +568,15 @@ def test_an_expired_short_term_row_is_not_served_from_the_bundle_cache(live_serv
 
 CHANGE_ELSEWHERE = """
 import sys
+import uuid
+from datetime import timedelta
 import django
 
 django.setup()
+from django.utils import timezone
 from hierarchy.events import Actor
 from iris_site.models import User
+from memory.dsar import memory_hold_place
 from memory.models import MemoryEntry
 from memory.services import memory_pause
 from tests.consent.factories import record
@@ -580,11 +585,18 @@ what, ident = sys.argv[1], sys.argv[2]
 if what == "pause":
     entry = MemoryEntry.objects.get(pk=ident)
     memory_pause(entry=entry, actor=Actor.of(entry.member), ends_at=None)
+elif what == "hold":  # what the task worker does for a data-rights soft delete
+    entry = MemoryEntry.objects.get(pk=ident)
+    memory_hold_place(
+        member_id=entry.member_id,
+        entry_ids=[ident],
+        request_id=uuid.uuid4(),
+        release_after=timezone.now() + timedelta(days=7),
+        actor=Actor.system("datarights"),
+    )
 else:
     record(User.objects.get(pk=ident), what, kind="withdrawal")
 """
-
-SHARED_CACHE = bool(os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL"))
 
 
 def change_in_another_process(what: str, ident) -> None:
@@ -628,59 +640,63 @@ def test_a_consent_withdrawn_in_another_process_is_never_answered_from_this_cach
     assert after.body["ltm"]["audit_envelope"]["suppression_counts"] == {"scope-suppressed": 1}
 
 
-@pytest.mark.xfail(
-    condition=not SHARED_CACHE,
-    strict=True,
-    reason="With the per-process LocMem cache (no CACHE_URL) the member's bundle "
-    "generation lives in each process: a pause (forget, edit, hold, purge, short-term "
-    "deletion) committed by another process (a second web worker, or `make run`'s "
-    "db_worker/crontask) invalidates only that process's generation, and this process "
-    "serves the cached bundle with the paused memory for up to 30 s. Consent and "
-    "settings changes are safe (they are in the key). Needs a shared cache enforced in "
-    "production, or a generation kept in the database.",
-)
-def test_a_memory_paused_in_another_process_is_never_answered_from_this_cache(live_server):
+@pytest.mark.parametrize(("change", "reason"), [("pause", "user-pause"), ("hold", "deletion-hold")])
+def test_a_memory_paused_in_another_process_is_never_answered_from_this_cache(
+    live_server, change, reason
+):
+    """Before the fix each process kept its own bundle generation (LocMem, no CACHE_URL):
+    a pause or a data-rights hold committed by another process (a second web worker, the
+    task worker) left this one serving the cached bundle, memory and all, for 30 s."""
     member = consenting_member()
     entry = remember(member, subject="coffee", body="attack-elsewhere: coffee black").entry
     assistant = service("assistant")
     assert bundle(live_server, member, assistant, query="coffee").body["ltm"]["entries"] != []
     assert bundle(live_server, member, assistant, query="coffee").body["cached"] is True
-    change_in_another_process("pause", entry.pk)
-    assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "paused"
+    change_in_another_process(change, entry.pk)
     after = bundle(live_server, member, assistant, query="coffee")
+    assert after.body["cached"] is False
     assert after.body["ltm"]["entries"] == [], after.body["ltm"]
+    assert after.body["ltm"]["audit_envelope"]["suppression_counts"] == {reason: 1}
 
 
 # --- a copy of a memory in working memory ------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="A short-term row copied from an entry (T7/RC3 `stm_demote`, e.g. "
-    "`memory_inspect demote --scope-kind user_session`, which also accepts paused and "
-    "draft entries) is gated as a row of its own: once the member pauses the entry, "
-    "every surface reading that session still gets the entry's text (and may refresh "
-    "the copy up to the kind's maximum lifetime). The gate knows nothing of the entry a "
-    "row was copied from; it needs that lifecycle (or the demote must refuse surface "
-    "scopes).",
-)
 def test_a_working_memory_copy_of_a_memory_goes_quiet_when_the_memory_is_paused(live_server):
+    """An operator copies a memory into the member's session (`memory_inspect demote`);
+    the member pauses the memory. Before the fix every surface kept reading the copy,
+    and could refresh it, and a paused memory could be copied in the first place."""
     member = consenting_member()
     entry = remember(member, subject="coffee", body="attack-copy: coffee black").entry
-    stm_demote(
-        member=member,
-        entry_id=entry.pk,
-        scope_kind="user_session",
-        scope_id="s-1",
-        actor=Actor.system("memory-inspect"),
-        workbench=True,
-    )
+
+    def demote():
+        return stm_demote(
+            member=member,
+            entry_id=entry.pk,
+            scope_kind="user_session",
+            scope_id="s-1",
+            actor=Actor.system("memory-inspect"),
+            workbench=True,
+        )
+
+    copy = demote()
+    assistant = service("assistant")
+    assert "attack-copy" in str(stm_list(live_server, member, assistant).body)
     paused = call(
         live_server, f"/api/v1/me/memories/{entry.pk}/pause/", own_token(member), "POST", {}
     )
     assert paused.status == 200, paused.body
-    listed = stm_list(live_server, member, service("assistant"))
+    listed = stm_list(live_server, member, assistant)
     assert "attack-copy" not in str(listed.body), listed.body
+    assert listed.body["withheld"] == {"user-pause": 1}
+    in_bundle = bundle(live_server, member, assistant, query="coffee")
+    assert "attack-copy" not in str(in_bundle.body)
+    assert in_bundle.body["stm_withheld"] == {"user-pause": 1}
+    assert refresh(live_server, member, copy.pk, assistant).status == 404
+    with pytest.raises(Conflict) as refused:
+        demote()
+    assert refused.value.code == "entry-not-active"
+    assert ShortTermMemory.objects.filter(member=member).count() == 1
 
 
 # --- continuation tokens ---------------------------------------------------------------
