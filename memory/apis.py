@@ -47,6 +47,7 @@ from memory.selectors import (
     memory_pending_clear,
     memory_recall_list,
     memory_revision_list,
+    principal_capabilities,
 )
 from memory.serializers import (
     ConversationTurnOutputSerializer,
@@ -666,6 +667,9 @@ class MemberMemoryRememberApi(APIView):
         write = MemoryWriteRequest.model_validate(
             _json_object(request), context={"user_id": member.pk}
         )
+        # The client's write kinds (the blueprints' allow-lists, narrowed per client by a
+        # platform operator); the service re-checks the blueprint itself.
+        principal_capabilities(request.user).require_write_kind(write.scope.kind)
         result = memory_remember(
             member=member,
             write=write,

@@ -22,7 +22,7 @@ What it knows comes from the server, never from the request:
 For a service reader the gates run in this order; the first that fails is the reason:
 
 1. ``tenant-mismatch``            the item's tenant is not the request's
-2. ``user-mismatch``              another member's item
+2. ``user-mismatch``              another member's item (or another member's state)
 3. ``scope-mismatch``             not reachable from the request's scope
 4. ``consumer-not-allowed-for-scope``  the item's kind is not on the reader's allow-list
                                   (every kind the request *reaches*, not the one it names)
@@ -36,6 +36,8 @@ For a service reader the gates run in this order; the first that fails is the re
 9. the suppression's reason       an active suppression; a timed pause ends at its end
 10. ``lifecycle-<state>``         only active items (an ended timed pause counts as active)
 11. ``deletion-hold``             held for a pending (soft) deletion
+                                  (9-11 then again for every entry the item was derived
+                                  from, ``ContentItem.derived_from``, under its reason)
 12. ``sensitive-category-without-consent`` / ``-outside-relevant-context``
                                   category consent, then the context (only a context the
                                   reader's capabilities allow counts)
@@ -43,6 +45,11 @@ For a service reader the gates run in this order; the first that fails is the re
                                   that wrote it only under the ``cross_device`` grant it
                                   names; "that device" is the authenticated client that
                                   wrote it plus the device id it recorded
+
+Checks 4-7 depend only on the content kind and the scope kind an item lives in, never on
+the item itself: ``kind_reason`` answers them alone, and ``decide`` asks it, so a store
+can withhold a whole kind without reading its rows one by one (the recall store counts
+them with one aggregate query) and still count them under the gate's own reason.
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from consent.enums import BaseConsentType
+from iris_site.api.gated import gate_consulted
 from memory.capabilities import Capabilities
 from memory.enums import (
     SENSITIVE_CATEGORIES,
@@ -212,6 +220,19 @@ class MultiActor:
     sensitive_interaction: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A long-term entry a piece of content was derived from (a short-term row copied
+    from it or pointing at it), as far as the gate asks: while the entry is withheld for
+    its suppression, lifecycle or hold (checks 9-11), so is the content, under the
+    entry's reason; a pause of the entry quiets its copies too."""
+
+    entry_id: str
+    lifecycle: str = Lifecycle.ACTIVE
+    suppression: Suppression | None = None
+    held: bool = False
+
+
 # --- where sensitive categories may surface ------------------------------------------
 
 # Where each sensitive category may surface (ARCHITECTURE.md, "Recall").
@@ -284,6 +305,7 @@ class ContentItem:
     suppression: Suppression | None = None
     held: bool = False
     actor_sensitive: bool = False
+    derived_from: tuple[Source, ...] = ()  # the entries it was derived from
     # Continuation tokens.
     sensitive: bool = False
     writer_client_id: str | None = None
@@ -350,7 +372,7 @@ def base_consents_hold(item_kind: str, scope_kind: str | None, state: MemberStat
     return _kind_enabled(scope_kind, state.consent_types, state.opt_outs)
 
 
-def _pause_ended(item: ContentItem, now: datetime) -> bool:
+def _pause_ended(item: ContentItem | Source, now: datetime) -> bool:
     """A timed pause whose end has passed: the item is active again."""
     suppression = item.suppression
     return (
@@ -359,6 +381,18 @@ def _pause_ended(item: ContentItem, now: datetime) -> bool:
         and suppression.ends_at is not None
         and not suppression.is_active(now)
     )
+
+
+def standing_reason(item: ContentItem | Source, now: datetime) -> str | None:
+    """Checks 9-11 for an item or an entry it was derived from: an active suppression,
+    then a lifecycle other than active (an ended timed pause is active), then a hold."""
+    if item.suppression is not None and item.suppression.is_active(now):
+        return item.suppression.reason
+    if item.lifecycle != Lifecycle.ACTIVE and not _pause_ended(item, now):
+        return lifecycle_key(item.lifecycle)
+    if item.held:
+        return DELETION_HOLD
+    return None
 
 
 def sensitive_reason(
@@ -380,8 +414,27 @@ def sensitive_reason(
     return None
 
 
+def kind_reason(
+    item_kind: str, scope_kind: str | None, reader: Reader, state: MemberState
+) -> str | None:
+    """Checks 4-7 for a service reader: whether content of ``item_kind`` living in
+    ``scope_kind`` is withheld as a whole, whatever the item, and why (``None``: each
+    item still goes through the rest of ``decide``)."""
+    if scope_kind is not None and scope_kind not in reader.capabilities.read_kinds:
+        return CONSUMER_NOT_ALLOWED
+    if item_kind != ContentKind.TOKEN:
+        if state.clear_pending:
+            return FULL_CLEAR_PENDING
+        if state.off_the_record:
+            return OFF_THE_RECORD
+    if not base_consents_hold(item_kind, scope_kind, state):
+        return SCOPE_SUPPRESSED
+    return None
+
+
 def decide(item: ContentItem, reader: Reader, state: MemberState, now: datetime) -> str | None:
     """``None`` when ``reader`` may see ``item`` now, else the reason it is withheld."""
+    gate_consulted(item.kind)
     if reader.kind == ReaderKind.MEMBER:
         return None if item.member_id == reader.member_id else USER_MISMATCH
     if reader.kind == ReaderKind.OPERATOR:
@@ -400,8 +453,10 @@ def _service_reason(
     item_tenant = item.tenant_id or (item.scope.tenant_id if item.scope else None)
     if item_tenant is not None and item_tenant != reader.tenant_id:
         return TENANT_MISMATCH
-    if item.member_id != reader.member_id or (
-        item.scope is not None and item.scope.user_id != reader.member_id
+    if (
+        item.member_id != reader.member_id
+        or state.member_id != item.member_id
+        or (item.scope is not None and item.scope.user_id != reader.member_id)
     ):
         return USER_MISMATCH
     if (
@@ -410,20 +465,10 @@ def _service_reason(
         and not is_reachable(item.scope, reader.scope, tenant_id=reader.tenant_id)
     ):
         return SCOPE_MISMATCH
-    # 4. The allow-list of the kind the item lives in.
-    scope_kind = item.scope.kind if item.scope is not None else None
-    if scope_kind is not None and scope_kind not in reader.capabilities.read_kinds:
-        return CONSUMER_NOT_ALLOWED
-    # 5-7. The member's state.
-    if state.member_id != item.member_id:
-        return USER_MISMATCH
-    if item.kind != ContentKind.TOKEN:
-        if state.clear_pending:
-            return FULL_CLEAR_PENDING
-        if state.off_the_record:
-            return OFF_THE_RECORD
-    if not base_consents_hold(item.kind, scope_kind, state):
-        return SCOPE_SUPPRESSED
+    # 4-7. The kind: the reader's allow-list, then the member's state.
+    reason = kind_reason(item.kind, item.scope.kind if item.scope else None, reader, state)
+    if reason is not None:
+        return reason
     # 8. Crisis frame: only safety items, and only in a safety-critical context.
     if (
         reader.crisis_frame
@@ -431,14 +476,11 @@ def _service_reason(
         and not (reader.safety_critical_context and item.category == MemoryCategory.SAFETY)
     ):
         return CRISIS_FRAME
-    # 9-11. Suppression, lifecycle, holds.
-    ended = _pause_ended(item, now)
-    if item.suppression is not None and item.suppression.is_active(now):
-        return item.suppression.reason
-    if item.lifecycle != Lifecycle.ACTIVE and not ended:
-        return lifecycle_key(item.lifecycle)
-    if item.held:
-        return DELETION_HOLD
+    # 9-11. Suppression, lifecycle, holds: the item's own, then each of its sources'.
+    for subject in (item, *item.derived_from):
+        reason = standing_reason(subject, now)
+        if reason is not None:
+            return reason
     # 12. Sensitive categories and sensitive multi-actor interactions.
     reason = sensitive_reason(
         item.category, item.actor_sensitive, state=state, context=reader.effective_context

@@ -2,7 +2,7 @@
 
 import pydantic
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -11,16 +11,22 @@ from hierarchy.events import Actor
 from iris_site.api.exceptions import pydantic_fields
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.pagination import CursorPagination
-from iris_site.api.schema import error_responses
+from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
 from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
+from memory.capabilities import (
+    CONTEXT_NOT_ALLOWED,
+    KIND_NOT_ALLOWED,
+    SURFACE_NOT_ALLOWED,
+    capability_table_markdown,
+)
 from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
 from memory.enums import RecallContext
 from memory.gate import ContentKind
 from memory.models import RecallRecord
-from memory.recall.pipeline import MAX_QUERY_CHARS
+from memory.recall.pipeline import ENVELOPE_REASONS, MAX_QUERY_CHARS
 from memory.recall_service import recall_request_build, recall_run
 from memory.selectors import memory_recall_list, principal_capabilities
 
@@ -50,8 +56,21 @@ class RecalledEntryOutputSerializer(serializers.Serializer):
 class AuditEnvelopeOutputSerializer(serializers.Serializer):
     scope_key = serializers.CharField()
     returned_ids = serializers.ListField(child=serializers.UUIDField())
-    suppression_counts = serializers.DictField(child=serializers.IntegerField())
-    evaluated_count = serializers.IntegerField()
+    suppression_counts = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=(
+            "How many entries the read gate withheld, by the first check each failed; keys "
+            "(in the order of the checks): "
+            + ", ".join(f"`{key}`" for key in ENVELOPE_REASONS)
+            + ". Exact for the kinds withheld as a whole (allow-list, base consents, full "
+            "clear pending, off the record: every entry of the kind in reach); otherwise "
+            "over the entries the recall weighed, which include the query's matches it read "
+            "whatever their lifecycle or hold."
+        ),
+    )
+    evaluated_count = serializers.IntegerField(
+        help_text="Entries the recall weighed: those counted by kind plus those it read."
+    )
 
 
 class RecallOutputSerializer(serializers.Serializer):
@@ -89,21 +108,50 @@ def _entry_output(entry) -> dict:
 @content_view(reads=[ContentKind.ENTRY], through=READ_GATE)
 class RecallApi(APIView):
     """Run the recall pipeline for a member. Consented categories come from the member's
-    consent ledger; `consented_categories` may only narrow them."""
+    consent ledger; `consented_categories` may only narrow them. `surface`, `context` and
+    the scope's `kind` must lie within the calling client's capabilities (403 otherwise)."""
+
+    DESCRIPTION = (
+        "What the assistant may say back about a member now, through the read gate. "
+        "Consented categories come from the member's consent ledger; "
+        "`consented_categories` and `budget` may only narrow.\n\n"
+        "The calling service client's consumer decides which `surface` budgets it may use, "
+        "which `context` it may claim and which scope kinds it may read (a platform "
+        "operator may narrow one client further). A request outside them is 403 with "
+        f"`{SURFACE_NOT_ALLOWED}`, `{CONTEXT_NOT_ALLOWED}` or `{KIND_NOT_ALLOWED}`, never "
+        "silently up- or downgraded. Every kind the recall *reaches* (not only the one it "
+        "names) must be on the consumer's allow-list, or its entries are withheld and "
+        f"counted as `{KIND_NOT_ALLOWED}` in `audit_envelope.suppression_counts`.\n\n"
+        + capability_table_markdown()
+    )
 
     permission_classes = [IsServiceClient]
 
     class RecallInputSerializer(serializers.Serializer):
         surface = serializers.RegexField(
             r"^[a-z][a-z0-9-]{0,31}$",
-            help_text="assistant, shell, notebook; anything else gets the shell budget.",
+            help_text=(
+                "The budget to recall under: one of the surfaces the calling client's "
+                f"consumer may use; any other is 403 `{SURFACE_NOT_ALLOWED}`, never "
+                "silently changed, and no client may use `admin`.\n\n" + capability_table_markdown()
+            ),
         )
-        scope = serializers.DictField(help_text="A scope key: kind plus its identifiers.")
+        scope = serializers.DictField(
+            help_text=(
+                "A scope key: kind plus its identifiers. A kind the client may not read is "
+                f"403 `{KIND_NOT_ALLOWED}`."
+            )
+        )
         query = serializers.CharField(
             max_length=MAX_QUERY_CHARS, allow_blank=True, default="", trim_whitespace=False
         )
         context = serializers.ChoiceField(
-            choices=RecallContext.choices, default=RecallContext.GENERAL
+            choices=RecallContext.choices,
+            default=RecallContext.GENERAL,
+            help_text=(
+                "The sensitive context the recall is in; one the client's consumer may "
+                f"claim, else 403 `{CONTEXT_NOT_ALLOWED}`."
+            ),
         )
         crisis_frame = serializers.BooleanField(default=False)
         safety_critical_context = serializers.BooleanField(default=False)
@@ -114,8 +162,20 @@ class RecallApi(APIView):
         budget = serializers.IntegerField(required=False, min_value=0, max_value=999)
 
     @extend_schema(
+        description=DESCRIPTION,
         request=RecallInputSerializer,
-        responses={200: RecallOutputSerializer, **error_responses(400, 404, 413)},
+        responses={
+            200: RecallOutputSerializer,
+            **error_responses(400, 403, 404, 413),
+            403: OpenApiResponse(
+                ErrorEnvelopeSerializer,
+                description=(
+                    "Not a service client, or a surface, context or scope kind outside its "
+                    f"capabilities: `{SURFACE_NOT_ALLOWED}`, `{CONTEXT_NOT_ALLOWED}`, "
+                    f"`{KIND_NOT_ALLOWED}`."
+                ),
+            ),
+        },
     )
     def post(self, request, member_id):
         member = get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)

@@ -16,6 +16,7 @@ from memory.models import MemoryEntry, RecallRecord
 from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey
 from memory.recall_store import recall_resolve
 from memory.selectors import member_read_state
+from memory.services import memory_pause_expire_due
 
 POLICY_ID = "iris-memory-recall-v1"
 
@@ -87,11 +88,16 @@ def recall_run(
     actor: Actor,
     now: datetime | None = None,
 ) -> RecallResult:
-    """Resolve, then count the use of what was returned and record it for the member."""
+    """End the member's timed pauses that are over, resolve, then count the use of what
+    was returned (and only that: nothing withheld is touched) and record it, with the
+    audit envelope, for the member."""
     now = now or timezone.now()
+    # A pause that has ended is over before anything is read (a revision by the system,
+    # as the scheduled job writes it for members who do not recall meanwhile).
+    memory_pause_expire_due(member_id=request.user_id, now=now)
     # The store hands the pipeline a certified shortlist: the same result as over every
-    # live entry, without reading them all (memory.recall_store.recall_resolve); the read
-    # gate inside it withholds everything while a full clear is pending.
+    # entry, without reading them all (memory.recall_store.recall_resolve); the read gate
+    # withholds and counts the rest.
     result = recall_resolve(request=request, now=now)
     envelope = result.audit_envelope
     if envelope.returned_ids:

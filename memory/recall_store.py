@@ -21,18 +21,36 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
      (scope partition, reference bucket, origin) class at a time, in which the prior
      falls with the recency anchor (PostgreSQL; elsewhere one sort).
 3. A prefix of each stream is loaded, with every live entry sharing a conflict key with
-   a loaded one (dedupe must see whole clusters), and the pipeline runs on it.
+   a loaded visible one (dedupe must see whole clusters), and the pipeline runs on it.
 4. The result stands only if its last entry beats the best score any entry outside the
    shortlist could reach (the streams' bounds, widened by a margin far above the
    floating-point disagreement between SQL and Python); otherwise the blocking stream
    grows and it runs again. Exhausted streams bound nothing, and past a number of
    rounds every live entry is read, so the loop always ends, always exact.
 
-The streams read the member's live rows of the reachable scope kinds without the other
-gates, so the pipeline applies stages 1-5 itself and its audit envelope counts what it
-withheld among the entries this recall weighed (the best matches and the best by prior,
-about the budget's worth); `evaluated_count` is the shortlist's size. A crisis frame,
-where nearly everything is withheld, loads every entry that survives it instead.
+What is read, and what the audit envelope counts:
+
+- Kinds the read gate withholds as a whole (`memory.gate.kind_reason`: not on the
+  reader's allow-list, a missing base consent or an opt-out, a pending full clear, off the
+  record) are in no stream and never read row by row: one aggregate query counts the
+  member's rows of those kinds in reach (tenant boundary and reachability in SQL,
+  forgotten rows excluded) under the gate's reason for the kind. When every reachable
+  kind is withheld no ranking query runs at all.
+- Of the other reachable kinds the shortlist loads, and the pipeline gates one by one
+  and counts under the first reason it fails: every entry the matching stream lists in
+  the prefix read, whatever its lifecycle or hold (paused, draft and superseded entries
+  under their suppression's reason or `lifecycle-<state>`, held ones under
+  `deletion-hold`; forgotten entries have no postings); the best active entries by prior
+  (held ones among them; the prior index holds active rows only); every paused entry
+  whose timed pause has ended by the recall's `now` (the gate sees it as active, so the
+  store reads it whatever the caller did; `recall_run` resumes such entries first); the
+  live entries sharing a conflict key with a loaded visible one. A crisis frame, where
+  nearly everything is withheld, loads every entry that survives it instead.
+
+So `suppression_counts` is exact for the kind-level reasons and, for the rest, covers
+what the shortlist read; `evaluated_count` is the kind-level count plus the shortlist's
+size. A match the shortlist did not read (past the prefix it needed, or holding only the
+query's common stems) is not counted, nor is a row out of reach.
 """
 
 from __future__ import annotations
@@ -40,13 +58,14 @@ from __future__ import annotations
 import math
 import uuid
 from collections import namedtuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db import connection
 from django.db.models import (
     Case,
+    Count,
     F,
     FloatField,
     Func,
@@ -59,6 +78,7 @@ from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
+from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import MemoryCorpusStats, MemoryEntry, MemoryEntryTerm
 from memory.policy import conflict_key as stored_conflict_key
 from memory.recall import (
@@ -86,6 +106,7 @@ from memory.recall import (
 )
 from memory.recall.pipeline import (
     CRISIS_FRAME,
+    DELETION_HOLD,
     MULTI_ACTOR_SENSITIVE_CONTEXTS,
     ORIGIN_WEIGHTS,
     RECENCY_TIME_CONSTANT,
@@ -142,6 +163,8 @@ CANDIDATE_COLUMNS = (
     "provenance_chain",
     "reference_count",
     "last_referenced_at",
+    # The entry's deletion hold (its key, through a join on the primary key), if held.
+    "deletion_hold",
 )
 # A row as `values_list(*CANDIDATE_COLUMNS)` gives it: building a model instance per
 # candidate costs more than the rest of the recall.
@@ -152,8 +175,9 @@ def _text(value) -> str | None:
     return str(value) if value else None
 
 
-def candidate_of(row: MemoryEntry) -> RecallCandidate:
-    """One stored entry as the pure pipeline's candidate."""
+def candidate_of(row: _CandidateRow) -> RecallCandidate:
+    """One stored entry, as `values_list(*CANDIDATE_COLUMNS)` reads it, as the pure
+    pipeline's candidate."""
     return RecallCandidate(
         entry_id=str(row.id),
         revision_id=str(row.revision_id),
@@ -190,26 +214,75 @@ def candidate_of(row: MemoryEntry) -> RecallCandidate:
         ),
         reference_count=row.reference_count,
         last_referenced_at=row.last_referenced_at,
+        held=row.deletion_hold is not None,
     )
 
 
-def _pool(request: RecallRequest) -> QuerySet[MemoryEntry]:
-    """The member's live rows of the scope kinds this request can reach: what the
-    pipeline is handed, in full or as a shortlist."""
-    return MemoryEntry.objects.filter(
-        member_id=request.user_id,
-        lifecycle=Lifecycle.ACTIVE,
-        scope_kind__in=REACHABLE_KINDS[request.scope.kind],
-        # An entry held for a pending (soft) deletion is not recalled during its grace
-        # window.
-        deletion_hold__isnull=True,
-    ).order_by()
+# What a recall can weigh at all: a forgotten (tombstoned) entry is never there.
+_NOT_FORGOTTEN = ~Q(lifecycle=Lifecycle.TOMBSTONED)
 
 
-def recall_candidate_rows(*, request: RecallRequest) -> QuerySet[MemoryEntry]:
-    """The member's live rows in the scope kinds this request can reach, only the
-    columns the pipeline reads; served by the `memory_recall_live` partial index."""
-    return _pool(request).only(*CANDIDATE_COLUMNS)
+def _member_rows(member_id, kinds: Iterable[str] | None = None) -> QuerySet[MemoryEntry]:
+    rows = MemoryEntry.objects.filter(member_id=member_id).order_by()
+    return rows if kinds is None else rows.filter(scope_kind__in=list(kinds))
+
+
+def _pool(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]:
+    """The member's active rows of ``kinds`` (held ones included: the gate withholds
+    them): every entry that can surface, but for ended timed pauses (`_ended_pauses`).
+    Served by the `memory_recall_live` partial index."""
+    return _member_rows(request.user_id, kinds).filter(lifecycle=Lifecycle.ACTIVE)
+
+
+def _ended_pauses(request: RecallRequest, kinds: Iterable[str], now: datetime):
+    """The member's paused rows of ``kinds`` whose timed pause has ended by ``now``: the
+    gate treats them as active (`memory_pause_due` index)."""
+    return _member_rows(request.user_id, kinds).filter(
+        lifecycle=Lifecycle.PAUSED, suppression_ends_at__lte=now
+    )
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """The scope kinds a recall can reach, split by what the read gate says of each kind
+    as a whole (`memory.gate.kind_reason`)."""
+
+    kinds: tuple[str, ...]  # read row by row
+    withheld: Mapping[str, str]  # kind → the gate's reason for withholding all of it
+
+
+def _reach(request: RecallRequest, reader: Reader, state: MemberState) -> _Reach:
+    kinds, withheld = [], {}
+    for kind in REACHABLE_KINDS[request.scope.kind]:
+        reason = kind_reason(ContentKind.ENTRY, kind, reader, state)
+        if reason is None:
+            kinds.append(kind)
+        else:
+            withheld[kind] = reason
+    return _Reach(tuple(kinds), withheld)
+
+
+def _withheld_counts(request: RecallRequest, reach: _Reach) -> dict[str, int]:
+    """The member's rows in reach (tenant boundary, reachability) of the kinds the gate
+    withholds as a whole, by the gate's reason: one aggregate query, no row read."""
+    parts = _reach_parts(request)
+    wanted = [parts[kind] for kind in reach.withheld if kind in parts]
+    if not wanted or _canonical_uuid(request.user_id) is None:
+        return {}
+    in_reach = wanted[0]
+    for part in wanted[1:]:
+        in_reach |= part
+    rows = (
+        _member_rows(request.user_id)
+        .filter(_NOT_FORGOTTEN, _tenant_ok(request), in_reach)
+        .values_list("scope_kind")
+        .annotate(n=Count("pk"))
+    )
+    counts: dict[str, int] = {}
+    for kind, n in rows:
+        reason = reach.withheld[kind]
+        counts[reason] = counts.get(reason, 0) + n
+    return counts
 
 
 def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str, RecallCandidate]:
@@ -223,15 +296,16 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
 
 
 def recall_candidates(*, request: RecallRequest) -> list[RecallCandidate]:
-    """Every live candidate of the reachable scope kinds: what `recall_resolve` returns
-    the same result as, without reading them all."""
-    return list(_candidates(_pool(request), many=True).values())
+    """Every entry of the scope kinds the request can reach, but forgotten ones: what
+    `recall_resolve` returns the same entries as, without reading them all."""
+    rows = _member_rows(request.user_id, REACHABLE_KINDS[request.scope.kind])
+    return list(_candidates(rows.filter(_NOT_FORGOTTEN), many=True).values())
 
 
 def member_candidates(*, member_id) -> list[RecallCandidate]:
-    """Every entry of the member as a candidate, whatever its lifecycle or scope (only
-    entries held for deletion are never recall candidates)."""
-    rows = MemoryEntry.objects.filter(member_id=member_id, deletion_hold__isnull=True)
+    """Every entry of the member as a candidate, whatever its lifecycle, scope or hold,
+    but forgotten ones (never there for a recall)."""
+    rows = _member_rows(member_id).filter(_NOT_FORGOTTEN)
     return list(_candidates(rows, many=True).values())
 
 
@@ -283,47 +357,51 @@ def _canonical_uuid(value: str | None) -> str | None:
         return None
 
 
-def _reachable(request: RecallRequest) -> Q | None:
-    """`pipeline.is_reachable` for stored rows, or None when nothing is reachable."""
+def _reach_parts(request: RecallRequest) -> dict[str, Q]:
+    """`pipeline.is_reachable` for stored rows, per stored scope kind (a kind absent is
+    not reachable at all)."""
     scope, kind = request.scope, request.scope.kind
-    parts: list[Q] = []
+    parts: dict[str, Q] = {}
     if kind in _PROFILE_REACHERS:
-        parts.append(Q(scope_kind=ScopeKind.PROFILE))
+        parts[ScopeKind.PROFILE] = Q(scope_kind=ScopeKind.PROFILE)
     if kind == ScopeKind.CRISIS:
-        parts.append(
-            Q(
-                scope_kind__in=[
-                    ScopeKind.SESSION,
-                    ScopeKind.SCENE,
-                    ScopeKind.POSE,
-                    ScopeKind.NOTEBOOK,
-                    ScopeKind.CRISIS,
-                ]
-            )
-        )
+        for target in (
+            ScopeKind.SESSION,
+            ScopeKind.SCENE,
+            ScopeKind.POSE,
+            ScopeKind.NOTEBOOK,
+            ScopeKind.CRISIS,
+        ):
+            parts[target] = Q(scope_kind=target)
     if kind in (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE):
-        parts.append(Q(scope_kind=ScopeKind.SESSION, session_id=scope.session_id))
+        parts[ScopeKind.SESSION] = Q(scope_kind=ScopeKind.SESSION, session_id=scope.session_id)
     if kind in (ScopeKind.SCENE, ScopeKind.POSE):
-        parts.append(
-            Q(scope_kind=ScopeKind.SCENE, session_id=scope.session_id, scene_id=scope.scene_id)
+        parts[ScopeKind.SCENE] = Q(
+            scope_kind=ScopeKind.SCENE, session_id=scope.session_id, scene_id=scope.scene_id
         )
     if kind == ScopeKind.POSE:
-        parts.append(
-            Q(
-                scope_kind=ScopeKind.POSE,
-                session_id=scope.session_id,
-                scene_id=scope.scene_id,
-                pose_id=scope.pose_id,
-            )
+        parts[ScopeKind.POSE] = Q(
+            scope_kind=ScopeKind.POSE,
+            session_id=scope.session_id,
+            scene_id=scope.scene_id,
+            pose_id=scope.pose_id,
         )
     if kind == ScopeKind.NOTEBOOK:
-        parts.append(Q(scope_kind=ScopeKind.NOTEBOOK, notebook_id=scope.notebook_id))
+        parts[ScopeKind.NOTEBOOK] = Q(scope_kind=ScopeKind.NOTEBOOK, notebook_id=scope.notebook_id)
         if request.effective_tenant_id is not None:
-            parts.append(Q(scope_kind=ScopeKind.TENANT))
+            parts[ScopeKind.TENANT] = Q(scope_kind=ScopeKind.TENANT)
     if kind == ScopeKind.OPERATOR_COPILOT and (operator := _canonical_uuid(scope.operator_id)):
-        parts.append(Q(scope_kind=ScopeKind.OPERATOR_COPILOT, operator_id=operator))
+        parts[ScopeKind.OPERATOR_COPILOT] = Q(
+            scope_kind=ScopeKind.OPERATOR_COPILOT, operator_id=operator
+        )
     if kind == ScopeKind.TENANT and (tenant := _canonical_uuid(scope.tenant_id)):
-        parts.append(Q(scope_kind=ScopeKind.TENANT, tenant_id=tenant))
+        parts[ScopeKind.TENANT] = Q(scope_kind=ScopeKind.TENANT, tenant_id=tenant)
+    return parts
+
+
+def _reachable(request: RecallRequest) -> Q | None:
+    """`pipeline.is_reachable` for stored rows, or None when nothing is reachable."""
+    parts = list(_reach_parts(request).values())
     if not parts:
         return None
     reach = parts[0]
@@ -332,15 +410,19 @@ def _reachable(request: RecallRequest) -> Q | None:
     return reach
 
 
+def _tenant_ok(request: RecallRequest) -> Q:
+    """Rows that pass the tenant boundary: no tenant, or the recall's."""
+    tenant = _canonical_uuid(request.effective_tenant_id)
+    return Q(tenant_id__isnull=True) | Q(tenant_id=tenant) if tenant else Q(tenant_id=None)
+
+
 def _gate_failures(request: RecallRequest, now: datetime) -> list[tuple[str | F, Q]]:
     """Stages 1-5 as (suppression-count key, failure condition) in the pipeline's
-    order, for rows of `_pool` (the member's live rows in reachable kinds): a row
-    fails at the first condition it meets, and passes when it meets none."""
+    order, for rows of `_pool` (active rows of the kinds the gate does not withhold as a
+    whole): a row fails at the first condition it meets, and passes when it meets none."""
     failures: list[tuple[str | F, Q]] = []
     # 1. Tenant boundary.
-    tenant = _canonical_uuid(request.effective_tenant_id)
-    tenant_ok = Q(tenant_id__isnull=True) | Q(tenant_id=tenant) if tenant else Q(tenant_id=None)
-    failures.append((TENANT_MISMATCH, ~tenant_ok))
+    failures.append((TENANT_MISMATCH, ~_tenant_ok(request)))
     # 2. Reachability (the owner is the member by construction of the pool).
     reach = _reachable(request)
     failures.append((SCOPE_MISMATCH, _EVERY_ROW if reach is None else ~reach))
@@ -348,25 +430,27 @@ def _gate_failures(request: RecallRequest, now: datetime) -> list[tuple[str | F,
     if request.crisis_frame:
         safe = Q(category=MemoryCategory.SAFETY)
         failures.append((CRISIS_FRAME, ~safe if request.safety_critical_context else _EVERY_ROW))
-    # 4. Active suppression, under its own reason (lifecycle is active in the pool).
+    # 4. Active suppression, under its own reason (lifecycle is active in the pool), then
+    # the deletion hold.
     active = ~Q(suppression_reason="") & (
         Q(suppression_ends_at__isnull=True) | Q(suppression_ends_at__gt=now)
     )
     failures.append((F("suppression_reason"), active))
-    # 5. Sensitive categories and sensitive multi-actor interactions.
+    failures.append((DELETION_HOLD, Q(deletion_hold__isnull=False)))
+    # 5. Sensitive categories and sensitive multi-actor interactions, in the context the
+    # reader may claim.
+    context = request.reader().effective_context
     consented = request.consented_categories
     no_consent = sorted(c for c in SENSITIVE_CATEGORIES if c not in consented)
     off_context = sorted(
-        c
-        for c in SENSITIVE_CATEGORIES
-        if c in consented and request.context not in SENSITIVE_CONTEXTS[c]
+        c for c in SENSITIVE_CATEGORIES if c in consented and context not in SENSITIVE_CONTEXTS[c]
     )
     actor_sensitive = Q(sensitive_interaction=True) & ~Q(actor_handle="")
     consent_fail = [Q(category__in=no_consent)] if no_consent else []
     if not request.multi_actor_consented:
         consent_fail.append(actor_sensitive)
     context_fail = [Q(category__in=off_context)] if off_context else []
-    if request.context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
+    if context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
         context_fail.append(actor_sensitive)
     for key, conditions in (
         (SENSITIVE_WITHOUT_CONSENT, consent_fail),
@@ -380,12 +464,14 @@ def _gate_failures(request: RecallRequest, now: datetime) -> list[tuple[str | F,
     return failures
 
 
-def _survivors(request: RecallRequest, now: datetime) -> QuerySet[MemoryEntry]:
-    """Rows that pass stages 1-5 of the pipeline (and only those)."""
+def _survivors(
+    request: RecallRequest, pool: QuerySet[MemoryEntry], now: datetime
+) -> QuerySet[MemoryEntry]:
+    """Rows of ``pool`` that pass stages 1-5 of the pipeline (and only those)."""
     if _canonical_uuid(request.user_id) is None:
         # The pipeline compares the member's id as canonical text: nothing would match.
         return MemoryEntry.objects.none()
-    rows = _pool(request)
+    rows = pool
     for _, condition in _gate_failures(request, now):
         if condition is _EVERY_ROW:
             return MemoryEntry.objects.none()
@@ -711,6 +797,8 @@ CROSS JOIN LATERAL (
 
 def _prior_stream(
     request: RecallRequest,
+    pool: QuerySet[MemoryEntry],
+    kinds: Iterable[str],
     shape: _Shape,
     now: datetime,
     per_class: int,
@@ -718,17 +806,22 @@ def _prior_stream(
     *,
     partitions: list[tuple[str, str, str]] | None = None,
 ) -> _Stream:
-    """Live entries of the reachable partitions by weighted prior, best first.
+    """Active entries of the reachable partitions of ``kinds`` by weighted prior, best
+    first.
 
     On PostgreSQL each (partition, reference bucket, origin) class is one range of the
     `memory_recall_prior` index, in which the prior falls with the recency anchor: the
     first ``per_class`` rows of each class are read, and a class cut short bounds its
-    unread rows by its last row's prior. Elsewhere the pool is sorted by prior."""
-    partitions = partitions or _prior_partitions(request)
+    unread rows by its last row's prior. Elsewhere ``pool`` is sorted by prior."""
+    if partitions is None:
+        partitions = _prior_partitions(request)
+    if partitions is not None:
+        partitions = [p for p in partitions if p[0] in kinds]
+        if not partitions:
+            return _Stream([], None)
     if connection.vendor != "postgresql" or partitions is None:
         rows = list(
-            _pool(request)
-            .annotate(prior=_prior_expression(shape, now))
+            pool.annotate(prior=_prior_expression(shape, now))
             .order_by("-prior", "id")
             .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
         )
@@ -812,11 +905,15 @@ def _chunks(values: list, size: int = _CHUNK):
 
 
 def _clusters(
-    loaded: Mapping[str, RecallCandidate], pool: QuerySet[MemoryEntry], asked: set[str]
+    loaded: Mapping[str, RecallCandidate],
+    pool: QuerySet[MemoryEntry],
+    asked: set[str],
+    visible: Callable[[RecallCandidate], bool],
 ) -> dict[str, RecallCandidate]:
-    """Every live entry sharing a conflict key with a loaded one, so the dedupe stage
-    sees whole clusters. The stored key normalises the subject, so it groups a superset
-    of the pipeline's clusters; the extra entries change nothing."""
+    """Every live entry sharing a conflict key with a loaded visible one, so the dedupe
+    stage sees the whole cluster of every entry it may return (a withheld entry is in no
+    cluster that matters). The stored key normalises the subject, so it groups a
+    superset of the pipeline's clusters; the extra entries change nothing."""
     keys = {
         stored_conflict_key(
             category=c.category,
@@ -824,7 +921,7 @@ def _clusters(
             subject=c.subject,
         )
         for c in loaded.values()
-        if c.subject
+        if c.subject and visible(c)
     } - asked
     asked |= keys
     found: dict[str, RecallCandidate] = {}
@@ -852,23 +949,47 @@ def recall_resolve(
     semantic: SemanticFn | None = None,
     blend: Blend | str | None = None,
 ) -> RecallResult:
-    """The pipeline's result over every live entry of the member, from a certified
-    shortlist (see the module docstring)."""
+    """The pipeline's result over every entry of the member, from a certified shortlist
+    (see the module docstring)."""
     ranker = semantic or bm25
     chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
-    pool = _pool(request)
+    reader, state = request.reader(), request.member_state()
+    reach = _reach(request, reader, state)
+    withheld = _withheld_counts(request, reach) if reach.withheld else {}
+    if not reach.kinds:
+        # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
+        return resolve((), request, now, semantic=ranker, blend=chosen, withheld=withheld)
+    pool = _pool(request, reach.kinds)
+    # Where the listed matches are loaded from: whatever their lifecycle or hold.
+    any_lifecycle = _member_rows(request.user_id, reach.kinds).filter(_NOT_FORGOTTEN)
     shape = _shape(chosen)
     if not isinstance(ranker, BM25) or shape is None:
         # Only BM25 promises "no shared stem, no semantic factor": read everything.
         corpus = corpus_stats_get(member_id=request.user_id)
         return resolve(
-            _candidates(pool, many=True).values(),
+            _candidates(any_lifecycle, many=True).values(),
             request,
             now,
             semantic=ranker,
             blend=chosen,
             corpus_stats=corpus,
+            withheld=withheld,
         )
+
+    def run(loaded: Mapping[str, RecallCandidate]) -> RecallResult:
+        return resolve(
+            loaded.values(),
+            request,
+            now,
+            semantic=ranker,
+            blend=chosen,
+            corpus_stats=corpus,
+            withheld=withheld,
+        )
+
+    def visible(candidate: RecallCandidate) -> bool:
+        return decide(candidate.as_item(), reader, state, now) is None
+
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
     corpus = corpus_stats_get(member_id=request.user_id, terms=terms)
@@ -887,10 +1008,19 @@ def recall_resolve(
 
     def read_prior(partitions=None) -> _Stream:
         return _prior_stream(
-            request, shape, now, plan.per_class, plan.prior_size, partitions=partitions
+            request,
+            pool,
+            reach.kinds,
+            shape,
+            now,
+            plan.per_class,
+            plan.prior_size,
+            partitions=partitions,
         )
 
-    loaded: dict[str, RecallCandidate] = {}
+    # Paused entries whose timed pause has ended are active to the gate but in neither
+    # stream's index: few, and all of them are read.
+    loaded: dict[str, RecallCandidate] = _candidates(_ended_pauses(request, reach.kinds, now))
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = _essential_count(query, corpus), first
@@ -898,7 +1028,7 @@ def recall_resolve(
     if limit and request.crisis_frame:
         # Almost everything is withheld: whatever survives is few, and all of it is read,
         # beside the best matches and the best profile entries by prior (for the audit).
-        loaded.update(_candidates(_survivors(request, now), many=True))
+        loaded.update(_candidates(_survivors(request, pool, now), many=True))
         plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
         prior = read_prior([(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")])
     elif limit and not query.terms:
@@ -921,16 +1051,13 @@ def recall_resolve(
             # Only with massive ties at a cut-off: reading every live entry once is
             # cheaper than growing the streams again.
             loaded.update(_candidates(pool.exclude(pk__in=list(loaded)), many=True))
-            return resolve(
-                loaded.values(), request, now, semantic=ranker, blend=chosen, corpus_stats=corpus
-            )
+            return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
         for chunk in _chunks(missing):
-            loaded.update(_candidates(pool.filter(pk__in=chunk)))
-        loaded.update(_clusters(loaded, pool, asked))
-        result = resolve(
-            loaded.values(), request, now, semantic=ranker, blend=chosen, corpus_stats=corpus
-        )
+            # A listed match of any lifecycle is loaded, so the gate counts it.
+            loaded.update(_candidates(any_lifecycle.filter(pk__in=chunk)))
+        loaded.update(_clusters(loaded, pool, asked, visible))
+        result = run(loaded)
         if not limit or request.crisis_frame:
             return result  # nothing to return, or every entry that can be is loaded
         if prior is not None and prior_next is None and prior_rest is None:

@@ -23,7 +23,7 @@ from memory.contracts import (
 )
 from memory.enums import Lifecycle
 from memory.filters import MemoryEntryFilter
-from memory.gate import MemberState
+from memory.gate import MemberState, Source, Suppression
 from memory.models import (
     MemoryClearRequest,
     MemoryEntry,
@@ -55,6 +55,24 @@ def memory_entry_list(*, member_id, filters: dict | None = None) -> QuerySet[Mem
 def memory_entry_get(*, member_id, entry_id) -> MemoryEntry | None:
     """One entry of this member, or None — another member's entry is simply not found."""
     return MemoryEntry.objects.filter(member_id=member_id, pk=entry_id).first()
+
+
+def memory_entry_sources(*, member_id, entry_ids: Iterable[str]) -> dict[str, Source]:
+    """These entries of this member, by id, as the read gate weighs content derived from
+    them (`memory.gate.Source`), in one query. An id not found (purged, or another
+    member's) is left out: what that means is the caller's to say."""
+    rows = MemoryEntry.objects.filter(member_id=member_id, pk__in=list(entry_ids)).values_list(
+        "pk", "lifecycle", "suppression_reason", "suppression_ends_at", "deletion_hold"
+    )
+    return {
+        str(pk): Source(
+            entry_id=str(pk),
+            lifecycle=lifecycle,
+            suppression=Suppression(reason, ends_at) if reason else None,
+            held=hold is not None,
+        )
+        for pk, lifecycle, reason, ends_at, hold in rows
+    }
 
 
 def memory_revision_list(*, member_id, entry_id) -> QuerySet[MemoryRevision]:

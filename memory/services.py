@@ -1,6 +1,7 @@
 """Writes to memory. Every mutation appends a revision and an episodic audit event."""
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -14,9 +15,10 @@ from hierarchy.enums import ActorType, Severity
 from hierarchy.events import Actor, audit_event_append, iso
 from iris_site.appendonly import purge_bypass
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
-from iris_site.models import User
+from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
 from memory import policy
+from memory.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest, scope_key
 from memory.enums import (
     ConflictOutcome,
@@ -34,6 +36,7 @@ from memory.models import (
     MemoryNotice,
     MemoryRevision,
     OffTheRecordSession,
+    ServiceClientCapabilities,
 )
 from memory.recall.rankers import term_stats_for
 from memory.recall_store import corpus_stats_apply, entry_terms_index
@@ -512,6 +515,25 @@ def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     return entry
 
 
+def memory_pause_expire_due(*, now: datetime | None = None, member_id=None) -> int:
+    """Resume every timed pause that has ended (only ``member_id``'s, when given), each
+    through `memory_resume` as a revision by the system. Idempotent: an entry resumed,
+    re-paused or forgotten meanwhile is left as it is. Returns how many were resumed."""
+    now = now or timezone.now()
+    due = MemoryEntry.objects.filter(lifecycle=Lifecycle.PAUSED, suppression_ends_at__lte=now)
+    if member_id is not None:
+        due = due.filter(member_id=member_id)
+    resumed = 0
+    for entry_id in due.order_by().values_list("pk", flat=True):
+        with transaction.atomic():
+            # Re-checked under the row lock: a pause the member renewed since stands.
+            entry = due.select_for_update().filter(pk=entry_id).first()
+            if entry is not None:
+                memory_resume(entry=entry, actor=Actor.system("pause-expired"))
+                resumed += 1
+    return resumed
+
+
 @transaction.atomic
 def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEntry:
     """Move a memory between scopes within the per-scope rules."""
@@ -749,3 +771,62 @@ def memory_consent_cascade(*, member_id, consent_type: str) -> list[uuid.UUID]:
     return memory_forget_category(
         member=member, category=category, actor=Actor.system("consent-cascade")
     )
+
+
+@transaction.atomic
+def service_client_capabilities_set(
+    *,
+    service_client: ServiceClient,
+    actor: Actor,
+    reason: str,
+    surfaces: Iterable[str] | None = None,
+    contexts: Iterable[str] | None = None,
+    read_kinds: Iterable[str] | None = None,
+    write_kinds: Iterable[str] | None = None,
+) -> ServiceClientCapabilities:
+    """A platform operator narrows one service client's capabilities (None: that
+    dimension follows the consumer's row of the table). Every value must lie within that
+    row: a narrowing takes away, and a value outside it is refused, never stored."""
+    table = capabilities_for(service_client.consumer)
+    given = {
+        "surfaces": surfaces,
+        "contexts": contexts,
+        "read_kinds": read_kinds,
+        "write_kinds": write_kinds,
+    }
+    wider = {
+        name: sorted(set(values) - getattr(table, name))
+        for name, values in given.items()
+        if values is not None
+    }
+    if any(wider.values()):
+        raise InvalidInput(
+            f"A narrowing can only take away from consumer `{service_client.consumer}`'s "
+            "capabilities.",
+            code="capabilities-widened",
+            fields={
+                name: [f"Not among the consumer's capabilities: {', '.join(extra)}."]
+                for name, extra in wider.items()
+                if extra
+            },
+        )
+    row = ServiceClientCapabilities.objects.select_for_update().filter(
+        service_client=service_client
+    ).first() or ServiceClientCapabilities(service_client=service_client)
+    for name, values in given.items():
+        setattr(row, name, None if values is None else sorted(set(values)))
+    row.reason = reason.strip()
+    row.full_clean()
+    row.save()
+    audit_event_append(
+        action="memory.service_client_capabilities.set",
+        policy_id=POLICY_ID,
+        actor=actor,
+        # The reason is prose: it stays on the row.
+        payload={
+            "service_client_id": str(service_client.pk),
+            "consumer": service_client.consumer,
+            **{name: getattr(row, name) for name in given},
+        },
+    )
+    return row

@@ -4,7 +4,11 @@ from crontask import cron
 from django.tasks import task
 
 from memory.retention import retention_sweep
-from memory.services import memory_clear_purge_due, memory_tombstone_purge_due
+from memory.services import (
+    memory_clear_purge_due,
+    memory_pause_expire_due,
+    memory_tombstone_purge_due,
+)
 
 
 @cron("17 * * * *")
@@ -23,3 +27,11 @@ def purge_cleared_memory() -> int:
 @task
 def purge_forgotten_memory() -> int:
     return memory_tombstone_purge_due()
+
+
+# Recall resumes a member's ended pauses itself before it reads; this ends them for
+# every member, so the member's page and lists show them active again on time.
+@cron("*/5 * * * *")
+@task
+def expire_memory_pauses() -> int:
+    return memory_pause_expire_due()

@@ -93,6 +93,13 @@ class MemoryEntry(models.Model):
                 condition=~Q(actor_handle=""),
             ),
             models.Index(fields=["scope_kind", "updated_at"], name="memory_retention"),
+            # Timed pauses that have ended: resumed per member before a recall reads, and
+            # by the `memory_pause_expire` job for everyone.
+            models.Index(
+                fields=["member", "suppression_ends_at"],
+                name="memory_pause_due",
+                condition=Q(lifecycle="paused", suppression_ends_at__isnull=False),
+            ),
             # Recall without a (matching) query ranks by the prior: recency plus two
             # discrete factors. Within one scope partition, reference bucket and origin,
             # the prior falls with the recency anchor, so each class is read best first

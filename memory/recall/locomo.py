@@ -14,7 +14,11 @@ session. Each non-adversarial question (category != 5) with resolvable evidence
 becomes a recall at one minute after the conversation's last session.
 
 Rankings are scored for (a) the semantic factor alone, every turn ranked by it, and
-(b) the full pipeline (notebook surface, budget narrowed to the largest k).
+(b) the full pipeline as the product runs it: read by the `assistant` consumer with its
+own capabilities (its surface, the budget narrowed to the largest k), for a member who
+granted processing and storage consent (grant events folded as the consent ledger folds
+them, `consent.policy.fold_latest`), so the read gate's base-consent and allow-list
+checks run as for a real member.
 Ties go to the earlier turn: entry ids sort in conversation order.
 
 Run: ``python -m memory.recall.locomo PATH`` prints one JSON object.
@@ -33,6 +37,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from consent.enums import BaseConsentType, ConsentStatus
+from consent.policy import ConsentState, fold_latest, is_in_force
+from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
 from memory.enums import Lifecycle, MemoryCategory, Origin, ProvenanceKind, ScopeKind
 
 from .pipeline import (
@@ -99,6 +107,17 @@ class LocomoConversation:
     questions: tuple[LocomoQuestion, ...]
     now: datetime
     corpus_stats: CorpusStats
+    consent_types: frozenset[str]
+
+
+# The benchmark member's ledger: processing and storage granted once, nothing sensitive.
+_GRANTED = (BaseConsentType.DATA_PROCESSING.value, BaseConsentType.DATA_STORAGE.value)
+READER = capabilities_for(Consumer.ASSISTANT)
+
+
+def _consents_in_force(member: str, now: datetime) -> frozenset[str]:
+    events = (ConsentState(t, ConsentStatus.GRANTED, f"{member}:{t}", None) for t in _GRANTED)
+    return frozenset(t for t, state in fold_latest(events).items() if is_in_force(state, now))
 
 
 def load_locomo(path: str | Path) -> list[dict[str, Any]]:
@@ -194,13 +213,15 @@ def build_conversation(
         evidence = parse_evidence(qa.get("evidence", []), known)
         if evidence:
             questions.append(LocomoQuestion(str(qa["question"]), category, evidence))
+    now = last_session + timedelta(minutes=1)
     return LocomoConversation(
         sample_id=sample_id,
         user_id=user_id,
         candidates=tuple(candidates),
         questions=tuple(questions),
-        now=last_session + timedelta(minutes=1),
+        now=now,
         corpus_stats=corpus_stats_for(c.term_stats for c in candidates),
+        consent_types=_consents_in_force(user_id, now),
     )
 
 
@@ -224,8 +245,10 @@ def pipeline_ranking(
 ) -> list[str]:
     request = RecallRequest(
         user_id=conversation.user_id,
-        surface="notebook",
+        surface=READER.require_surface(Consumer.ASSISTANT),
         scope=ScopeKey(kind=ScopeKind.PROFILE, user_id=conversation.user_id),
+        capabilities=READER,
+        consent_types=conversation.consent_types,
         query=question,
         budget=k,
     )

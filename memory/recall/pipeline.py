@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from memory.capabilities import Capabilities
-from memory.enums import Origin, RecallContext, ScopeKind
+from memory.enums import Lifecycle, Origin, RecallContext, ScopeKind, SuppressionReason
 from memory.gate import (
     CONSUMER_NOT_ALLOWED,
     CRISIS_FRAME,
@@ -73,6 +73,29 @@ from .rankers import (
 )
 
 MAX_QUERY_CHARS = 4000
+
+# Every key the audit envelope's ``suppression_counts`` can hold: the read gate's reasons
+# for a long-term entry read by a service client, in the order of its checks (an active
+# suppression counts under its own reason).
+ENVELOPE_REASONS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [
+            TENANT_MISMATCH,
+            USER_MISMATCH,
+            SCOPE_MISMATCH,
+            CONSUMER_NOT_ALLOWED,
+            FULL_CLEAR_PENDING,
+            OFF_THE_RECORD,
+            SCOPE_SUPPRESSED,
+            CRISIS_FRAME,
+            *SuppressionReason.values,
+            *(lifecycle_key(s) for s in Lifecycle.values if s != Lifecycle.ACTIVE),
+            DELETION_HOLD,
+            SENSITIVE_WITHOUT_CONSENT,
+            SENSITIVE_OUTSIDE_CONTEXT,
+        ]
+    )
+)
 
 # --- entries, requests, results --------------------------------------------------
 
@@ -515,16 +538,20 @@ def resolve(
     semantic: SemanticFn | None = None,
     blend: Blend | str | None = None,
     corpus_stats: CorpusStats | None = None,
+    withheld: Mapping[str, int] | None = None,
 ) -> RecallResult:
     """Run the nine stages. ``semantic`` defaults to stemmed BM25, ``blend`` to
     ``relevance-v1``; ``corpus_stats`` should be the member's (see ``rankers``) and
-    falls back to statistics of the candidates that passed the gates."""
+    falls back to statistics of the candidates that passed the gates. ``withheld``
+    counts, by the gate's reason, items the caller did not hand over because the gate
+    withholds their whole kind (`memory.gate.kind_reason`); they join the envelope's
+    counts and its ``evaluated_count``."""
     semantic = semantic or bm25
     chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
     pool = list(candidates)
 
     # Stages 1-5.
-    counts: Counter[str] = Counter()
+    counts: Counter[str] = Counter(withheld or {})
     survivors: list[RecallCandidate] = []
     reader, state = request.reader(), request.member_state()
     for candidate in pool:
@@ -587,8 +614,8 @@ def resolve(
     envelope = RecallAuditEnvelope(
         scope_key=request.scope.key_string(),
         returned_ids=tuple(e.entry_id for e in entries),
-        suppression_counts=dict(sorted(counts.items())),
-        evaluated_count=len(pool),
+        suppression_counts=dict(sorted((k, n) for k, n in counts.items() if n)),
+        evaluated_count=len(pool) + sum((withheld or {}).values()),
     )
     return RecallResult(
         entries=tuple(entries), audit_envelope=envelope, surface=surface, blend=chosen.name
@@ -602,6 +629,7 @@ __all__ = [
     "CRISIS_FRAME",
     "DEFAULT_BLEND",
     "DELETION_HOLD",
+    "ENVELOPE_REASONS",
     "FULL_CLEAR_PENDING",
     "MAX_QUERY_CHARS",
     "MULTI_ACTOR_SENSITIVE_CONTEXTS",

@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from hierarchy.events import Actor
 from hierarchy.models import AuditEvent
+from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
 from memory.dsar import memory_held_entry_ids, memory_hold_place, memory_hold_release
 from memory.models import MemoryDeletionHold
 from memory.recall_service import recall_request_build, recall_run
@@ -18,14 +20,19 @@ from tests.datarights.factories import consenting_member, remember
 pytestmark = pytest.mark.django_db
 
 
-def _recalled(member, query: str) -> list[str]:
+def _recall(member, query: str):
     request = recall_request_build(
-        member_id=member.pk, surface="notebook", scope={"kind": "profile"}, query=query
+        member_id=member.pk,
+        capabilities=capabilities_for(Consumer.NOTEBOOK),
+        surface="notebook",
+        scope={"kind": "profile"},
+        query=query,
     )
-    return [
-        e.entry_id
-        for e in recall_run(request=request, actor=Actor.system(), consumer="assistant").entries
-    ]
+    return recall_run(request=request, actor=Actor.system())
+
+
+def _recalled(member, query: str) -> list[str]:
+    return [e.entry_id for e in _recall(member, query).entries]
 
 
 def test_held_entries_leave_recall_and_lists_until_released():
@@ -44,7 +51,9 @@ def test_held_entries_leave_recall_and_lists_until_released():
     # then
     assert held == 1
     assert [e.pk for e in memory_entry_list(member_id=member.pk)] == [tea.pk]
-    assert str(coffee.pk) not in _recalled(member, "coffee")
+    held_recall = _recall(member, "coffee")
+    assert str(coffee.pk) not in [e.entry_id for e in held_recall.entries]
+    assert held_recall.audit_envelope.suppression_counts == {"deletion-hold": 1}
     assert memory_held_entry_ids(member_id=member.pk, request_id=request_id) == [str(coffee.pk)]
     event = AuditEvent.objects.get(action="memory.entries.held")
     assert event.payload == {"dsar_request_id": str(request_id), "held_count": 1}

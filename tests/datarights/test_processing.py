@@ -23,6 +23,8 @@ from datarights.stores import ContentStore, content_store_register, content_stor
 from hierarchy.enums import ActorType
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models import AuditEvent
+from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord
 from memory.recall_service import recall_request_build, recall_run
 from memory.selectors import memory_entry_list
@@ -57,9 +59,13 @@ def _entry(member, body, **fields):
 
 def _recall(member, query):
     request = recall_request_build(
-        member_id=member.pk, surface="notebook", scope={"kind": "profile"}, query=query
+        member_id=member.pk,
+        capabilities=capabilities_for(Consumer.NOTEBOOK),
+        surface="notebook",
+        scope={"kind": "profile"},
+        query=query,
     )
-    return recall_run(request=request, actor=Actor.system(), consumer="assistant")
+    return recall_run(request=request, actor=Actor.system())
 
 
 def _bundle(request) -> dict:

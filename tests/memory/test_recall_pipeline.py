@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     Lifecycle,
@@ -44,6 +46,21 @@ from memory.recall.rankers import corpus_stats_for, jaccard, term_stats_for
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 USER, OTHER_USER = "user-1", "user-2"
 TENANT, OTHER_TENANT = "tenant-1", "tenant-2"
+# The member's base consents, as a test about something else grants them (pose needs
+# sensitive_data beside processing and storage).
+BASE_CONSENTS = frozenset({"data_processing", "data_storage", "sensitive_data"})
+# The conversational surface: every context, every member-facing kind but tenant memory.
+ASSISTANT = capabilities_for(Consumer.ASSISTANT)
+
+
+def reader_of(kind: str):
+    """The capabilities of the first consumer that may read ``kind``, or None."""
+    for consumer in Consumer.values:
+        capabilities = capabilities_for(consumer)
+        if kind in capabilities.read_kinds:
+            return capabilities
+    return None
+
 
 IDENTIFIERS = {
     "session_id": "s1",
@@ -98,7 +115,14 @@ def entry(entry_id: str = "e1", **overrides) -> RecallCandidate:
 
 
 def request(**overrides) -> RecallRequest:
-    fields = {"user_id": USER, "surface": "notebook", "scope": scope(), "query": "coffee"}
+    fields = {
+        "user_id": USER,
+        "surface": "notebook",
+        "scope": scope(),
+        "query": "coffee",
+        "capabilities": ASSISTANT,
+        "consent_types": BASE_CONSENTS,
+    }
     return RecallRequest(**{**fields, **overrides})
 
 
@@ -164,15 +188,66 @@ REACHES = {
 @pytest.mark.parametrize("request_kind", K.values)
 @pytest.mark.parametrize("entry_kind", K.values)
 def test_scope_reachability_follows_the_hierarchy(request_kind, entry_kind):
-    # given a tenant-bound recall so that tenant rows pass the tenant boundary
-    req = request(scope=scope(request_kind), tenant_id=TENANT)
+    # given a tenant-bound recall so that tenant rows pass the tenant boundary, by a
+    # consumer that may read the entry's kind (operator-copilot memory: none may)
+    capabilities = reader_of(entry_kind)
+    req = request(
+        scope=scope(request_kind), tenant_id=TENANT, capabilities=capabilities or ASSISTANT
+    )
     # when an entry of every kind is offered
     result = run([entry(scope=scope(entry_kind))], req)
     # then only the reachable kinds surface; the rest count as scope-mismatch
-    if entry_kind in REACHES[request_kind]:
-        assert returned(result) == ["e1"]
-    else:
+    if entry_kind not in REACHES[request_kind]:
         assert counts(result) == {"scope-mismatch": 1}
+    elif capabilities is None:
+        assert counts(result) == {"consumer-not-allowed-for-scope": 1}
+    else:
+        assert returned(result) == ["e1"]
+
+
+def test_no_assistant_surface_may_read_operator_copilot_memory():
+    assert reader_of(K.OPERATOR_COPILOT) is None
+
+
+def test_a_reached_kind_off_the_readers_allow_list_is_withheld_whatever_the_named_kind():
+    # given a crisis recall (it reaches pose and scene) by a consumer on the crisis
+    # blueprint that may not read pose memory
+    shell = capabilities_for(Consumer.SHELL)
+    req = request(scope=scope(K.CRISIS), capabilities=shell, query="")
+    pose, scene = entry("pose", scope=scope(K.POSE)), entry("scene", scope=scope(K.SCENE))
+    # when
+    result = run([pose, scene, entry("profile")], req)
+    # then
+    assert returned(result) == ["profile"]
+    assert counts(result) == {"consumer-not-allowed-for-scope": 2}
+
+
+@pytest.mark.parametrize(
+    ("consents", "kind", "reason"),
+    [
+        ({"data_storage"}, K.PROFILE, "scope-suppressed"),
+        ({"data_processing"}, K.SESSION, "scope-suppressed"),
+        ({"data_processing", "data_storage"}, K.POSE, "scope-suppressed"),
+        (set(), K.CRISIS, None),  # entered under vital interests: no consent asked
+    ],
+)
+def test_the_kinds_base_consents_come_from_the_members_state(consents, kind, reason):
+    req = request(scope=scope(K.POSE if kind == K.POSE else K.CRISIS), query="")
+    result = run([entry(scope=scope(kind))], replace(req, consent_types=frozenset(consents)))
+    assert counts(result) == ({} if reason is None else {reason: 1})
+
+
+def test_a_pending_full_clear_and_off_the_record_withhold_everything():
+    pool = [entry("a"), safety_entry("b")]
+    assert counts(run(pool, request(clear_pending=True))) == {"full-clear-pending": 2}
+    assert counts(run(pool, request(off_the_record=True))) == {"off-the-record": 2}
+
+
+def test_counts_the_store_withheld_by_kind_join_the_envelope():
+    result = run([entry()], request(), withheld={"scope-suppressed": 4})
+    assert returned(result) == ["e1"]
+    assert result.audit_envelope.suppression_counts == {"scope-suppressed": 4}
+    assert result.audit_envelope.evaluated_count == 5
 
 
 @pytest.mark.parametrize(
@@ -721,6 +796,13 @@ def requests(draw) -> RecallRequest:
         user_id=USER,
         surface=draw(st.sampled_from([*BUDGETS, "veritas"])),
         scope=request_scope,
+        capabilities=capabilities_for(draw(st.sampled_from(Consumer.values))),
+        # Mostly the base consents, so that entries surface; sometimes fewer.
+        consent_types=draw(
+            st.just(BASE_CONSENTS) | st.frozensets(st.sampled_from(sorted(BASE_CONSENTS)))
+        ),
+        clear_pending=draw(st.sampled_from([False] * 9 + [True])),
+        off_the_record=draw(st.sampled_from([False] * 9 + [True])),
         tenant_id=draw(st.sampled_from([None, request_scope.tenant_id or TENANT])),
         query=draw(st.sampled_from(["", "coffee", "running garden", "the of"])),
         context=draw(st.sampled_from(RecallContext.values)),
@@ -732,6 +814,22 @@ def requests(draw) -> RecallRequest:
         multi_actor_consented=draw(st.booleans()),
         dsar=draw(st.booleans()),
     )
+
+
+# The blueprints' base consents per kind, written out again (ARCHITECTURE.md, "Privacy
+# kernel"): stored memory needs processing and storage, pose also sensitive data; crisis
+# and operator-copilot memory ask for none.
+STORED = {"data_processing", "data_storage"}
+KIND_CONSENTS = {
+    K.PROFILE: STORED,
+    K.SESSION: STORED,
+    K.SCENE: STORED,
+    K.POSE: STORED | {"sensitive_data"},
+    K.NOTEBOOK: STORED,
+    K.CRISIS: set(),
+    K.OPERATOR_COPILOT: set(),
+    K.TENANT: STORED,
+}
 
 
 def _reachable_oracle(entry_scope: ScopeKey, req: RecallRequest) -> bool:
@@ -767,19 +865,25 @@ def test_no_returned_entry_ever_violates_any_gate(pool, req):
         assert tenant is None or tenant == request_tenant
         assert c.user_id == req.user_id == c.scope.user_id
         assert _reachable_oracle(c.scope, req)
+        # every reached kind on the reader's allow-list; the member's state
+        assert c.scope.kind in req.capabilities.read_kinds
+        assert not (req.clear_pending or req.off_the_record)
+        assert KIND_CONSENTS[c.scope.kind] <= req.consent_types
         # crisis
         if req.crisis_frame:
             assert req.safety_critical_context and c.category == "safety"
         # suppression and lifecycle
         assert c.suppression is None or (c.suppression.ends_at or NOW) <= NOW
-        assert c.lifecycle == "active"
-        # sensitive categories and interactions
+        # active, or paused by a timed pause that has ended
+        assert c.lifecycle == "active" or (c.lifecycle == "paused" and c.suppression)
+        # sensitive categories and interactions, in a context the reader may claim
+        context = req.context if req.context in req.capabilities.contexts else "general"
         if c.category in ARCHITECTURE_TABLE:
             assert c.category in req.consented_categories
-            assert req.context in ARCHITECTURE_TABLE[c.category]
+            assert context in ARCHITECTURE_TABLE[c.category]
         if c.multi_actor and c.multi_actor.sensitive_interaction:
             assert req.multi_actor_consented
-            assert req.context in RELATIONSHIP
+            assert context in RELATIONSHIP
         # surface redaction
         if req.surface == "admin" and not req.dsar:
             assert item.multi_actor is None

@@ -1,20 +1,25 @@
 """Recall through the service and the HTTP endpoint: consent from the ledger, the
 evaluation regime's leakage checks, side effects, and malformed requests."""
 
+import io
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from hierarchy.events import Actor
 from hierarchy.models import AuditEvent
+from iris_site.errors import NotPermitted
+from memory.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, RecallRecord
 from memory.recall import resolve
 from memory.recall_service import recall_request_build, recall_run
 from memory.recall_store import corpus_stats_get, recall_candidates
-from memory.services import memory_pause, memory_remember
+from memory.services import memory_pause, memory_pause_expire_due, memory_remember
+from memory.tasks import expire_memory_pauses
 from tests.conftest import bearer_client
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory, ServiceClientFactory, TenantFactory
@@ -43,11 +48,24 @@ def remember(member, body, *, category="preference", scope=None, **extra):
     return memory_remember(member=member, write=write, actor=Actor.of(member)).entry
 
 
-def recall(member, *, surface="notebook", scope=None, query="", consumer="assistant", **kw):
-    request = recall_request_build(
-        member_id=member.pk, surface=surface, scope=scope or {"kind": "profile"}, query=query, **kw
+def build(member, *, consumer="notebook", surface="notebook", scope=None, **kw):
+    """A recall request as the notebook (or ``consumer``) would send it."""
+    return recall_request_build(
+        member_id=member.pk,
+        capabilities=capabilities_for(consumer),
+        surface=surface,
+        scope=scope or {"kind": "profile"},
+        **kw,
     )
-    return recall_run(request=request, actor=Actor.system(), consumer=consumer)
+
+
+def recall(member, *, now=None, **kw):
+    return recall_run(request=build(member, **kw), actor=Actor.system(), now=now)
+
+
+def health_recall(member, **kw):
+    """The assistant may claim every context (the notebook only general)."""
+    return recall(member, consumer="assistant", surface="assistant", **kw)
 
 
 def returned(result) -> list[str]:
@@ -76,24 +94,20 @@ def test_recall_ranks_by_the_query_and_records_the_use():
 def test_sensitive_memory_needs_consent_and_a_relevant_context():
     member = member_with("category:medical")
     remember(member, "I use an inhaler for asthma", category="medical")
-    assert returned(recall(member, query="inhaler", context="general")) == []
-    assert returned(recall(member, query="inhaler", context="health")) == [
+    assert returned(health_recall(member, query="inhaler", context="general")) == []
+    assert returned(health_recall(member, query="inhaler", context="health")) == [
         "I use an inhaler for asthma"
     ]
     # the caller may narrow consent, never widen it
-    assert returned(recall(member, query="inhaler", context="health", narrow_categories=[])) == []
+    narrowed = health_recall(member, query="inhaler", context="health", narrow_categories=[])
+    assert returned(narrowed) == []
     record(member, "category:medical", "withdrawal")
-    assert returned(recall(member, query="inhaler", context="health")) == []
+    assert returned(health_recall(member, query="inhaler", context="health")) == []
 
 
 def test_a_caller_cannot_widen_consent():
     member = member_with("category:medical")
-    request = recall_request_build(
-        member_id=member.pk,
-        surface="notebook",
-        scope={"kind": "profile"},
-        narrow_categories=["medical", "mental_health", "sexuality"],
-    )
+    request = build(member, narrow_categories=["medical", "mental_health", "sexuality"])
     assert request.consented_categories == {"medical"}
 
 
@@ -127,7 +141,7 @@ def test_crisis_frame_surfaces_only_safety_critical_memory():
     member = member_with("category:safety")
     remember(member, "My safety plan: call my sister", category="safety")
     remember(member, "I like long walks")
-    result = recall(
+    result = health_recall(
         member,
         scope={"kind": "crisis"},
         query="",
@@ -146,22 +160,136 @@ def test_paused_memory_is_not_recalled():
     assert returned(recall(member, query="coffee")) == []
 
 
-def test_unknown_surface_gets_the_shell_budget():
+@pytest.mark.parametrize(
+    ("consumer", "surface"),
+    [("assistant", "watch-face"), ("assistant", "notebook"), ("notebook", "admin")],
+)
+def test_a_surface_outside_the_capabilities_is_refused_never_downgraded(consumer, surface):
+    member = member_with()
+    with pytest.raises(NotPermitted) as refused:
+        build(member, consumer=consumer, surface=surface)
+    assert refused.value.code == "surface-not-allowed"
+
+
+@pytest.mark.parametrize(
+    ("consumer", "field", "value", "code"),
+    [
+        ("veritas", "context", "health", "context-not-allowed"),
+        ("notebook", "context", "crisis", "context-not-allowed"),
+        (
+            "living-scene",
+            "scope",
+            {"kind": "notebook", "notebook_id": "n"},
+            "consumer-not-allowed-for-scope",
+        ),
+    ],
+)
+def test_a_context_or_kind_outside_the_capabilities_is_refused(consumer, field, value, code):
+    member = member_with()
+    with pytest.raises(NotPermitted) as refused:
+        build(member, consumer=consumer, surface="shell", **{field: value})
+    assert refused.value.code == code
+
+
+def test_the_shell_surface_gets_the_shell_budget_and_hides_rationales():
     member = member_with()
     for n in range(5):
         remember(member, f"Fact number {n} about tea", subject=f"tea-{n}")
-    result = recall(member, surface="watch-face", query="tea")
+    result = recall(member, surface="shell", query="tea")
     assert result.surface == "shell" and len(result.entries) == 3
     assert all(e.rationale is None for e in result.entries)
+
+
+def test_a_recall_counts_only_what_it_returned_and_records_the_envelope():
+    # given two memories, then processing consent withdrawn
+    member = member_with()
+    entries = [remember(member, "I take my coffee black"), remember(member, "Coffee at noon")]
+    record(member, "data_processing", "withdrawal")
+    # when
+    result = recall(member, query="coffee")
+    # then nothing is returned or touched, and the record says why
+    assert result.entries == ()
+    for entry in entries:
+        entry.refresh_from_db()
+        assert (entry.reference_count, entry.last_referenced_at) == (0, None)
+    row = RecallRecord.objects.get(member=member)
+    assert row.returned_ids == [] and row.rationales == {}
+    assert row.suppression_counts == {"scope-suppressed": 2}
+    assert row.evaluated_count == 2
+    audit = AuditEvent.objects.get(action="memory.recall.resolved")
+    assert audit.payload["suppression_counts"] == {"scope-suppressed": 2}
+    assert audit.severity == "warning"
+
+
+def test_a_recall_resumes_the_members_ended_timed_pauses_before_it_reads():
+    # given a pause that ends in a minute, and another member's ended pause
+    member, other = member_with(), member_with()
+    entry = remember(member, "I take my coffee black")
+    theirs = remember(other, "Their coffee")
+    soon = timezone.now() + timedelta(minutes=1)
+    memory_pause(entry=entry, actor=Actor.of(member), ends_at=soon)
+    memory_pause(entry=theirs, actor=Actor.of(other), ends_at=soon)
+    assert returned(recall(member, query="coffee")) == []
+    # when a recall runs after the end
+    result = recall(member, query="coffee", now=soon + timedelta(seconds=1))
+    # then the pause is over, by a revision of the system, and the memory is recalled
+    assert returned(result) == ["I take my coffee black"]
+    entry.refresh_from_db()
+    assert entry.lifecycle == "active" and entry.suppression_reason == ""
+    revision = entry.revisions.order_by("-number").first()
+    assert (revision.action, revision.actor) == ("resumed", "system")
+    assert AuditEvent.objects.filter(
+        action="memory.entry.resumed", payload__entry_id=str(entry.pk)
+    ).exists()
+    # and only that member's pauses were touched
+    theirs.refresh_from_db()
+    assert theirs.lifecycle == "paused"
+
+
+def test_the_pause_expiry_job_resumes_every_ended_pause_once():
+    # given ended and running timed pauses of two members, and an open-ended one
+    member, other = member_with(), member_with()
+    soon = timezone.now() + timedelta(minutes=1)
+    ended = [remember(member, "Coffee one"), remember(other, "Coffee two")]
+    running = remember(member, "Coffee three")
+    open_ended = remember(member, "Coffee four")
+    for entry in ended:
+        memory_pause(entry=entry, actor=Actor.system(), ends_at=soon)
+    memory_pause(entry=running, actor=Actor.system(), ends_at=soon + timedelta(days=1))
+    memory_pause(entry=open_ended, actor=Actor.system())
+    later = soon + timedelta(seconds=1)
+    # when
+    assert memory_pause_expire_due(now=later) == 2
+    # then
+    lifecycles = {e.pk: MemoryEntry.objects.get(pk=e.pk).lifecycle for e in ended}
+    assert set(lifecycles.values()) == {"active"}
+    assert MemoryEntry.objects.get(pk=running.pk).lifecycle == "paused"
+    assert MemoryEntry.objects.get(pk=open_ended.pk).lifecycle == "paused"
+    # and again: nothing left to do
+    assert memory_pause_expire_due(now=later) == 0
+    assert AuditEvent.objects.filter(action="memory.entry.resumed").count() == 2
+
+
+def test_the_pause_expiry_job_runs_as_a_task_and_by_hand(monkeypatch):
+    member = member_with()
+    entry = remember(member, "Coffee one")
+    memory_pause(entry=entry, actor=Actor.system(), ends_at=timezone.now() + timedelta(days=1))
+    assert expire_memory_pauses.call() == 0
+    # once its end has passed (the job asks the clock)
+    later = timezone.now() + timedelta(days=2)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    out = io.StringIO()
+    call_command("memory_pause_expire", stdout=out)
+    assert "1 paused memories resumed" in out.getvalue()
+    assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "active"
+    assert expire_memory_pauses.call() == 0
 
 
 def test_same_state_and_request_give_the_same_output():
     member = member_with()
     for n in range(6):
         remember(member, f"Walks in the park on day {n}", subject=f"walk-{n}")
-    request = recall_request_build(
-        member_id=member.pk, surface="notebook", scope={"kind": "profile"}, query="park walks"
-    )
+    request = build(member, query="park walks")
     now = timezone.now()
     corpus = corpus_stats_get(member_id=member.pk)
     stored = recall_candidates(request=request)
@@ -232,6 +360,8 @@ class TestEndpoint:
             format="json",
         )
         assert response.status_code == 403
+        assert response.json()["error"]["code"] == "consumer-not-allowed-for-scope"
+        assert not RecallRecord.objects.exists()
 
     def test_members_and_anonymous_cannot_call_recall(self):
         member = member_with()

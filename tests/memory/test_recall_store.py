@@ -6,9 +6,13 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from hierarchy.events import Actor
+from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     Lifecycle,
@@ -29,6 +33,12 @@ from memory.recall import (
     jaccard,
     resolve,
     term_stats_for,
+)
+from memory.recall.pipeline import (
+    CONSUMER_NOT_ALLOWED,
+    FULL_CLEAR_PENDING,
+    OFF_THE_RECORD,
+    SCOPE_SUPPRESSED,
 )
 from memory.recall.rankers import TermStats
 from memory.recall_service import recall_request_build, recall_run
@@ -100,6 +110,10 @@ CATEGORIES = (
     *sorted(SENSITIVE_CATEGORIES)[::3],
 )
 SURFACES = ["assistant", "shell", "notebook", "admin", "watch-face"]
+BASE_CONSENTS = frozenset({"data_processing", "data_storage", "sensitive_data"})
+ASSISTANT = capabilities_for(Consumer.ASSISTANT)
+# The reasons the gate gives a whole kind: the store counts them without reading a row.
+KIND_REASONS = (CONSUMER_NOT_ALLOWED, FULL_CLEAR_PENDING, OFF_THE_RECORD, SCOPE_SUPPRESSED)
 
 
 def _body(rng: random.Random) -> str:
@@ -225,10 +239,19 @@ def random_request(rng: random.Random, member) -> RecallRequest:
     if scope["kind"] == ScopeKind.TENANT:
         tenant = scope["tenant_id"]
     crisis = rng.random() < 0.1
+    consents = BASE_CONSENTS
+    if rng.random() < 0.2:
+        consents = frozenset(c for c in BASE_CONSENTS if rng.random() < 0.5)
     return RecallRequest(
         user_id=str(member.pk),
         surface=rng.choice(SURFACES),
         scope=ScopeKey(user_id=str(member.pk), **scope),
+        # Any consumer: contexts it may not claim count as general, kinds it may not read
+        # are withheld as a whole.
+        capabilities=capabilities_for(rng.choice(Consumer.values)),
+        consent_types=consents,
+        clear_pending=rng.random() < 0.03,
+        off_the_record=rng.random() < 0.03,
         tenant_id=tenant,
         query=query,
         context=rng.choice(list(RecallContext.values)),
@@ -242,6 +265,18 @@ def random_request(rng: random.Random, member) -> RecallRequest:
 
 def returned(result) -> list[tuple[str, float]]:
     return [(e.entry_id, e.score) for e in result.entries]
+
+
+def assert_counts_cover(produced, expected) -> None:
+    """The shortlist's envelope against the one over every entry: exact for the reasons
+    the gate gives whole kinds, never more for any reason (each entry counted once)."""
+    got = produced.audit_envelope.suppression_counts
+    every = expected.audit_envelope.suppression_counts
+    for reason in KIND_REASONS:
+        assert got.get(reason, 0) == every.get(reason, 0), reason
+    for reason, n in got.items():
+        assert n <= every.get(reason, 0), reason
+    assert produced.audit_envelope.evaluated_count <= expected.audit_envelope.evaluated_count
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -267,8 +302,10 @@ def test_the_shortlist_returns_exactly_what_every_entry_would(seed):
         assert [e.explanation for e in produced.entries] == [
             e.explanation for e in expected.entries
         ]
-        shortlist_sizes.append(produced.audit_envelope.evaluated_count)
-    # and it got there without reading everything
+        assert_counts_cover(produced, expected)
+        by_kind = sum(produced.audit_envelope.suppression_counts.get(r, 0) for r in KIND_REASONS)
+        shortlist_sizes.append(produced.audit_envelope.evaluated_count - by_kind)
+    # and it got there without reading everything (rows counted by kind are never read)
     assert sorted(shortlist_sizes)[len(shortlist_sizes) // 2] < len(everything) / 3
 
 
@@ -337,6 +374,8 @@ def test_many_entries_alike_still_rank_exactly():
             user_id=str(member.pk),
             surface="assistant",
             scope=ScopeKey(kind=ScopeKind.PROFILE, user_id=str(member.pk)),
+            capabilities=ASSISTANT,
+            consent_types=BASE_CONSENTS,
             query=query,
         )
         # when
@@ -360,7 +399,11 @@ def test_writes_keep_the_stem_index_in_step():
 
     def agree(query: str) -> None:
         request = recall_request_build(
-            member_id=member.pk, surface="notebook", scope={"kind": "profile"}, query=query
+            member_id=member.pk,
+            capabilities=capabilities_for(Consumer.NOTEBOOK),
+            surface="notebook",
+            scope={"kind": "profile"},
+            query=query,
         )
         now = timezone.now()
         assert returned(recall_resolve(request=request, now=now)) == returned(
@@ -387,10 +430,182 @@ def test_writes_keep_the_stem_index_in_step():
     # and recalls move the usage counters (the trigger copies them to the postings)
     for _ in range(3):
         request = recall_request_build(
-            member_id=member.pk, surface="shell", scope={"kind": "profile"}, query="coffee"
+            member_id=member.pk,
+            capabilities=ASSISTANT,
+            surface="shell",
+            scope={"kind": "profile"},
+            query="coffee",
         )
-        recall_run(request=request, actor=Actor.system(), consumer="assistant")
+        recall_run(request=request, actor=Actor.system())
     # then
     agree("coffee")
     agree("")
     assert MemoryEntry.objects.filter(member=member, reference_count=3).exists()
+
+
+def stored_member(*rows: dict):
+    """A member whose entries are ``rows`` (overrides of a profile preference about
+    coffee), written in bulk with postings and corpus statistics; ``held`` places a
+    deletion hold."""
+    member = MemberFactory()
+    entries, held = [], []
+    for index, row in enumerate(rows):
+        row = dict(row)
+        hold = row.pop("held", False)
+        body = row.pop("body", f"I take my coffee black, note {index}")
+        fields = {
+            "id": uuid.UUID(int=index + 1),
+            "member": member,
+            "scope_kind": ScopeKind.PROFILE,
+            "scope_key": "profile",
+            "category": MemoryCategory.PREFERENCE,
+            "body": body,
+            "origin": Origin.USER_STATED,
+            "lifecycle": Lifecycle.ACTIVE,
+            "confidence": 1.0,
+            "conflict_key": f"preference::::{index}",
+            "term_stats": term_stats_for(body).to_json(),
+            "created_at": NOW - timedelta(days=2),
+            "updated_at": NOW - timedelta(days=2),
+        }
+        entry = MemoryEntry(**{**fields, **row})
+        entries.append(entry)
+        if hold:
+            held.append(entry)
+    MemoryEntry.objects.bulk_create(entries)
+    MemoryEntryTerm.objects.bulk_create(
+        row for e in entries if e.lifecycle != Lifecycle.TOMBSTONED for row in entry_terms_rows(e)
+    )
+    stats = corpus_stats_for(
+        TermStats.from_json(e.term_stats) for e in entries if e.lifecycle != Lifecycle.TOMBSTONED
+    )
+    MemoryCorpusStats.objects.create(member=member, stats=stats.to_json())
+    for entry in held:
+        MemoryDeletionHold.objects.create(
+            entry=entry,
+            member_id=member.pk,
+            request_id=uuid.uuid4(),
+            placed_at=NOW,
+            release_after=NOW + timedelta(days=7),
+        )
+    return member
+
+
+def profile_request(member, **overrides) -> RecallRequest:
+    fields = {
+        "user_id": str(member.pk),
+        "surface": "assistant",
+        "scope": ScopeKey(kind=ScopeKind.PROFILE, user_id=str(member.pk)),
+        "capabilities": ASSISTANT,
+        "consent_types": BASE_CONSENTS,
+        "query": "coffee",
+    }
+    return RecallRequest(**{**fields, **overrides})
+
+
+def test_matches_of_every_lifecycle_and_hold_are_weighed_and_counted():
+    # given one visible match and one match in each withheld state
+    member = stored_member(
+        {},
+        {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE},
+        {"lifecycle": Lifecycle.PAUSED},
+        {"lifecycle": Lifecycle.DRAFT},
+        {"lifecycle": Lifecycle.SUPERSEDED},
+        {"held": True},
+        {"lifecycle": Lifecycle.TOMBSTONED},
+    )
+    # when
+    result = recall_resolve(request=profile_request(member), now=NOW)
+    # then the visible one is returned, every other one counted (a forgotten one is never
+    # there), exactly as over every entry
+    assert [e.entry_id for e in result.entries] == [str(uuid.UUID(int=1))]
+    assert result.audit_envelope.suppression_counts == {
+        "deletion-hold": 1,
+        "lifecycle-draft": 1,
+        "lifecycle-paused": 1,
+        "lifecycle-superseded": 1,
+        "user-pause": 1,
+    }
+    assert result.audit_envelope.evaluated_count == 6
+    reference = recall_reference(request=profile_request(member), now=NOW)
+    assert reference.audit_envelope.as_dict() == result.audit_envelope.as_dict()
+
+
+def test_an_ended_timed_pause_is_recalled_although_no_stream_lists_it():
+    # given a pause that ended an hour ago (nothing resumed it) and one still running
+    pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
+    member = stored_member(
+        {**pause, "suppression_ends_at": NOW - timedelta(hours=1), "body": "green tea"},
+        {**pause, "suppression_ends_at": NOW + timedelta(hours=1), "body": "green tea too"},
+    )
+    for query in ("", "tea", "coffee"):
+        # when
+        result = recall_resolve(request=profile_request(member, query=query), now=NOW)
+        # then
+        assert [e.entry_id for e in result.entries] == [str(uuid.UUID(int=1))]
+        assert result.audit_envelope.suppression_counts.get("user-pause", 0) <= 1
+        expected = recall_reference(request=profile_request(member, query=query), now=NOW)
+        assert returned(result) == returned(expected)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "reason"),
+    [
+        ({"consent_types": frozenset({"data_processing"})}, SCOPE_SUPPRESSED),
+        ({"capabilities": capabilities_for(Consumer.VERITAS).narrowed(read_kinds=[])}, None),
+        ({"clear_pending": True}, FULL_CLEAR_PENDING),
+        ({"off_the_record": True}, OFF_THE_RECORD),
+    ],
+)
+def test_a_kind_withheld_as_a_whole_is_counted_by_one_query_and_never_ranked(overrides, reason):
+    # given five profile entries of every lifecycle that counts
+    member = stored_member(
+        {}, {}, {"lifecycle": Lifecycle.DRAFT}, {"held": True}, {"tenant_id": TENANTS[0]}
+    )
+    request = profile_request(member, **overrides)
+    # when
+    with CaptureQueriesContext(connection) as queries:
+        result = recall_resolve(request=request, now=NOW)
+    # then nothing is returned, the four in reach are counted under the gate's reason (the
+    # other tenant's is out of reach), and the only query is the aggregate
+    assert result.entries == ()
+    assert result.audit_envelope.suppression_counts == {reason or CONSUMER_NOT_ALLOWED: 4}
+    assert result.audit_envelope.evaluated_count == 4
+    assert len(queries) == 1
+    assert "memoryentryterm" not in queries[0]["sql"].lower()
+    assert "count(" in queries[0]["sql"].lower()
+    assert_counts_cover(result, recall_reference(request=request, now=NOW))
+
+
+def test_withheld_kinds_are_counted_beside_the_ranked_ones():
+    # given a scene recall by a consumer that may read profile and session memory but not
+    # scene memory
+    member = stored_member(
+        {},
+        {"scope_kind": ScopeKind.SESSION, "scope_key": "session", "session_id": "s-1"},
+        *(
+            {"scope_kind": ScopeKind.SCENE, "scope_key": "scene", "session_id": "s-1"}
+            | {"scene_id": "sc-1", "room_id": "r-1"}
+            for _ in range(3)
+        ),
+    )
+    scope = ScopeKey(
+        kind=ScopeKind.SCENE,
+        user_id=str(member.pk),
+        session_id="s-1",
+        scene_id="sc-1",
+        room_id="r-1",
+    )
+    shell = capabilities_for(Consumer.SHELL)
+    assert ScopeKind.SCENE not in shell.read_kinds
+    request = profile_request(member, scope=scope, capabilities=shell, surface="shell")
+    # when
+    result = recall_resolve(request=request, now=NOW)
+    # then
+    assert sorted(e.entry_id for e in result.entries) == [
+        str(uuid.UUID(int=1)),
+        str(uuid.UUID(int=2)),
+    ]
+    assert result.audit_envelope.suppression_counts == {CONSUMER_NOT_ALLOWED: 3}
+    reference = recall_reference(request=request, now=NOW)
+    assert reference.audit_envelope.as_dict() == result.audit_envelope.as_dict()

@@ -409,7 +409,8 @@ ROWS: tuple[Row, ...] = (
         service_api(lambda c: 200 if c in SCENE_CONSUMERS else 403),
         A_MEMBER,
         body={
-            "surface": "assistant",
+            # Every consumer may use the shell's budget; "assistant" is the assistant's own.
+            "surface": "shell",
             "scope": {"kind": "scene", "session_id": "s-1", "scene_id": "sc-1", "room_id": "r1"},
             "query": "lake",
         },

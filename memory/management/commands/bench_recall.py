@@ -47,6 +47,7 @@ from iris_site.enums import Consumer, UserKind
 from iris_site.models import ServiceClient, Tenant, TenantMembership, User
 from iris_site.services import token_issue
 from memory import policy
+from memory.capabilities import capabilities_for
 from memory.enums import (
     EntryAuditAction,
     Lifecycle,
@@ -675,12 +676,11 @@ class BenchQuery:
     scope: dict[str, str]
     query: str
     context: str = "general"
-    budget: int | None = None
     crisis_frame: bool = False
     safety_critical_context: bool = False
 
     def payload(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        return {
             "surface": self.surface,
             "scope": self.scope,
             "query": self.query,
@@ -688,25 +688,19 @@ class BenchQuery:
             "crisis_frame": self.crisis_frame,
             "safety_critical_context": self.safety_critical_context,
         }
-        if self.budget is not None:
-            data["budget"] = self.budget
-        return data
 
 
 def bench_queries(synthetic: Synthetic, count: int, *, seed: int) -> list[BenchQuery]:
-    """Varied requests: mostly the assistant's, some shell and notebook ones, about a
-    tenth without a query; profile, session, scene and notebook scopes; a few in a
-    health or financial context and one crisis frame."""
+    """Varied requests of the `assistant` consumer, within its capabilities: mostly its
+    own surface, a quarter the shell's, about a tenth without a query; profile, session,
+    scene and notebook scopes; a few in a health or financial context and one crisis
+    frame. (Before the read gate a sixth of them claimed the notebook surface with a
+    budget of 25, which the assistant may not: they are the assistant's own now.)"""
     rng = random.Random(seed)  # noqa: S311 - deterministic test data, not secrets
     vocabulary = synthetic.vocabulary
     queries = []
     for index in range(count):
-        roll = rng.random()
-        surface, budget = "assistant", None
-        if roll < 0.25:
-            surface = "shell"
-        elif roll < 0.4:
-            surface, budget = "notebook", 25
+        surface = "shell" if rng.random() < 0.25 else "assistant"
         text = "" if rng.random() < 0.1 else vocabulary.fill(rng, rng.choice(QUERY_TEMPLATES))
         scope: dict[str, str] = {"kind": ScopeKind.PROFILE}
         roll = rng.random()
@@ -731,7 +725,7 @@ def bench_queries(synthetic: Synthetic, count: int, *, seed: int) -> list[BenchQ
                 )
             )
             continue
-        queries.append(BenchQuery(surface, scope, text, context=context, budget=budget))
+        queries.append(BenchQuery(surface, scope, text, context=context))
     return queries
 
 
@@ -985,17 +979,19 @@ class Command(BaseCommand):
             )
         queries = bench_queries(synthetic, options["queries"], seed=options["seed"])
         warmup = queries[: options["warmup"]]
+        # The HTTP part's client has exactly these (the table's row, no narrowing).
+        capabilities = capabilities_for(Consumer.ASSISTANT)
 
         def build(q: BenchQuery, now: datetime):
             return recall_request_build(
                 member_id=member.pk,
+                capabilities=capabilities,
                 surface=q.surface,
                 scope=q.scope,
                 query=q.query,
                 context=q.context,
                 crisis_frame=q.crisis_frame,
                 safety_critical_context=q.safety_critical_context,
-                budget=q.budget,
                 now=now,
             )
 
@@ -1072,9 +1068,7 @@ class Command(BaseCommand):
         for q in queries:
             with _rolled_back():
                 seconds, _ = _timed(
-                    lambda q=q: recall_run(
-                        request=build(q, timezone.now()), actor=actor, consumer="assistant"
-                    )
+                    lambda q=q: recall_run(request=build(q, timezone.now()), actor=actor)
                 )
             run_times.append(seconds)
 

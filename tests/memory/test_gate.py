@@ -1,0 +1,393 @@
+"""The read gate, `memory.gate.decide`, as a pure function: every reason in the order of
+its checks, and properties over random items, readers and member states."""
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from iris_site.enums import Consumer
+from memory.capabilities import capabilities_for
+from memory.enums import (
+    SENSITIVE_CATEGORIES,
+    Lifecycle,
+    MemoryCategory,
+    RecallContext,
+    ScopeKind,
+    SuppressionReason,
+)
+from memory.gate import (
+    ContentItem,
+    ContentKind,
+    MemberState,
+    Reader,
+    ReaderKind,
+    ScopeKey,
+    Suppression,
+    decide,
+    kind_reason,
+)
+from memory.recall.pipeline import ENVELOPE_REASONS
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+M, OTHER = "member-1", "member-2"
+BASE = frozenset({"data_processing", "data_storage"})
+K = ScopeKind
+
+
+def key(kind: str = K.PROFILE, user: str = M, **ids: str) -> ScopeKey:
+    needed = {
+        K.SESSION: {"session_id": "s1"},
+        K.SCENE: {"session_id": "s1", "scene_id": "sc1", "room_id": "r1"},
+        K.POSE: {"session_id": "s1", "scene_id": "sc1", "pose_id": "p1", "avatar_id": "a1"},
+        K.NOTEBOOK: {"notebook_id": "n1"},
+        K.OPERATOR_COPILOT: {"operator_id": "o1"},
+        K.TENANT: {"tenant_id": "t1"},
+    }.get(kind, {})
+    return ScopeKey(kind=kind, user_id=user, **{**needed, **ids})
+
+
+def service(consumer: str = Consumer.ASSISTANT, **fields) -> Reader:
+    defaults = {"scope": key(K.CRISIS), "capabilities": capabilities_for(consumer)}
+    return Reader(kind=ReaderKind.SERVICE, member_id=M, **{**defaults, **fields})
+
+
+def state(**fields) -> MemberState:
+    defaults = {"consent_types": BASE, "categories": frozenset()}
+    return MemberState(member_id=M, **{**defaults, **fields})
+
+
+def entry(**fields) -> ContentItem:
+    return ContentItem(**{"kind": ContentKind.ENTRY, "item_id": "e1", "member_id": M, **fields})
+
+
+# --- every reason, in order ------------------------------------------------------------
+
+# One item, reader and state that fail every check of a service read; each step repairs
+# the check that failed, and the next check in the docstring's order is the reason.
+WRONG = (
+    entry(
+        tenant_id="t-other",
+        member_id=OTHER,
+        scope=key(K.OPERATOR_COPILOT, user=OTHER),
+        category=MemoryCategory.MEDICAL,
+        lifecycle=Lifecycle.PAUSED,
+        suppression=Suppression(SuppressionReason.USER_PAUSE),
+        held=True,
+    ),
+    # shell: not on the pose blueprint, may not claim health
+    service(Consumer.SHELL, context=RecallContext.HEALTH, crisis_frame=True),
+    state(consent_types=frozenset(), clear_pending=True, off_the_record=True),
+)
+REPAIRS = [
+    ("tenant-mismatch", "item", {"tenant_id": None}),
+    ("user-mismatch", "item", {"member_id": M, "scope": key(K.OPERATOR_COPILOT)}),
+    ("scope-mismatch", "item", {"scope": key(K.POSE)}),  # a crisis recall reaches pose
+    ("consumer-not-allowed-for-scope", "item", {"scope": key(K.PROFILE)}),
+    ("full-clear-pending", "state", {"clear_pending": False}),
+    ("off-the-record", "state", {"off_the_record": False}),
+    ("scope-suppressed", "state", {"consent_types": BASE}),
+    ("crisis-frame", "reader", {"crisis_frame": False}),
+    ("user-pause", "item", {"suppression": None}),
+    ("lifecycle-paused", "item", {"lifecycle": Lifecycle.ACTIVE}),
+    ("deletion-hold", "item", {"held": False}),
+    ("sensitive-category-without-consent", "state", {"categories": frozenset({"medical"})}),
+    # the claimed context counts only when the reader may claim it: tara may
+    (
+        "sensitive-category-outside-relevant-context",
+        "reader",
+        {"capabilities": capabilities_for(Consumer.TARA)},
+    ),
+]
+
+
+def test_a_service_read_fails_at_the_first_check_in_the_documented_order():
+    item, reader, member = WRONG
+    for reason, part, repair in REPAIRS:
+        assert decide(item, reader, member, NOW) == reason
+        if part == "item":
+            item = replace(item, **repair)
+        elif part == "reader":
+            reader = replace(reader, **repair)
+        else:
+            member = replace(member, **repair)
+    assert decide(item, reader, member, NOW) is None
+
+
+def test_the_kind_level_checks_are_kind_reason_and_decide_asks_it():
+    item, reader, member = WRONG
+    item = replace(item, tenant_id=None, member_id=M, scope=key(K.POSE))
+    for expected, repair in [
+        ("consumer-not-allowed-for-scope", {}),
+        ("full-clear-pending", {"scope": key(K.PROFILE)}),
+    ]:
+        item = replace(item, **repair)
+        assert kind_reason(item.kind, item.scope.kind, reader, member) == expected
+        assert decide(item, reader, member, NOW) == expected
+    ready = replace(member, clear_pending=False, off_the_record=False, consent_types=BASE)
+    assert kind_reason(ContentKind.ENTRY, K.PROFILE, reader, ready) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "consents", "reason"),
+    [
+        (K.PROFILE, {"data_processing"}, "scope-suppressed"),
+        (K.NOTEBOOK, {"data_storage"}, "scope-suppressed"),
+        (K.POSE, BASE, "scope-suppressed"),  # pose also needs sensitive_data
+        (K.POSE, BASE | {"sensitive_data"}, None),
+        (K.CRISIS, set(), None),  # vital interests: no consent asked
+    ],
+)
+def test_each_kind_needs_its_blueprints_base_consents(kind, consents, reason):
+    reader = service(Consumer.ASSISTANT, scope=key(K.POSE) if kind == K.POSE else key(K.CRISIS))
+    item = entry(scope=key(kind))
+    assert decide(item, reader, state(consent_types=frozenset(consents)), NOW) == reason
+
+
+@pytest.mark.parametrize(
+    ("ends_at", "reason"),
+    [
+        (None, "user-pause"),
+        (NOW + timedelta(seconds=1), "user-pause"),
+        (NOW, None),
+        (NOW - timedelta(days=3), None),
+    ],
+)
+def test_a_timed_pause_ends_at_its_end(ends_at, reason):
+    item = entry(lifecycle=Lifecycle.PAUSED, suppression=Suppression("user-pause", ends_at))
+    assert decide(item, service(), state(), NOW) == reason
+
+
+def test_a_paused_entry_without_an_end_stays_paused():
+    assert decide(entry(lifecycle=Lifecycle.PAUSED), service(), state(), NOW) == "lifecycle-paused"
+
+
+def test_short_term_rows_need_processing_consent_and_tokens_none():
+    stm = ContentItem(kind=ContentKind.STM, item_id="r1", member_id=M)
+    token = ContentItem(kind=ContentKind.TOKEN, item_id="c1", member_id=M)
+    without = state(consent_types=frozenset({"data_storage"}))
+    assert decide(stm, service(scope=None), without, NOW) == "scope-suppressed"
+    assert decide(stm, service(scope=None), state(), NOW) is None
+    # a token carries references only; a pending clear does not hide where one left off
+    assert decide(token, service(scope=None), state(consent_types=frozenset()), NOW) is None
+    assert decide(token, service(scope=None), state(clear_pending=True), NOW) is None
+
+
+def test_a_sensitive_token_stays_on_the_device_that_wrote_it_unless_granted():
+    token = ContentItem(
+        kind=ContentKind.TOKEN,
+        item_id="c1",
+        member_id=M,
+        sensitive=True,
+        writer_client_id="client-1",
+        device_id="phone",
+        cross_device_consent_id="grant-1",
+    )
+    same = service(scope=None, client_id="client-1", device_id="phone")
+    assert decide(token, same, state(), NOW) is None
+    for other in (replace(same, device_id="laptop"), replace(same, client_id="client-2")):
+        assert decide(token, other, state(), NOW) == "cross-device-consent-required"
+        assert decide(token, other, state(cross_device_grant_id="grant-1"), NOW) is None
+        assert decide(token, other, state(cross_device_grant_id="grant-2"), NOW) == (
+            "cross-device-consent-required"
+        )
+
+
+def test_a_sensitive_multi_actor_interaction_needs_its_consent_and_context():
+    item = entry(actor_sensitive=True)
+    reader = service(context=RecallContext.RELATIONSHIP)
+    assert decide(item, reader, state(), NOW) == "sensitive-category-without-consent"
+    assert decide(item, reader, state(multi_actor_consented=True), NOW) is None
+    general = service(context=RecallContext.GENERAL)
+    assert decide(item, general, state(multi_actor_consented=True), NOW) == (
+        "sensitive-category-outside-relevant-context"
+    )
+
+
+def test_a_member_sees_their_own_and_an_operator_only_the_granted():
+    member = Reader(kind=ReaderKind.MEMBER, member_id=M)
+    assert decide(entry(held=True, lifecycle=Lifecycle.DRAFT), member, state(), NOW) is None
+    assert decide(entry(member_id=OTHER), member, state(), NOW) == "user-mismatch"
+    operator = Reader(kind=ReaderKind.OPERATOR, member_id=M, granted_ids=frozenset({"e1"}))
+    assert decide(entry(), operator, state(), NOW) is None
+    assert decide(entry(item_id="e2"), operator, state(), NOW) == "no-granted-inspection"
+    assert decide(entry(member_id=OTHER), operator, state(), NOW) == "user-mismatch"
+    assert decide(entry(), Reader(kind="stranger", member_id=M), state(), NOW) == "user-mismatch"
+
+
+def test_a_state_of_another_member_withholds_everything():
+    assert decide(entry(), service(), replace(state(), member_id=OTHER), NOW) == "user-mismatch"
+
+
+def test_a_service_reader_must_carry_capabilities():
+    with pytest.raises(ValueError, match="capabilities"):
+        Reader(kind=ReaderKind.SERVICE, member_id=M)
+
+
+# --- properties ------------------------------------------------------------------------
+
+ALL_CONSENTS = sorted(BASE | {"sensitive_data"})
+CATEGORIES = [
+    MemoryCategory.PREFERENCE,
+    MemoryCategory.FACT,
+    MemoryCategory.SAFETY,
+    *sorted(SENSITIVE_CATEGORIES)[::4],
+]
+
+
+# The identifiers a drawn scope varies, per kind (the rest keep `key`'s defaults).
+VARIED = {
+    K.SESSION: ("session_id",),
+    K.SCENE: ("session_id", "scene_id"),
+    K.POSE: ("session_id", "scene_id"),
+    K.NOTEBOOK: ("notebook_id",),
+    K.TENANT: ("tenant_id",),
+}
+CHOICES = {
+    "session_id": ["s1", "s2"],
+    "scene_id": ["sc1", "sc2"],
+    "notebook_id": ["n1", "n2"],
+    "tenant_id": ["t1", "t2"],
+}
+
+
+@st.composite
+def scope_keys(draw, user: str = M) -> ScopeKey:
+    kind = draw(st.sampled_from([*K.values, K.PROFILE, K.PROFILE]))
+    ids = {name: draw(st.sampled_from(CHOICES[name])) for name in VARIED.get(kind, ())}
+    return key(kind, user=user, **ids)
+
+
+@st.composite
+def items(draw) -> ContentItem:
+    member = draw(st.sampled_from([M, M, M, OTHER]))
+    kind = draw(st.sampled_from([ContentKind.ENTRY] * 4 + [ContentKind.STM, ContentKind.TOKEN]))
+    scope = draw(scope_keys(member)) if kind == ContentKind.ENTRY else None
+    return ContentItem(
+        kind=kind,
+        item_id=draw(st.sampled_from(["e1", "e2"])),
+        member_id=member,
+        scope=scope,
+        tenant_id=draw(st.sampled_from([None, None, "t1", "t2"])),
+        category=draw(st.sampled_from(CATEGORIES)),
+        lifecycle=draw(st.sampled_from([Lifecycle.ACTIVE] * 4 + list(Lifecycle.values))),
+        suppression=draw(
+            st.none()
+            | st.builds(
+                Suppression,
+                st.sampled_from(SuppressionReason.values),
+                st.sampled_from([None, NOW - timedelta(days=1), NOW + timedelta(days=1)]),
+            )
+        ),
+        held=draw(st.sampled_from([False] * 4 + [True])),
+        actor_sensitive=draw(st.sampled_from([False] * 3 + [True])),
+        sensitive=draw(st.booleans()),
+        writer_client_id=draw(st.sampled_from([None, "client-1", "client-2"])),
+        device_id=draw(st.sampled_from(["", "phone"])),
+        cross_device_consent_id=draw(st.sampled_from([None, "grant-1"])),
+    )
+
+
+@st.composite
+def readers(draw) -> Reader:
+    return Reader(
+        kind=ReaderKind.SERVICE,
+        member_id=M,
+        capabilities=capabilities_for(draw(st.sampled_from(Consumer.values))),
+        client_id=draw(st.sampled_from(["client-1", "client-2"])),
+        context=draw(st.sampled_from(RecallContext.values)),
+        scope=draw(st.none() | scope_keys()),
+        tenant_id=draw(st.sampled_from([None, "t1"])),
+        crisis_frame=draw(st.sampled_from([False] * 4 + [True])),
+        safety_critical_context=draw(st.booleans()),
+        device_id=draw(st.sampled_from([None, "phone"])),
+    )
+
+
+@st.composite
+def states(draw) -> MemberState:
+    return MemberState(
+        member_id=M,
+        consent_types=draw(st.frozensets(st.sampled_from(ALL_CONSENTS))),
+        categories=draw(st.frozensets(st.sampled_from(sorted(SENSITIVE_CATEGORIES)))),
+        multi_actor_consented=draw(st.booleans()),
+        clear_pending=draw(st.sampled_from([False] * 5 + [True])),
+        off_the_record=draw(st.sampled_from([False] * 5 + [True])),
+        cross_device_grant_id=draw(st.sampled_from([None, "grant-1"])),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=items(), member=states())
+def test_a_member_reader_sees_exactly_their_own(item, member):
+    reader = Reader(kind=ReaderKind.MEMBER, member_id=M)
+    assert (decide(item, reader, member, NOW) is None) == (item.member_id == M)
+
+
+@settings(max_examples=400, deadline=None)
+@given(item=items(), reader=readers(), member=states(), data=st.data())
+def test_withdrawing_a_consent_never_makes_anything_more_visible(item, reader, member, data):
+    fewer = data.draw(st.frozensets(st.sampled_from(sorted(member.consent_types) or [""])))
+    narrowed = replace(
+        member,
+        consent_types=member.consent_types & fewer,
+        categories=data.draw(st.frozensets(st.sampled_from(sorted(member.categories) or [""])))
+        & member.categories,
+        multi_actor_consented=member.multi_actor_consented and data.draw(st.booleans()),
+    )
+    if decide(item, reader, narrowed, NOW) is None:
+        assert decide(item, reader, member, NOW) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(item=items(), reader=readers(), member=states(), data=st.data())
+def test_narrowing_capabilities_never_makes_anything_more_visible(item, reader, member, data):
+    caps = reader.capabilities
+
+    def some(values):
+        return data.draw(st.none() | st.frozensets(st.sampled_from(sorted(values) or [""])))
+
+    narrowed = replace(
+        reader,
+        capabilities=caps.narrowed(
+            surfaces=some(caps.surfaces),
+            contexts=some(caps.contexts),
+            read_kinds=some(caps.read_kinds),
+        ),
+    )
+    if decide(item, narrowed, member, NOW) is None:
+        assert decide(item, reader, member, NOW) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(item=items(), reader=readers(), member=states(), ago=st.integers(0, 10**6))
+def test_an_ended_timed_pause_is_visible_iff_the_entry_unpaused_would_be(item, reader, member, ago):
+    unpaused = replace(item, lifecycle=Lifecycle.ACTIVE, suppression=None)
+    ended = replace(
+        item,
+        lifecycle=Lifecycle.PAUSED,
+        suppression=Suppression(SuppressionReason.USER_PAUSE, NOW - timedelta(seconds=ago)),
+    )
+    assert (decide(ended, reader, member, NOW) is None) == (
+        decide(unpaused, reader, member, NOW) is None
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=items(), reader=readers(), member=states())
+def test_a_kind_withheld_as_a_whole_withholds_every_reached_item_of_it(item, reader, member):
+    reason = kind_reason(item.kind, item.scope.kind if item.scope else None, reader, member)
+    decided = decide(item, reader, member, NOW)
+    if reason is not None:
+        assert decided is not None
+        if decided not in ("tenant-mismatch", "user-mismatch", "scope-mismatch"):
+            assert decided == reason
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=items(), reader=readers(), member=states())
+def test_every_reason_for_a_long_term_entry_is_a_documented_envelope_key(item, reader, member):
+    reason = decide(replace(item, kind=ContentKind.ENTRY), reader, member, NOW)
+    assert reason is None or reason in ENVELOPE_REASONS
