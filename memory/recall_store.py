@@ -229,17 +229,25 @@ def _member_rows(member_id, kinds: Iterable[str] | None = None) -> QuerySet[Memo
 
 def _pool(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]:
     """The member's active rows of ``kinds`` (held ones included: the gate withholds
-    them): every entry that can surface, but for ended timed pauses (`_ended_pauses`).
+    them): every entry that can surface, but for ended timed pauses (`_ended_pause_ids`).
     Served by the `memory_recall_live` partial index."""
     return _member_rows(request.user_id, kinds).filter(lifecycle=Lifecycle.ACTIVE)
 
 
-def _ended_pauses(request: RecallRequest, kinds: Iterable[str], now: datetime):
-    """The member's paused rows of ``kinds`` whose timed pause has ended by ``now``: the
-    gate treats them as active (`memory_pause_due` index)."""
-    return _member_rows(request.user_id, kinds).filter(
-        lifecycle=Lifecycle.PAUSED, suppression_ends_at__lte=now
+def _ended_pause_ids(member_id, now: datetime) -> list[str]:
+    """The member's paused entries whose timed pause has ended by ``now`` (the gate treats
+    them as active): a probe of the `memory_pause_due` index on every recall, which
+    almost always finds none, so raw (the ORM would spend longer building it)."""
+    fields = MemoryEntry._meta
+    member = fields.get_field("member").get_db_prep_value(uuid.UUID(str(member_id)), connection)
+    ends = fields.get_field("suppression_ends_at").get_db_prep_value(now, connection)
+    statement = (
+        f"SELECT id FROM {connection.ops.quote_name(fields.db_table)}"  # noqa: S608 - fixed names
+        " WHERE member_id = %s AND lifecycle = %s AND suppression_ends_at <= %s"
     )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [member, Lifecycle.PAUSED.value, ends])
+        return [str(uuid.UUID(str(entry_id))) for (entry_id,) in cursor.fetchall()]
 
 
 @dataclass(frozen=True)
@@ -987,8 +995,15 @@ def recall_resolve(
             withheld=withheld,
         )
 
+    decided: dict[str, bool] = {}  # the loaded candidates never change within a recall
+
     def visible(candidate: RecallCandidate) -> bool:
-        return decide(candidate.as_item(), reader, state, now) is None
+        seen = decided.get(candidate.entry_id)
+        if seen is None:
+            seen = decided[candidate.entry_id] = (
+                decide(candidate.as_item(), reader, state, now) is None
+            )
+        return seen
 
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
@@ -1020,7 +1035,8 @@ def recall_resolve(
 
     # Paused entries whose timed pause has ended are active to the gate but in neither
     # stream's index: few, and all of them are read.
-    loaded: dict[str, RecallCandidate] = _candidates(_ended_pauses(request, reach.kinds, now))
+    ended = _ended_pause_ids(request.user_id, now)
+    loaded = _candidates(any_lifecycle.filter(pk__in=ended)) if ended else {}
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = _essential_count(query, corpus), first
