@@ -3,6 +3,7 @@
 #   make test  — set up, then the whole suite (SQLite unless DATABASE_URL says otherwise)
 
 PORT ?= 8000
+MCP_PORT ?= 8001
 VENV := .venv
 PY := $(VENV)/bin/python
 # Finds a Python >= 3.12: $(PYTHON) if given, else python3.14..3.12 on PATH, else pyenv's.
@@ -28,14 +29,21 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 run: migrate
-	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo
+	@mkdir -p .run
+	@DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo > .run/logins-$(PORT).txt
 	@# No worker is alive yet: hand back any task a killed previous run left RUNNING.
-	$(PY) manage.py recover_stalled_tasks --lease-seconds 0
-	@echo "Iris is starting on http://127.0.0.1:$(PORT)/  (API docs: /api/docs/, admin: /admin/)"
-	@trap 'kill 0' INT TERM EXIT; \
+	@$(PY) manage.py recover_stalled_tasks --lease-seconds 0
+	@export DEBUG=$${DEBUG:-true}; trap 'kill 0' INT TERM EXIT; \
 	$(PY) manage.py db_worker --queue-name default & \
 	$(PY) manage.py crontask & \
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT) --noreload
+	$(PY) manage.py mcp_serve --port $(MCP_PORT) --issuer-url http://127.0.0.1:$(PORT)/ & \
+	$(PY) manage.py runserver 127.0.0.1:$(PORT) --noreload & \
+	for _ in $$(seq 60); do $(PY) -c 'import socket,sys; [socket.create_connection(("127.0.0.1", p), 1) for p in ($(PORT), $(MCP_PORT))]' 2>/dev/null && break; sleep 0.5; done; \
+	cat .run/logins-$(PORT).txt; \
+	echo "MCP server (streamable HTTP, a service client's bearer token): http://127.0.0.1:$(MCP_PORT)/mcp"; \
+	echo "Iris is running on http://127.0.0.1:$(PORT)/  (API docs: /api/docs/, admin: /admin/; mail is printed here)"; \
+	echo "Worker and scheduler say only warnings; IRIS_VERBOSE_JOBS=true shows their progress. Ctrl-C stops."; \
+	wait
 
 CHROMIUM ?= /usr/bin/chromium
 

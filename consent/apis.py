@@ -10,8 +10,8 @@ from consent.enums import CONSENT_TYPES, CaptureMethod, ConsentEventKind, Consen
 from consent.filters import ConsentEventFilter
 from consent.models import ConsentEvent
 from consent.policy import is_in_force
-from consent.selectors import consent_event_list, consent_ledger_verify, consent_states
-from consent.services import consent_event_append
+from consent.selectors import consent_event_list, consent_states
+from consent.services import consent_event_append, consent_ledger_check
 from consent.terms import CURRENT_TERMS_VERSION, TERMS_HASHES
 from hierarchy.events import Actor
 from iris_site.api.gated import content_free
@@ -179,7 +179,8 @@ class ConsentEventDetailApi(generics.RetrieveAPIView):
 
 @content_free
 class ConsentLedgerVerifyApi(APIView):
-    """Recompute every fingerprint and hash of the member's ledger."""
+    """Recompute every fingerprint and hash of the member's ledger; a break closes the
+    member's consent gates until the ledger is repaired."""
 
     permission_classes = [IsMember]
 
@@ -197,7 +198,7 @@ class ConsentLedgerVerifyApi(APIView):
         }
     )
     def get(self, request):
-        broken = consent_ledger_verify(member_id=request.user.pk)
+        broken = consent_ledger_check(member_id=request.user.pk)
         return Response(
             {
                 "valid": broken is None,

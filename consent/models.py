@@ -92,7 +92,13 @@ class ConsentEvent(models.Model):
                 violation_error_message="Only a withdrawal or an expiry supersedes a grant.",
             ),
         ]
-        triggers = append_only_triggers()
+        # Purged by consent type (never a single withdrawal) by the data-rights hard
+        # delete; the rest is re-chained after.
+        triggers = append_only_triggers(
+            purgeable=True,
+            chain_columns=("previous_hash", "hash"),
+            purged_whole_by=("member_id", "consent_type"),
+        )
 
     def __str__(self) -> str:
         return f"{self.kind} {self.consent_type} #{self.sequence}"
@@ -122,3 +128,37 @@ class ConsentEvent(models.Model):
             "valid_until": iso(self.valid_until) if self.valid_until else None,
             "supersedes": str(self.supersedes_id) if self.supersedes_id else None,
         }
+
+
+class ConsentLedgerHead(models.Model):
+    """How far a member's ledger was last checked, and whether it failed: the gates'
+    fail-closed switch. Moved forward by every append and purge, under the member lock."""
+
+    member = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="consent_ledger_head",
+        editable=False,
+    )
+    sequence = models.PositiveIntegerField(editable=False)  # 0: an empty ledger
+    event_id = models.CharField(max_length=36, blank=True, editable=False)
+    hash = models.CharField(max_length=64, editable=False)
+    checked_at = models.DateTimeField(editable=False)
+    # Set once a check fails; every gate then acts as if nothing were consented.
+    broken_at = models.DateTimeField(null=True, blank=True, editable=False)
+    broken_event_id = models.CharField(max_length=36, blank=True, editable=False)
+    broken_reason = models.CharField(max_length=32, blank=True, editable=False)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(broken_at__isnull=True, broken_reason="")
+                | Q(broken_at__isnull=False) & ~Q(broken_reason=""),
+                name="%(app_label)s_%(class)s_broken_has_reason",
+                violation_error_message="A broken ledger names why.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ledger head #{self.sequence} of {self.member_id}"

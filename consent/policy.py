@@ -107,7 +107,9 @@ class LedgerRow:
 @dataclass(frozen=True, slots=True)
 class LedgerBreak:
     event_id: str
-    reason: str  # fingerprint-mismatch | previous-hash-mismatch | hash-mismatch | terms-drift
+    # fingerprint-mismatch | previous-hash-mismatch | hash-mismatch | terms-drift
+    # | head-mismatch | head-missing (the last checked head changed or is gone)
+    reason: str
 
 
 def first_invalid(
@@ -132,6 +134,50 @@ def first_invalid(
             if published is not None and published != row.body["terms_hash"]:
                 return LedgerBreak(row.event_id, "terms-drift")
         expected_previous = row.hash
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerHead:
+    """The newest event the ledger was last checked up to (stored per member)."""
+
+    sequence: int  # 0: an empty ledger
+    event_id: str
+    hash: str
+
+
+def first_untrusted(rows: Iterable[LedgerRow], *, head: LedgerHead | None) -> LedgerBreak | None:
+    """The check a gate runs before it acts on a ledger; names the first bad event.
+
+    Cheap enough for every decision: every link is compared (a removed or inserted event
+    breaks one), the last checked head must still be there unchanged (a removed newest
+    event), and the events a decision reads, the latest of each consent type, have
+    their fingerprint and hash recomputed. An older event's content decides nothing;
+    `first_invalid` (the member's full verification) recomputes those too. Without a
+    head (never checked) the whole ledger is verified once.
+    """
+    rows = list(rows)
+    if head is None:
+        return first_invalid(rows)
+    expected_previous = GENESIS_HASH
+    head_seen = head.sequence == 0
+    latest: dict[str, LedgerRow] = {}
+    for row in rows:
+        if row.previous_hash != expected_previous:
+            return LedgerBreak(row.event_id, "previous-hash-mismatch")
+        if row.body["sequence"] == head.sequence:
+            if (row.event_id, row.hash) != (head.event_id, head.hash):
+                return LedgerBreak(row.event_id, "head-mismatch")
+            head_seen = True
+        latest[row.body["consent_type"]] = row
+        expected_previous = row.hash
+    if not head_seen:
+        return LedgerBreak(head.event_id, "head-missing")
+    for row in sorted(latest.values(), key=lambda r: r.body["sequence"]):
+        if compute_event_fingerprint(row.body) != row.fingerprint:
+            return LedgerBreak(row.event_id, "fingerprint-mismatch")
+        if compute_event_hash(row.previous_hash, row.body, row.fingerprint) != row.hash:
+            return LedgerBreak(row.event_id, "hash-mismatch")
     return None
 
 

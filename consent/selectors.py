@@ -7,7 +7,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from consent.enums import CATEGORY_PREFIX
-from consent.models import ConsentEvent
+from consent.integrity import consent_ledger_trusted_events
+from consent.models import ConsentEvent, ConsentLedgerHead
 from consent.policy import (
     ConsentState,
     LedgerBreak,
@@ -33,13 +34,15 @@ def consent_latest_event(*, member_id, consent_type: str) -> ConsentEvent | None
 
 
 def consent_states(*, member_id) -> dict[str, ConsentState]:
-    """Latest event per consent type: the member's current consent picture."""
-    rows = (
-        ConsentEvent.objects.filter(member_id=member_id)
-        .order_by("sequence")
-        .values_list("consent_type", "status", "id", "valid_until")
+    """Latest event per consent type: the member's current consent picture.
+
+    Empty when the ledger fails its check (`consent.integrity`): every gate built on
+    this, `consent_active` first, then refuses what needs consent.
+    """
+    events = consent_ledger_trusted_events(member_id=member_id) or []
+    return fold_latest(
+        ConsentState(e.consent_type, e.status, str(e.id), e.valid_until) for e in events
     )
-    return fold_latest(ConsentState(t, s, str(i), v) for t, s, i, v in rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,3 +74,12 @@ def consent_ledger_verify(*, member_id) -> LedgerBreak | None:
         for e in ConsentEvent.objects.filter(member_id=member_id).order_by("sequence").iterator()
     )
     return first_invalid(rows, terms_hashes=TERMS_HASHES)
+
+
+def consent_ledger_broken_count(*, tenant_id=None) -> int:
+    """Members whose gates are closed by a ledger that failed verification (of one
+    tenant's members, for a tenant-bound operator)."""
+    heads = ConsentLedgerHead.objects.filter(broken_at__isnull=False)
+    if tenant_id is not None:
+        heads = heads.filter(member__tenant_memberships__tenant_id=tenant_id)
+    return heads.count()

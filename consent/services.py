@@ -8,16 +8,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from consent.enums import CONSENT_TYPES, CaptureMethod, ConsentEventKind, LegalBasis
+from consent.integrity import (
+    consent_ledger_broken_record,
+    consent_ledger_head_advance,
+    consent_ledger_trusted_events,
+)
 from consent.models import ConsentEvent
 from consent.policy import (
     RECORD_VERSION,
     ConsentState,
+    LedgerBreak,
     compute_event_fingerprint,
     compute_event_hash,
     decide,
     status_after,
 )
-from consent.selectors import consent_latest_event
+from consent.selectors import consent_latest_event, consent_ledger_verify
 from consent.signals import consent_ended
 from consent.terms import TERMS_HASHES
 from hierarchy.enums import Severity
@@ -104,6 +110,10 @@ def consent_event_append(
         .only("sequence", "hash")
         .first()
     )
+    # Incremental check: the ledger must still end at the head the last append left.
+    # A break closes the member's gates; the member can still append (a withdrawal
+    # must always go through), the gates stay closed.
+    consent_ledger_trusted_events(member_id=member.pk)
     event = ConsentEvent(
         id=uuid.uuid4(),
         member=member,
@@ -129,6 +139,7 @@ def consent_event_append(
     event.fingerprint = compute_event_fingerprint(body)
     event.hash = compute_event_hash(event.previous_hash, body, event.fingerprint)
     event.save(force_insert=True)
+    consent_ledger_head_advance(member_id=member.pk, newest=event, now=now)
 
     audit_event_append(
         action=f"consent.event.{kind}",
@@ -203,6 +214,9 @@ def consent_ledger_purge(
     if unknown or not consent_types:
         raise InvalidInput(fields={"consent_types": [f"Unknown or empty: {unknown}"]})
     member_lock(member_id=member.pk)
+    # The re-chain below recomputes every hash: verify first, so a forgery is recorded
+    # (and the gates stay closed) rather than laundered into a ledger that verifies.
+    consent_ledger_check(member_id=member.pk)
     with purge_bypass(ConsentEvent):
         # `supersedes` links stay within one consent type, so nothing outside is orphaned.
         purged, _ = ConsentEvent.objects.filter(
@@ -213,6 +227,8 @@ def consent_ledger_purge(
             digest = compute_event_hash(previous, event.body(), event.fingerprint)
             ConsentEvent.objects.filter(pk=event.pk).update(previous_hash=previous, hash=digest)
             previous = digest
+    newest = ConsentEvent.objects.filter(member=member).order_by("-sequence").first()
+    consent_ledger_head_advance(member_id=member.pk, newest=newest)
     audit_event_append(
         action="consent.ledger.purged",
         policy_id=POLICY_ID,
@@ -227,3 +243,14 @@ def consent_ledger_purge(
         },
     )
     return purged
+
+
+def consent_ledger_check(*, member_id) -> LedgerBreak | None:
+    """The member's full verification; a tampered ledger also closes their gates.
+
+    Terms drift is reported but closes nothing: the ledger is intact, the published
+    words changed."""
+    broken = consent_ledger_verify(member_id=member_id)
+    if broken is not None and broken.reason != "terms-drift":
+        consent_ledger_broken_record(member_id=member_id, broken=broken)
+    return broken

@@ -28,6 +28,7 @@ from hierarchy.events import Actor, audit_event_append
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
+from memory.selectors import ensure_no_pending_clear
 
 POLICY_ID = "iris.continuity.tokens.v1"
 
@@ -192,6 +193,7 @@ def continuation_token_write(
             code="surface-not-yours",
         )
     member_lock(member_id=member.pk)
+    ensure_no_pending_clear(member_id=member.pk)
     # Taken under the lock, so the writes of one member are totally ordered in time.
     now = now or timezone.now()
 

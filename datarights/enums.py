@@ -84,6 +84,7 @@ class TrailEvent(models.TextChoices):
     REACTIVATED = "reactivated"  # the member took a soft delete back inside the window
     DOWNLOADED = "downloaded"  # the member downloaded the export
     ARTIFACT_REMOVED = "artifact-removed"  # the export file was removed (window over, or erased)
+    MAIL_UNDELIVERED = "mail-undelivered"  # the mail transport refused a code or a notice
 
 
 STATUS_EVENTS: frozenset[str] = frozenset(RequestStatus.values)

@@ -6,6 +6,9 @@ written one per line; the SHA-256 of the plaintext is computed as it is written 
 request's `result_fingerprint`). With `encrypted`, the same bytes go through the framed
 Fernet writer of `datarights.crypto` on their way to disk.
 
+A forgotten memory appears as its id, its times and `forgotten`, never its text; every
+entry's consent records show the ledger as it stands (a withdrawn consent says when).
+
 Third-party data stays out: operator ids (operator-copilot scopes, revision actors) are
 reduced to "operator"; mentions of other people are the member's own masked handles and
 relationship notes.
@@ -19,12 +22,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from consent.policy import is_in_force
+from consent.enums import category_consent_type
+from consent.policy import ConsentState, is_in_force
 from consent.selectors import consent_event_list, consent_states
 from datarights import conf
 from datarights.contracts import ExportPayload
 from datarights.policy import art15_information
-from datarights.stores import short_term_memory_export
+from hierarchy.checkpoint import audit_member_chain, audit_member_proof
 from hierarchy.events import iso
 from memory.dsar import (
     memory_export_entry_page,
@@ -32,17 +36,36 @@ from memory.dsar import (
     memory_off_the_record_states,
     memory_turn_page,
 )
-from memory.enums import MemoryCategory, ScopeKind
+from memory.enums import Lifecycle, MemoryCategory, ScopeKind
 from memory.policy import retention_envelope_for_kind
 from memory.selectors import multi_actor_of, scope_of, suppression_of
+from memory.stores import short_term_memory_export
 
 FORMAT = "iris-dsar-export"
 VERSION = 1
 PAGE = 500
 
 
+# Export files hold member data: only the server's own user may read them, whatever the
+# process umask (0600 files in 0700 directories).
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+_PRIVATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+
+
 def member_dir(member_id) -> Path:
     return conf.export_root() / str(member_id)
+
+
+def _private_dir(member_id) -> Path:
+    """The member's export directory, created (with the export root) 0700."""
+    root = conf.export_root()
+    directory = member_dir(member_id)
+    directory.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    # `mkdir` applies the umask and leaves existing directories as they were.
+    for path in (root, directory):
+        os.chmod(path, DIR_MODE)
+    return directory
 
 
 def artifact_path(request) -> Path | None:
@@ -99,7 +122,56 @@ def _revision(revision) -> dict:
     }
 
 
-def _entry(entry, revisions: list) -> dict:
+def _ended_consents(member_id, now: datetime) -> dict[str, datetime]:
+    """Consent type → when it ended, for each of the member's consents not in force now
+    (withdrawn, denied, expired, or past its end date)."""
+    latest: dict[str, tuple] = {}
+    for row in (
+        consent_event_list(member_id=member_id)
+        .order_by("sequence")
+        .values_list("consent_type", "status", "id", "valid_until", "occurred_at")
+    ):
+        latest[row[0]] = row
+    ended = {}
+    for consent_type, status, event_id, valid_until, occurred_at in latest.values():
+        state = ConsentState(consent_type, status, str(event_id), valid_until)
+        if not is_in_force(state, now):
+            lapsed = valid_until if valid_until is not None and valid_until <= now else None
+            ended[consent_type] = lapsed or occurred_at
+    return ended
+
+
+def _consent(records: list, ended: dict[str, datetime]) -> list[dict]:
+    """The consents an entry depended on, as the ledger stands: a withdrawn (or expired)
+    one says when it ended, whatever the entry recorded when it was written."""
+    out = []
+    for record in records or ():
+        revoked = ended.get(category_consent_type(record.get("category", "")))
+        if not record.get("revoked_at") and revoked is not None:
+            record = {**record, "revoked_at": _time(revoked)}
+        out.append(record)
+    return out
+
+
+def _forgotten(entry, revisions: list, ended: dict[str, datetime]) -> dict:
+    """A forgotten memory: that it existed and when it was forgotten, never its text."""
+    return {
+        "id": str(entry.pk),
+        "lifecycle": entry.lifecycle,
+        "forgotten": True,
+        "consent": _consent(entry.consent, ended),
+        "created_at": _time(entry.created_at),
+        "forgotten_at": _time(entry.updated_at),
+        "revisions": [
+            {"id": str(r.pk), "number": r.number, "created_at": _time(r.created_at)}
+            for r in revisions
+        ],
+    }
+
+
+def _entry(entry, revisions: list, ended: dict[str, datetime]) -> dict:
+    if entry.lifecycle == Lifecycle.TOMBSTONED:
+        return _forgotten(entry, revisions, ended)
     suppression = suppression_of(entry)
     multi_actor = multi_actor_of(entry)
     return {
@@ -115,7 +187,7 @@ def _entry(entry, revisions: list) -> dict:
         "suppression": suppression.model_dump(mode="json") if suppression else None,
         "multi_actor": multi_actor.model_dump(mode="json") if multi_actor else None,
         "provenance_chain": entry.provenance_chain,
-        "consent": entry.consent,
+        "consent": _consent(entry.consent, ended),
         "expires_at": _time(entry.expires_at),
         "last_referenced_at": _time(entry.last_referenced_at),
         "reference_count": entry.reference_count,
@@ -135,7 +207,8 @@ def _write_array(write: Callable[[bytes], None], items: Iterable[dict]) -> int:
     return count
 
 
-def _entries(member_id, kinds: list[str]) -> Iterable[dict]:
+def _entries(member_id, kinds: list[str], now: datetime) -> Iterable[dict]:
+    ended = _ended_consents(member_id, now)
     after = None
     while kinds:
         page = memory_export_entry_page(
@@ -149,7 +222,7 @@ def _entries(member_id, kinds: list[str]) -> Iterable[dict]:
         ).select_related(None):
             revisions.setdefault(str(revision.entry_id), []).append(revision)
         for entry in page:
-            yield _entry(entry, revisions.get(str(entry.pk), []))
+            yield _entry(entry, revisions.get(str(entry.pk), []), ended)
         after = page[-1].pk
         if len(page) < PAGE:
             return
@@ -230,15 +303,15 @@ def write_bundle(
     }
     write(_dumps(head)[:-1])  # the object stays open: the sections follow
     write(b',\n"entries":')
-    _write_array(write, _entries(member_id, main))
+    _write_array(write, _entries(member_id, main, generated_at))
     if ScopeKind.SCENE in kinds:
         write(b',\n"scene_memory":{"entries":')
-        _write_array(write, _entries(member_id, [ScopeKind.SCENE]))
+        _write_array(write, _entries(member_id, [ScopeKind.SCENE], generated_at))
         write(b"}")
     if ScopeKind.POSE in kinds:
         # Pose memory is aggregate alignment data; the marker tells a recipient so.
         write(b',\n"pose_memory":{"biometric_aggregate_only":true,"entries":')
-        _write_array(write, _entries(member_id, [ScopeKind.POSE]))
+        _write_array(write, _entries(member_id, [ScopeKind.POSE], generated_at))
         write(b"}")
     if payload.include_session_memory and ScopeKind.SESSION in kinds:
         write(b',\n"session_memory":{"conversation_turns":')
@@ -251,6 +324,10 @@ def write_bundle(
         _write_array(write, _consents(member_id))
     if payload.include_opt_outs:
         write(b',\n"opt_outs":' + _dumps(_opt_outs(member_id, generated_at)))
+    # The member's audit chain, verifiable on their own: `python -m hierarchy.seal`.
+    write(b',\n"audit_proof":' + _dumps(audit_member_proof(member_id)))
+    write(b',\n"audit_chain":')
+    _write_array(write, audit_member_chain(member_id))
     write(b"\n}\n")
     return sink.hexdigest(), sink.size
 
@@ -272,11 +349,10 @@ def write_artifact(
     Returns (final file name, plaintext SHA-256, file size)."""
     from datarights.crypto import EncryptingWriter
 
-    directory = member_dir(member_id)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = _private_dir(member_id)
     name = f"{request_id}.json.enc" if key else f"{request_id}.json"
     partial = directory / partial_name
-    with open(partial, "wb") as raw:
+    with os.fdopen(os.open(partial, _PRIVATE_FLAGS, FILE_MODE), "wb") as raw:
         if key:
             writer = EncryptingWriter(raw, key=key, salt=salt)
             digest, _ = write_bundle(
@@ -319,19 +395,6 @@ def discard_stale_partials(*, member_id, request_id, keep: str) -> int:
         if path.name != keep:
             path.unlink(missing_ok=True)
             removed += 1
-    return removed
-
-
-def remove_member_artifacts(member_id) -> list[str]:
-    """Delete every export file (and partial) of the member; returns the names removed."""
-    directory = member_dir(member_id)
-    if not directory.exists():
-        return []
-    removed = []
-    for path in sorted(directory.iterdir()):
-        if path.is_file():
-            path.unlink(missing_ok=True)
-            removed.append(path.name)
     return removed
 
 

@@ -186,6 +186,13 @@ class VerificationCode(models.Model):
         USED = "used"
         DESTROYED = "destroyed"
 
+    class Delivery(models.TextChoices):
+        """What the mail transport said (the code is mailed after the request commits)."""
+
+        PENDING = "pending"
+        SENT = "sent"
+        FAILED = "failed"
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     request = models.ForeignKey(
         DataRightsRequest, on_delete=models.CASCADE, related_name="verification_codes"
@@ -198,6 +205,7 @@ class VerificationCode(models.Model):
     issued_at = models.DateTimeField()
     expires_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
+    delivery = models.CharField(max_length=8, choices=Delivery, default=Delivery.PENDING)
 
     class Meta:
         ordering = ["-issued_at"]

@@ -1,5 +1,6 @@
 """The data-rights rules, pure: the state machine, the statutory clocks, receipts, the
-audit trail's shape, fingerprints, one-time codes and the residue matcher.
+audit trail's shape, fingerprints and one-time codes (the residue matcher is the
+content-store registry's, `memory.stores`).
 
 No ORM and no settings: secrets, clocks and time zones are passed in, so everything
 here is tested without a database.
@@ -9,7 +10,6 @@ import calendar
 import hashlib
 import hmac
 import itertools
-import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -256,55 +256,6 @@ def code_matches(*, secret: bytes, request_id: str, code: str, digest: str) -> b
     return hmac.compare_digest(code_digest(secret=secret, request_id=request_id, code=code), digest)
 
 
-# --- Forget-completeness: the residue matcher ------------------------------------------
-
-# Shorter texts ("yes", "ok") occur everywhere: they count only as a whole field.
-MIN_SUBSTRING_LENGTH = 16
-_PATTERN_BATCH = 400
-
-
-def normalise_text(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-class ResidueMatcher:
-    """Finds any of the deleted texts in a field: whole-field for short texts, substring
-    for longer ones (whitespace and case folded), and any deleted id anywhere."""
-
-    def __init__(self, texts: Iterable[str], ids: Iterable[str] = ()) -> None:
-        normalised = {normalise_text(t) for t in texts if t and t.strip()}
-        self._exact = frozenset(normalised)
-        long = sorted((t for t in normalised if len(t) >= MIN_SUBSTRING_LENGTH), key=len)
-        self._patterns = [
-            re.compile("|".join(re.escape(t) for t in reversed(long[i : i + _PATTERN_BATCH])))
-            for i in range(0, len(long), _PATTERN_BATCH)
-        ]
-        self._ids = frozenset(str(i).lower() for i in ids)
-        self._id_pattern = (
-            re.compile("|".join(re.escape(i) for i in sorted(self._ids))) if self._ids else None
-        )
-
-    @property
-    def empty(self) -> bool:
-        return not self._exact and not self._ids
-
-    def text_in(self, value: str | None) -> bool:
-        if not value:
-            return False
-        folded = normalise_text(value)
-        if folded in self._exact:
-            return True
-        return any(pattern.search(folded) for pattern in self._patterns)
-
-    def id_in(self, value: str | None) -> bool:
-        if not value or self._id_pattern is None:
-            return False
-        return self._id_pattern.search(value.lower()) is not None
-
-    def anything_in(self, value: str | None) -> bool:
-        return self.text_in(value) or self.id_in(value)
-
-
 # --- GDPR Art. 15 information shipped with every export and access report ----------------
 
 ART15_PURPOSES = (
@@ -339,3 +290,12 @@ def art15_information(*, categories: Sequence[str], retention: Mapping[str, dict
         "source": "you, and the assistant surfaces acting on your behalf",
         "automated_decision_making": "none with legal or similarly significant effect",
     }
+
+
+def masked_email(address: str) -> str:
+    """`ana.lopez@example.com` → `a•••@example.com`: enough for the member to recognise
+    their mailbox, not enough to read it off a shoulder or a screenshot."""
+    local, at, domain = address.partition("@")
+    if not at:
+        return "•••"
+    return f"{local[:1]}•••@{domain}"

@@ -10,12 +10,15 @@ outside a transaction (a partial file never carries the final name) and only the
 recording of it is transactional, so a crash in between rewrites the file.
 
 Delete, in order: snapshot the target ids (entries in scope + summaries derived from
-them); soft only: hold them (hidden from recall and lists) for the grace window, then
-tombstone; collect their text (sealed); purge the conversation turns they cite or quote;
-scrub recall records; purge registered stores (short-term memory hook); remove the
-member's export files; purge entries and revisions; purge consent events when asked;
-then the forget-completeness check decides `completed` (with the fingerprint of the
-sorted deleted-id set) or `failed` (with a critical audit alert).
+them); soft only: hold them (hidden from recall and lists) for the grace window; collect
+their text (sealed, for the check); erase them, a batch per transaction, through the one
+erasure service (`memory.erasure`), which purges every registered content store (turns,
+recall records, notices, the term index, short-term memory, continuation tokens, export
+files, revisions, entries, the bundle cache's generation); then what is tied to no entry
+(short-term rows of the deleted categories, or all of them when every scope is deleted);
+purge consent events when asked; then the forget-completeness check over the same
+registry decides `completed` (with the fingerprint of the sorted deleted-id set; the
+sealed text is dropped) or `failed` (with a critical audit alert).
 """
 
 import base64
@@ -49,13 +52,11 @@ from datarights.export import (
     file_sha256,
     member_dir,
     publish_artifact,
-    remove_member_artifacts,
     write_artifact,
 )
 from datarights.models import DataRightsRequest
 from datarights.policy import (
     DOWNLOAD_WINDOW,
-    ResidueMatcher,
     deleted_set_fingerprint,
     report_fingerprint,
 )
@@ -63,32 +64,23 @@ from datarights.selectors import (
     STALLED_AFTER,
     datarights_downloads_due,
     datarights_grace_due,
-    datarights_member_artifacts,
     datarights_stalled,
 )
 from datarights.services import datarights_expire_unverified_due, datarights_request_transition
-from datarights.stores import registered_stores
 from hierarchy.enums import ActorType, Severity
 from hierarchy.events import Actor, audit_event_append, iso
 from hierarchy.policy import canonical_json
 from hierarchy.selectors import audit_events_for_member
 from iris_site.models import User
 from memory.dsar import (
-    memory_content_fields,
-    memory_dsar_linked_turn_ids,
     memory_dsar_target_ids,
-    memory_dsar_texts,
     memory_entry_counts,
     memory_hold_place,
-    memory_recall_records_scrub,
-    memory_residue_by_ids,
     memory_store_counts,
-    memory_turn_texts,
-    memory_turns_purge,
 )
-from memory.enums import Lifecycle
-from memory.selectors import memory_entry_get
-from memory.services import memory_purge_entries, memory_tombstone
+from memory.enums import ScopeKind
+from memory.erasure import memory_erase, memory_erasure_residue, memory_erasure_texts
+from memory.services import memory_purge_entries
 
 logger = logging.getLogger(__name__)
 
@@ -98,14 +90,7 @@ BATCH = 500
 # Runs of one request that made no progress before it is failed for an operator.
 MAX_ATTEMPTS = 3
 # Steps an operator's retry of a failed delete runs again (all idempotent).
-RERUN_ON_RETRY = (
-    "purge-turns",
-    "scrub-recalls",
-    "purge-stores",
-    "purge-exports",
-    "purge-entries",
-    "purge-consent-ledger",
-)
+RERUN_ON_RETRY = ("erase-entries", "erase-member-stores", "purge-consent-ledger")
 
 
 class _Stop(Exception):
@@ -471,7 +456,6 @@ def _process_delete(request_id, now: datetime) -> None:
         request = _step(request_id, "hold", hold, now)
         if now < request.grace_ends_at:
             return  # re-activatable until the window ends; `datarights_run_due` resumes it
-        _batched_step(request_id, "tombstone", targets, _tombstone_batch, now)
 
     _erase(request_id, targets, payload, now)
     _finish_delete(request_id, targets, payload, now)
@@ -483,74 +467,49 @@ def _grace(payload: DeletePayload):
     return timedelta(milliseconds=payload.retention_grace_ms)
 
 
-def _tombstone_batch(request: DataRightsRequest, batch: list[str]) -> int:
-    count = 0
-    for entry_id in batch:
-        entry = memory_entry_get(member_id=request.member_id, entry_id=entry_id)
-        if entry is not None and entry.lifecycle != Lifecycle.TOMBSTONED:
-            memory_tombstone(entry=entry, actor=ACTOR)
-            count += 1
-    return count
-
-
 def _sealed_texts(request: DataRightsRequest) -> list[str]:
     return crypto.unseal(request.work_state, server_secret=conf.server_secret()).get("texts", [])
 
 
+def _member_wide(payload: DeletePayload) -> dict:
+    """What of the member's content tied to no entry the delete covers: rows of its
+    categories, and everything when it names every scope and no category."""
+    return {
+        "categories": list(payload.categories),
+        "everything": set(payload.scopes) == set(ScopeKind.values) and not payload.categories,
+    }
+
+
 def _erase(request_id, targets: list[str], payload: DeletePayload, now: datetime) -> None:
     def collect(locked: DataRightsRequest) -> dict:
-        texts = sorted(
-            {t for t in memory_dsar_texts(member_id=locked.member_id, entry_ids=targets) if t}
-        )
+        texts = memory_erasure_texts(member_id=locked.member_id, entry_ids=targets)
         locked.work_state = crypto.seal({"texts": texts}, server_secret=conf.server_secret())
         return {"text_count": len(texts)}
 
     _step(request_id, "collect-text", collect, now)
-
-    def purge_turns(locked: DataRightsRequest) -> dict:
-        matcher = ResidueMatcher(_sealed_texts(locked))
-        doomed = set(memory_dsar_linked_turn_ids(member_id=locked.member_id, entry_ids=targets))
-        doomed |= {
-            pk
-            for pk, text in memory_turn_texts(member_id=locked.member_id)
-            if matcher.text_in(text)
-        }
-        purged = memory_turns_purge(
-            member_id=locked.member_id, turn_ids=sorted(doomed), reason=PURGE_REASON
-        )
-        return {"purged_count": purged}
-
-    _step(request_id, "purge-turns", purge_turns, now)
-
-    def scrub(locked: DataRightsRequest) -> dict:
-        count = memory_recall_records_scrub(
-            member_id=locked.member_id, entry_ids=targets, reason=PURGE_REASON
-        )
-        return {"scrubbed_count": count}
-
-    _step(request_id, "scrub-recalls", scrub, now)
-
-    def purge_stores(locked: DataRightsRequest) -> dict:
-        stores = registered_stores()
-        if not stores:
-            return {"short_term_memory": "not-present"}
-        matcher = ResidueMatcher(_sealed_texts(locked), ids=targets)
-        return {
-            store.name.replace("-", "_"): store.purge(locked.member_id, targets, matcher)
-            for store in stores
-        }
-
-    _step(request_id, "purge-stores", purge_stores, now)
-    _step(request_id, "purge-exports", _purge_exports, now)
     _batched_step(
         request_id,
-        "purge-entries",
+        "erase-entries",
         targets,
         lambda locked, batch: memory_purge_entries(
             member_id=locked.member_id, entry_ids=batch, reason=PURGE_REASON
         ),
         now,
     )
+
+    def erase_member_stores(locked: DataRightsRequest) -> dict:
+        report = memory_erase(
+            member_id=locked.member_id,
+            entry_ids=(),
+            actor=ACTOR,
+            reason=PURGE_REASON,
+            purge=True,
+            **_member_wide(payload),
+        )
+        return {name.replace("-", "_"): count for name, count in report.counts.items()}
+
+    if payload.categories or _member_wide(payload)["everything"]:
+        _step(request_id, "erase-member-stores", erase_member_stores, now)
     consent_types = payload.consent_types_to_purge
     if consent_types:
 
@@ -564,44 +523,25 @@ def _erase(request_id, targets: list[str], payload: DeletePayload, now: datetime
         _step(request_id, "purge-consent-ledger", purge_ledger, now)
 
 
-def _purge_exports(locked: DataRightsRequest) -> dict:
-    """Every export file of the member may hold the erased content: remove them all."""
-    now = timezone.now()
-    for export in datarights_member_artifacts(member_id=locked.member_id).select_for_update():
-        export.artifact_removed_at = now
-        export.updated_at = now
-        export.save(update_fields=["artifact_removed_at", "updated_at"])
-        trail_append(
-            request=export,
-            event=TrailEvent.ARTIFACT_REMOVED,
-            actor=ACTOR,
-            detail={"reason": "erased-by-delete", "delete_request_id": str(locked.pk)},
-            now=now,
-        )
-    removed = remove_member_artifacts(locked.member_id)
-    return {"removed_count": len(removed)}
-
-
 def forget_residue(
-    request: DataRightsRequest, matcher: ResidueMatcher, consent_types: Sequence[str]
+    request: DataRightsRequest, texts: Sequence[str], payload: DeletePayload
 ) -> dict[str, int]:
-    """What of the deleted entries remains anywhere: rows that belong to them, and their
-    text in any content store. Audit events keep ids on purpose and are not searched."""
+    """What of the deleted entries remains anywhere: every registered content store is
+    asked (the same registry the erasure went through). Audit events keep ids on purpose
+    and are not searched."""
     residue: Counter[str] = Counter(
-        memory_residue_by_ids(member_id=request.member_id, entry_ids=request.deleted_ids)
+        {
+            name.replace("-", "_"): count
+            for name, count in memory_erasure_residue(
+                member_id=request.member_id,
+                entry_ids=request.deleted_ids,
+                texts=texts,
+                purge=True,
+                **_member_wide(payload),
+            ).items()
+        }
     )
-    for store, _, text in memory_content_fields(member_id=request.member_id):
-        if matcher.text_in(text):
-            residue[f"{store}_text"] += 1
-    directory = member_dir(request.member_id)
-    if directory.exists():
-        for path in sorted(directory.iterdir()):
-            if path.is_file() and _file_has_residue(path, matcher):
-                residue["export_files"] += 1
-    for store in registered_stores():
-        residue[store.name.replace("-", "_")] += store.residue(
-            request.member_id, request.deleted_ids, matcher
-        )
+    consent_types = payload.consent_types_to_purge
     if consent_types:
         residue["consent_events"] += (
             consent_event_list(member_id=request.member_id)
@@ -611,22 +551,15 @@ def forget_residue(
     return {k: v for k, v in sorted(residue.items()) if v}
 
 
-def _file_has_residue(path, matcher: ResidueMatcher) -> bool:
-    if path.suffix != ".json":
-        return True  # encrypted or partial: unreadable here, so it cannot be cleared
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return any(matcher.anything_in(line) for line in handle)
-
-
 def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: datetime) -> None:
     with transaction.atomic():
         request = _lock(request_id)
         if request.status != RequestStatus.IN_PROGRESS:
             raise _Stop
-        matcher = ResidueMatcher(_sealed_texts(request), ids=targets)
-        residue = forget_residue(request, matcher, payload.consent_types_to_purge)
+        residue = forget_residue(request, _sealed_texts(request), payload)
         if not residue:
             fingerprint = deleted_set_fingerprint(targets)
+            request.work_state = ""  # the erased text, sealed for this check: not kept
             datarights_request_transition(
                 request=request,
                 to=RequestStatus.COMPLETED,

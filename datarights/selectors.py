@@ -21,6 +21,18 @@ def datarights_request_get(*, member_id, request_id) -> DataRightsRequest | None
     return DataRightsRequest.objects.filter(member_id=member_id, pk=request_id).first()
 
 
+# Identity verified and not finished (an appeal reopens it): what an inspection on the
+# DSAR-fulfilment path may name. An unverified request authorises nobody to look.
+FULFILLABLE_STATUSES = (RequestStatus.VERIFIED, RequestStatus.IN_PROGRESS, RequestStatus.APPEALED)
+
+
+def datarights_request_is_open(*, member_id, request_id) -> bool:
+    """Whether this is a verified, unfinished request of this member."""
+    return DataRightsRequest.objects.filter(
+        member_id=member_id, pk=request_id, status__in=FULFILLABLE_STATUSES
+    ).exists()
+
+
 def datarights_queue(*, tenant_id=None) -> QuerySet[DataRightsRequest]:
     """The operators' work queue, soonest deadline first; a tenant-bound operator sees
     only requests of their tenant's members."""

@@ -8,9 +8,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from datarights.enums import RequestKind, RequestStatus, TrailEvent, VerificationMethod
-from datarights.models import DataRightsRequest
-from datarights.policy import receipt_timing
-from datarights.selectors import datarights_trail
+from datarights.models import DataRightsRequest, VerificationCode
+from datarights.policy import masked_email, receipt_timing
+from datarights.selectors import datarights_active_code, datarights_trail
 
 
 def _enum_field(name: str, component: str, values: list[str]) -> type[serializers.ChoiceField]:
@@ -71,6 +71,22 @@ class ExtensionSerializer(serializers.Serializer):
     extended_at = serializers.DateTimeField()
 
 
+class CodeDeliverySerializer(serializers.Serializer):
+    """Where the request's one-time code went, while it waits to be verified."""
+
+    method = serializers.CharField(help_text="`email-link`: a six-digit code by mail.")
+    sent_to = serializers.CharField(help_text="The account's address, masked.")
+    delivery = serializers.ChoiceField(
+        choices=VerificationCode.Delivery.choices,
+        help_text="`sent`: the mail left Iris; `failed`: it could not be sent — ask for a "
+        'new code (`{"resend": true}`); `pending`: not tried yet.',
+    )
+    expires_at = serializers.DateTimeField()
+    verify_url = serializers.CharField(
+        help_text='Where to send the code: POST `{"code": "123456"}`.'
+    )
+
+
 class ReceiptSerializer(serializers.ModelSerializer):
     """The seed's receipt (`toIrisDataRightsReceipt`): status, clocks, proof."""
 
@@ -82,6 +98,7 @@ class ReceiptSerializer(serializers.ModelSerializer):
     kind = RequestKindField(read_only=True)
     status = RequestStatusField(read_only=True)
     verification_method = serializers.SerializerMethodField()
+    verification = serializers.SerializerMethodField()
     result_fingerprint = serializers.SerializerMethodField()
     failure_code = serializers.SerializerMethodField()
 
@@ -96,6 +113,7 @@ class ReceiptSerializer(serializers.ModelSerializer):
             "verify_by",
             "verified_at",
             "verification_method",
+            "verification",
             "deadline_at",
             "due_at",
             "extension",
@@ -150,6 +168,21 @@ class ReceiptSerializer(serializers.ModelSerializer):
                 "extended_deadline_at": obj.extended_deadline_at,
                 "reason": obj.extension_reason,
                 "extended_at": obj.extended_at,
+            }
+        ).data
+
+    @extend_schema_field(CodeDeliverySerializer(allow_null=True))
+    def get_verification(self, obj):
+        code = datarights_active_code(request=obj) if obj.verified_at is None else None
+        if code is None:
+            return None
+        return CodeDeliverySerializer(
+            {
+                "method": code.method,
+                "sent_to": masked_email(obj.member.email),
+                "delivery": code.delivery,
+                "expires_at": code.expires_at,
+                "verify_url": reverse("me:datarights-verify", kwargs={"pk": obj.pk}),
             }
         ).data
 

@@ -44,6 +44,7 @@ from datarights.policy import (
     verify_by,
 )
 from datarights.selectors import datarights_active_code
+from hierarchy.enums import Severity
 from hierarchy.events import Actor, iso
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
 from iris_site.models import User
@@ -276,7 +277,7 @@ def _code_issue(request: DataRightsRequest, *, actor: Actor, now: datetime) -> N
         )
     _codes_end(request, now=now)
     raw = generate_code()
-    VerificationCode.objects.create(
+    code = VerificationCode.objects.create(
         request=request,
         member_id=request.member_id,
         method=VerificationMethod.EMAIL_LINK,
@@ -296,10 +297,31 @@ def _code_issue(request: DataRightsRequest, *, actor: Actor, now: datetime) -> N
         now=now,
     )
     email = request.member.email
-    transaction.on_commit(lambda: _mail_code(email, raw, request))
+    transaction.on_commit(lambda: _mail_code(email, raw, request, code.pk))
 
 
-def _mail_code(email: str, code: str, request: DataRightsRequest) -> None:
+def _mail_undelivered(request_id, mail: str, error: Exception) -> None:
+    """A mail the transport refused: the member sees it on the request (its trail, and
+    the code's delivery), operators in the audit log. The error's class only: transport
+    messages can carry the address."""
+    logger.warning(
+        "mail (%s) for data-rights request %s not delivered: %s",
+        mail,
+        request_id,
+        type(error).__name__,
+    )
+    with transaction.atomic():
+        locked = _lock(request_id)
+        trail_append(
+            request=locked,
+            event=TrailEvent.MAIL_UNDELIVERED,
+            actor=Actor.system("mail"),
+            severity=Severity.WARNING,
+            detail={"mail": mail},
+        )
+
+
+def _mail_code(email: str, code: str, request: DataRightsRequest, code_id) -> None:
     minutes = int(CODE_LIFETIME.total_seconds() // 60)
     try:
         send_mail(
@@ -310,8 +332,13 @@ def _mail_code(email: str, code: str, request: DataRightsRequest) -> None:
             None,
             [email],
         )
-    except Exception:  # a mail outage must not lose the request: the member can resend
-        logger.exception("could not send the data-rights code for request %s", request.pk)
+    except Exception as error:  # a mail outage must not lose the request: it can resend
+        VerificationCode.objects.filter(pk=code_id).update(
+            delivery=VerificationCode.Delivery.FAILED
+        )
+        _mail_undelivered(request.pk, "code", error)
+    else:
+        VerificationCode.objects.filter(pk=code_id).update(delivery=VerificationCode.Delivery.SENT)
 
 
 @transaction.atomic
@@ -595,8 +622,8 @@ def _mail_extension(email: str, request_id, until: datetime, reason: str) -> Non
             None,
             [email],
         )
-    except Exception:
-        logger.exception("could not send the extension notice for request %s", request_id)
+    except Exception as error:
+        _mail_undelivered(request_id, "extension", error)
 
 
 # --- Jobs ----------------------------------------------------------------------------------

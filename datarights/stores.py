@@ -1,57 +1,75 @@
-"""Content stores beyond memory's own tables, for erasure, export and the
-forget-completeness check.
+"""The data-rights app's content store: the member's export files (registered from
+`DatarightsConfig.ready()` in the registry of `memory.stores`)."""
 
-Memory's stores (entries, revisions, conversation turns, recall records, notices, the
-term index, deletion holds) and the export files are handled by `datarights.processing`
-directly. Any other app that keeps member content registers a `ContentStore` here from
-its `AppConfig.ready()`, and every delete then purges it and every completeness check
-searches it.
+from pathlib import Path
 
-SHORT-TERM MEMORY HOOK: the hierarchy app's short-term tier (STM rows with TTL) and the
-context-bundle cache do not exist yet. When they do, hierarchy registers
-`ContentStore(name="short-term-memory", ...)` (and one for the bundle cache); until then
-`registered_stores()` is empty, deletes record `short_term_memory: "not-present"` in
-their progress, and exports ship an empty `short_term_memory` list.
-"""
+from django.utils import timezone
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from datarights.enums import TrailEvent
+from datarights.events import trail_append
+from datarights.export import member_dir
+from datarights.selectors import datarights_member_artifacts
+from hierarchy.events import Actor
+from memory.stores import ContentStore, Erasure, ResidueMatcher
 
-from datarights.policy import ResidueMatcher
-
-SHORT_TERM_MEMORY = "short-term-memory"
+EXPORT_FILES = "export-files"
 
 
-@dataclass(frozen=True, slots=True)
-class ContentStore:
-    """One place member content lives. Every callable filters by the member id."""
-
-    name: str
-    # Erase what belongs to these entries or repeats their text; returns rows erased.
-    purge: Callable[[object, Sequence[str], ResidueMatcher], int]
-    # Count what still belongs to these entries or repeats their text.
-    residue: Callable[[object, Sequence[str], ResidueMatcher], int]
-    # The member's rows for an export (JSON-ready dicts), when the store has any.
-    export: Callable[[object], Iterable[dict]] | None = None
-
-
-_STORES: dict[str, ContentStore] = {}
+def _file_has_residue(path: Path, matcher: ResidueMatcher, *, ids: bool) -> bool:
+    """Whether the file holds an erased text (or, with `ids`, an erased id: a purge
+    leaves no export naming what it removed; a forget's ids may stay, as in the audit
+    chain an export carries). An encrypted or partial file cannot be read here, so it
+    cannot be cleared: it counts as holding the erased content."""
+    if path.suffix != ".json":
+        return True
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return any(
+            matcher.text_in(line) or matcher.quoted_in(line) or (ids and matcher.id_in(line))
+            for line in handle
+        )
 
 
-def content_store_register(store: ContentStore) -> None:
-    _STORES[store.name] = store
+def _holding(erasure: Erasure) -> list[Path]:
+    directory = member_dir(erasure.member_id)
+    if not directory.exists():
+        return []
+    return [
+        path
+        for path in sorted(directory.iterdir())
+        if path.is_file() and _file_has_residue(path, erasure.matcher, ids=erasure.purge)
+    ]
 
 
-def content_store_unregister(name: str) -> None:
-    _STORES.pop(name, None)
+def _erase(erasure: Erasure) -> int:
+    """Remove every export file that holds (or may hold) the erased content, and record
+    on each export request that its file is gone."""
+    doomed = _holding(erasure)
+    if not doomed:
+        return 0
+    now = timezone.now()
+    names = {path.name for path in doomed}
+    for export in datarights_member_artifacts(member_id=erasure.member_id).select_for_update():
+        if export.artifact_name not in names:
+            continue
+        export.artifact_removed_at = now
+        export.updated_at = now
+        export.save(update_fields=["artifact_removed_at", "updated_at"])
+        trail_append(
+            request=export,
+            event=TrailEvent.ARTIFACT_REMOVED,
+            actor=Actor.system(erasure.reason),
+            detail={"reason": "erased", "erasure_reason": erasure.reason},
+            now=now,
+        )
+    for path in doomed:
+        path.unlink(missing_ok=True)
+    return len(doomed)
 
 
-def registered_stores() -> list[ContentStore]:
-    return [_STORES[name] for name in sorted(_STORES)]
+def _residue(erasure: Erasure) -> int:
+    return len(_holding(erasure))
 
 
-def short_term_memory_export(member_id) -> Iterable[dict]:
-    store = _STORES.get(SHORT_TERM_MEMORY)
-    if store is None or store.export is None:
-        return ()
-    return store.export(member_id)
+EXPORT_FILES_STORE = ContentStore(
+    name=EXPORT_FILES, erase=_erase, residue=_residue, order=30, encrypted=True
+)

@@ -20,7 +20,12 @@ from datarights.apis import download_response
 from datarights.enums import RequestKind, RequestStatus
 from datarights.forms import AccessForm, AppealForm, DeleteForm, ExportForm
 from datarights.policy import receipt_timing
-from datarights.selectors import datarights_request_get, datarights_request_list, datarights_trail
+from datarights.selectors import (
+    datarights_active_code,
+    datarights_request_get,
+    datarights_request_list,
+    datarights_trail,
+)
 from datarights.services import (
     datarights_appeal,
     datarights_cancel,
@@ -64,6 +69,9 @@ def _rows(request) -> list[dict]:
                 and item.artifact_removed_at is None
                 and (item.download_expires_at is None or now < item.download_expires_at),
                 "verifiable": item.status == RequestStatus.SUBMITTED,
+                "code": datarights_active_code(request=item)
+                if item.status == RequestStatus.SUBMITTED
+                else None,
                 "cancellable": item.status in (RequestStatus.SUBMITTED, RequestStatus.VERIFIED)
                 or (
                     item.status == RequestStatus.IN_PROGRESS

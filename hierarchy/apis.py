@@ -25,6 +25,8 @@ class AuditEventListApi(generics.ListAPIView):
             fields = [
                 "id",
                 "sequence",
+                "chain_key",
+                "chain_sequence",
                 "action",
                 "policy_id",
                 "severity",
@@ -59,15 +61,21 @@ class AuditEventListApi(generics.ListAPIView):
 
 @content_free
 class AuditChainVerifyApi(APIView):
-    """Walk the whole chain and report the first event whose hash does not hold.
+    """Check every chain against the latest signed checkpoint; report the first event
+    that fails (chains in key order) and any checkpoint that does not hold.
 
-    The chain spans every tenant, so only platform operators (bound to no tenant) may.
+    The chains span every tenant, so only platform operators (bound to no tenant) may.
     """
 
     class ChainReportOutputSerializer(serializers.Serializer):
         valid = serializers.BooleanField()
         checked_count = serializers.IntegerField()
+        chain_count = serializers.IntegerField()
+        broken_chains = serializers.IntegerField()
+        checkpoint = serializers.IntegerField(allow_null=True)
+        checkpoint_problem = serializers.CharField(allow_null=True)
         first_invalid_event_id = serializers.UUIDField(allow_null=True)
+        first_invalid_chain = serializers.CharField(allow_null=True)
         first_invalid_sequence = serializers.IntegerField(allow_null=True)
         reason = serializers.CharField(allow_null=True)
 
@@ -82,7 +90,12 @@ class AuditChainVerifyApi(APIView):
                 {
                     "valid": report.valid,
                     "checked_count": report.checked_count,
+                    "chain_count": report.chain_count,
+                    "broken_chains": report.broken_chains,
+                    "checkpoint": report.checkpoint,
+                    "checkpoint_problem": report.checkpoint_problem,
                     "first_invalid_event_id": broken.event_id if broken else None,
+                    "first_invalid_chain": broken.chain if broken else None,
                     "first_invalid_sequence": broken.sequence if broken else None,
                     "reason": broken.reason if broken else None,
                 }

@@ -8,8 +8,9 @@ class HierarchyConfig(AppConfig):
     def ready(self) -> None:
         # The episodic tier (events, models, policy, selectors) never imports memory; the
         # receivers belong to the upper part of the app and may.
-        from datarights.stores import content_store_register
         from hierarchy import receivers  # noqa: F401 - connects the signal receivers
-        from hierarchy.dsar_store import SHORT_TERM_STORE
+        from hierarchy.dsar_store import BUNDLE_CACHE_STORE, SHORT_TERM_STORE
+        from memory.stores import content_store_register
 
         content_store_register(SHORT_TERM_STORE)
+        content_store_register(BUNDLE_CACHE_STORE)

@@ -1,44 +1,66 @@
-"""Short-term memory as a data-rights content store: erased, searched and exported with
-the member's other content (registered from `HierarchyConfig.ready()`)."""
+"""The hierarchy's content stores (registered from `HierarchyConfig.ready()`): short-term
+memory, erased, searched and exported with the member's other content, and the context
+bundle's cache."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from datarights.stores import SHORT_TERM_MEMORY, ContentStore
+from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.enums import Severity
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models_stm import ShortTermMemory
-from hierarchy.stm import POLICY_ID, stm_content
+from hierarchy.stm import POLICY_ID, stm_content, stm_purge_member
+from memory.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
 
 
-def _matching(member_id, entry_ids: Sequence[str], matcher) -> list[ShortTermMemory]:
-    """Rows that point at a deleted entry (or consolidated into one) or repeat its text."""
-    targets = {str(i) for i in entry_ids}
+def _matching(erasure: Erasure) -> list[ShortTermMemory]:
+    """Rows that point at an erased entry (or consolidated into one), repeat its text
+    (sensitive rows are decrypted to be compared: their content is encrypted at rest), or
+    are covered whatever they hold (a delete of their category, or of every scope)."""
+    targets = set(erasure.entry_ids)
     return [
         row
-        for row in ShortTermMemory.objects.filter(member_id=member_id).iterator()
-        if targets & {str(i) for i in row.related_entry_ids}
+        for row in ShortTermMemory.objects.filter(member_id=erasure.member_id).iterator()
+        if erasure.covers_category(row.category)
+        or targets & {str(i) for i in row.related_entry_ids}
         or (row.consolidated_to is not None and str(row.consolidated_to) in targets)
-        or matcher.text_in(stm_content(row))
+        or erasure.matcher.text_in(stm_content(row))
     ]
 
 
-def _purge(member_id, entry_ids: Sequence[str], matcher) -> int:
-    ids = [row.pk for row in _matching(member_id, entry_ids, matcher)]
+def _texts(member_id, entry_ids) -> list[str]:
+    """The content of rows that point at these entries (or consolidated into one)."""
+    targets = {str(i) for i in entry_ids}
+    return [
+        stm_content(row)
+        for row in ShortTermMemory.objects.filter(member_id=member_id).iterator()
+        if targets & {str(i) for i in row.related_entry_ids}
+        or (row.consolidated_to is not None and str(row.consolidated_to) in targets)
+    ]
+
+
+def _erase(erasure: Erasure) -> int:
+    if erasure.everything:
+        return stm_purge_member(member_id=erasure.member_id, reason=erasure.reason)
+    ids = [row.pk for row in _matching(erasure)]
     if ids:
-        ShortTermMemory.objects.filter(member_id=member_id, pk__in=ids).delete()
+        ShortTermMemory.objects.filter(member_id=erasure.member_id, pk__in=ids).delete()
         audit_event_append(
             action="memory.stm.purged",
             policy_id=POLICY_ID,
-            actor=Actor.system("datarights"),
+            actor=Actor.system(erasure.reason),
             severity=Severity.WARNING,
-            target_member_id=member_id,
-            payload={"purged_count": len(ids), "stm_ids": sorted(str(i) for i in ids)[:1000]},
+            target_member_id=erasure.member_id,
+            payload={
+                "purged_count": len(ids),
+                "stm_ids": sorted(str(i) for i in ids)[:1000],
+                "reason": erasure.reason,
+            },
         )
     return len(ids)
 
 
-def _residue(member_id, entry_ids: Sequence[str], matcher) -> int:
-    return len(_matching(member_id, entry_ids, matcher))
+def _residue(erasure: Erasure) -> int:
+    return len(_matching(erasure))
 
 
 def _export(member_id) -> Iterable[dict]:
@@ -57,5 +79,31 @@ def _export(member_id) -> Iterable[dict]:
 
 
 SHORT_TERM_STORE = ContentStore(
-    name=SHORT_TERM_MEMORY, purge=_purge, residue=_residue, export=_export
+    name=SHORT_TERM_MEMORY,
+    erase=_erase,
+    residue=_residue,
+    export=_export,
+    texts=_texts,
+    order=20,
+    encrypted=True,
+    tables=(ShortTermMemory._meta.db_table,),
+)
+
+
+def _bundle_erase(erasure: Erasure) -> int:
+    """Move the member's bundle generation on inside the erasure's transaction: from its
+    commit no process serves a bundle cached before it (`hierarchy.bundle_cache`)."""
+    bundle_generation_bump(erasure.member_id)
+    return 1
+
+
+def _bundle_residue(erasure: Erasure) -> int:
+    """Nothing to search: a cached bundle is only ever reached under the member's current
+    generation, which the erasure moved on in its own transaction, so every bundle
+    resolved before it is unreachable in every process (the cache is keyed, not listed)."""
+    return 0
+
+
+BUNDLE_CACHE_STORE = ContentStore(
+    name="bundle-cache", erase=_bundle_erase, residue=_bundle_residue, order=95
 )

@@ -1,5 +1,6 @@
 """The sole writer of the episodic chain. Every app records its audit events here."""
 
+import hashlib
 import json
 import uuid
 from collections.abc import Mapping
@@ -8,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from hierarchy.enums import ActorType, Severity
@@ -18,14 +20,18 @@ from hierarchy.policy import (
     PayloadRejected,
     canonical_json,
     chain_hash,
+    chain_key_of,
     vet_action,
     vet_payload,
     vet_policy_id,
 )
 from iris_site.errors import InvalidInput
 
-# Arbitrary constant naming the chain's advisory lock on PostgreSQL.
-CHAIN_LOCK_KEY = 0x1215_0001
+# Arbitrary constant: the first key of every chain's advisory lock on PostgreSQL (the
+# second is derived from the chain). Two-int advisory keys never meet one-bigint keys.
+CHAIN_LOCK_CLASS = 0x1215_0001
+# The database sequence numbering events platform-wide (hierarchy migration 0005).
+SEQUENCE_NAME = "hierarchy_auditevent_sequence_seq"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +70,8 @@ def _str_or_none(value) -> str | None:
 def link_of(event: AuditEvent) -> ChainLink:
     return ChainLink(
         sequence=event.sequence,
+        chain=event.chain_key,
+        chain_sequence=event.chain_sequence,
         event_id=str(event.id),
         action=event.action,
         policy_id=event.policy_id,
@@ -78,11 +86,30 @@ def link_of(event: AuditEvent) -> ChainLink:
     )
 
 
-def _lock_chain() -> None:
-    # On SQLite the IMMEDIATE transaction mode already holds the write lock.
+def chain_lock_key(chain: str) -> int:
+    """The chain's half of its advisory lock key: 32 bits of SHA-256 of the chain key.
+    Two chains sharing it only wait for each other, never fork."""
+    return int.from_bytes(hashlib.sha256(chain.encode()).digest()[:4], "big", signed=True)
+
+
+def _lock_chain(chain: str) -> int:
+    """Take this chain's lock for the rest of the transaction; return the event's
+    platform-wide sequence number.
+
+    PostgreSQL: the chain's own advisory lock (re-entrant within a transaction) and
+    `nextval`, in one round trip: no lock or head shared by all members. Writers under
+    `member_lock` already run one at a time per member, so the lock only ever waits for
+    an append of that member made without it. SQLite: the IMMEDIATE transaction already
+    holds the database's only write lock, so the next number is read from the table.
+    """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+            cursor.execute(
+                f"SELECT pg_advisory_xact_lock(%s, %s), nextval('{SEQUENCE_NAME}')",
+                [CHAIN_LOCK_CLASS, chain_lock_key(chain)],
+            )
+            return cursor.fetchone()[1]
+    return (AuditEvent.objects.aggregate(top=Max("sequence"))["top"] or 0) + 1
 
 
 @transaction.atomic
@@ -97,7 +124,8 @@ def audit_event_append(
     payload: Mapping[str, Any] | None = None,
     occurred_at: datetime | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain, serialized so concurrent writers never fork it."""
+    """Append one event to its chain (the target member's, else the platform's), under
+    that chain's lock, so concurrent writers never fork it and other members never wait."""
     body = dict(payload or {})
     try:
         vet_action(action)
@@ -113,11 +141,19 @@ def audit_event_append(
     body = json.loads(canonical_json(body))
     moment = (occurred_at or timezone.now()).astimezone(UTC)
 
-    _lock_chain()
-    last = AuditEvent.objects.order_by("-sequence").only("sequence", "hash").first()
+    chain = chain_key_of(target_member_id)
+    sequence = _lock_chain(chain)
+    head = (
+        AuditEvent.objects.filter(chain_key=chain)
+        .order_by("-chain_sequence")
+        .values_list("chain_sequence", "hash")
+        .first()
+    )
     event = AuditEvent(
         id=uuid.uuid4(),
-        sequence=(last.sequence + 1) if last else 1,
+        sequence=sequence,
+        chain_key=chain,
+        chain_sequence=head[0] + 1 if head else 1,
         action=action,
         policy_id=policy_id,
         severity=severity,
@@ -128,7 +164,7 @@ def audit_event_append(
         target_tenant_id=target_tenant_id,
         payload=body,
         occurred_at=moment,
-        previous_hash=last.hash if last else GENESIS_HASH,
+        previous_hash=head[1] if head else GENESIS_HASH,
     )
     event.hash = chain_hash(event.previous_hash, link_of(event))
     event.save(force_insert=True)

@@ -62,6 +62,18 @@ def _query(serializer_class, request) -> dict:
     return serializer.validated_data
 
 
+def _justified(serializer_class, request) -> dict:
+    """A read of member data: its justification (and what narrows it) travels in the
+    JSON body, never the URL, so it stays out of access logs, proxies and history."""
+    if request.query_params:
+        raise serializers.ValidationError(
+            {name: ["Send this in the JSON body."] for name in sorted(request.query_params)}
+        )
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
 class CountsOutputSerializer(serializers.Serializer):
     stm = serializers.DictField(
         child=serializers.IntegerField(), allow_null=True, help_text="null: the query failed."
@@ -218,9 +230,10 @@ def admin_stm_row(row) -> dict:
 @content_free
 class AdminStmApi(APIView):
     """The live short-term rows of a scope, across members unless `member_id` narrows it.
-    Metadata and identifiers only. `justification` is required and audited."""
+    Metadata and identifiers only. `justification` (in the JSON body, as everything
+    here) is required and audited."""
 
-    class StmQuerySerializer(QuerySerializer):
+    class StmReadInputSerializer(QuerySerializer):
         justification = serializers.CharField(max_length=1000)
         member_id = serializers.UUIDField(required=False)
 
@@ -230,11 +243,11 @@ class AdminStmApi(APIView):
     permission_classes = [MemberDataOperator]
 
     @extend_schema(
-        parameters=[StmQuerySerializer],
+        request=StmReadInputSerializer,
         responses={200: AdminStmRowSerializer(many=True), **error_responses(400, 404)},
     )
-    def get(self, request, scope_id):
-        params = _query(self.StmQuerySerializer, request)
+    def post(self, request, scope_id):
+        params = _justified(self.StmReadInputSerializer, request)
         rows = stm_admin_read(
             scope_id=scope_id,
             actor=Actor.of(request.user),
@@ -325,8 +338,8 @@ def admin_ltm_lookup(lookup: LtmLookup, *, now: datetime, history: bool) -> dict
 class AdminLtmApi(APIView):
     """Long-term entries about one entity, in every lifecycle state unless `state`
     narrows it, inside the operator's tenant (a tenant-bound operator never sees another
-    tenant's entries). `justification` is required and kept; the read is audited with ids
-    and counts only.
+    tenant's entries). `justification` is required and kept (it and the other fields go
+    in the JSON body, never the URL); the read is audited with ids and counts only.
 
     What the entity names is read from its shape, and each kind matches its own column:
 
@@ -340,7 +353,7 @@ class AdminLtmApi(APIView):
       `subject-lookup-counts-only`). Reading a member's memory about a subject needs a
       granted inspection."""
 
-    class LtmQuerySerializer(QuerySerializer):
+    class LtmReadInputSerializer(QuerySerializer):
         justification = serializers.CharField(max_length=1000)
         state = serializers.ChoiceField(choices=Lifecycle.choices, required=False)
         member_id = serializers.UUIDField(required=False)
@@ -355,8 +368,8 @@ class AdminLtmApi(APIView):
     permission_classes = [MemberDataOperator]
 
     @extend_schema(
+        request=LtmReadInputSerializer,
         parameters=[
-            LtmQuerySerializer,
             OpenApiParameter(
                 "entity_id",
                 OpenApiTypes.STR,
@@ -366,8 +379,8 @@ class AdminLtmApi(APIView):
         ],
         responses={200: AdminLtmLookupSerializer, **error_responses(400, 404)},
     )
-    def get(self, request, entity_id):
-        params = _query(self.LtmQuerySerializer, request)
+    def post(self, request, entity_id):
+        params = _justified(self.LtmReadInputSerializer, request)
         history = params["include_history"]
         lookup = ltm_entity_read(
             entity=entity_id,

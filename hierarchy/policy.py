@@ -117,11 +117,25 @@ def canonical_json(value: Any) -> bytes:
     ).encode("utf-8")
 
 
+PLATFORM_CHAIN = "platform"  # the chain of events that target no member
+
+
+def chain_key_of(target_member_id) -> str:
+    """Each member's events form their own chain; events without a member, the platform's."""
+    return str(target_member_id) if target_member_id else PLATFORM_CHAIN
+
+
 @dataclass(frozen=True, slots=True)
 class ChainLink:
-    """What the hash covers: everything about an event except its own hash."""
+    """What the hash covers: everything about an event except its own hash.
+
+    `sequence` orders events platform-wide; `chain`/`chain_sequence` place the event in
+    its own chain, whose links (`previous_hash`) the hash commits to.
+    """
 
     sequence: int
+    chain: str
+    chain_sequence: int
     event_id: str
     action: str
     policy_id: str
@@ -134,23 +148,32 @@ class ChainLink:
     payload: Mapping[str, Any]
     occurred_at: str
 
+    def as_dict(self) -> dict[str, Any]:
+        """The event as hashed, and as a member's export carries it."""
+        return {
+            "sequence": self.sequence,
+            "chain": self.chain,
+            "chain_sequence": self.chain_sequence,
+            "id": self.event_id,
+            "action": self.action,
+            "policy_id": self.policy_id,
+            "severity": self.severity,
+            "actor_type": self.actor_type,
+            "actor_id": self.actor_id,
+            "actor_role": self.actor_role,
+            "target_member_id": self.target_member_id,
+            "target_tenant_id": self.target_tenant_id,
+            "payload": self.payload,
+            "occurred_at": self.occurred_at,
+        }
+
+    @classmethod
+    def from_dict(cls, value: Mapping[str, Any]) -> "ChainLink":
+        fields = {k: v for k, v in value.items() if k not in ("id", "previous_hash", "hash")}
+        return cls(event_id=value["id"], **fields)
+
     def canonical(self) -> bytes:
-        return canonical_json(
-            {
-                "sequence": self.sequence,
-                "id": self.event_id,
-                "action": self.action,
-                "policy_id": self.policy_id,
-                "severity": self.severity,
-                "actor_type": self.actor_type,
-                "actor_id": self.actor_id,
-                "actor_role": self.actor_role,
-                "target_member_id": self.target_member_id,
-                "target_tenant_id": self.target_tenant_id,
-                "payload": self.payload,
-                "occurred_at": self.occurred_at,
-            }
-        )
+        return canonical_json(self.as_dict())
 
 
 def chain_hash(previous_hash: str, link: ChainLink) -> str:
@@ -160,23 +183,55 @@ def chain_hash(previous_hash: str, link: ChainLink) -> str:
 @dataclass(frozen=True, slots=True)
 class ChainBreak:
     event_id: str
-    sequence: int
-    reason: str  # hash-mismatch | previous-hash-mismatch | sequence-gap
+    sequence: int  # the position in its chain
+    # hash-mismatch | previous-hash-mismatch | sequence-gap: the stored links do not hold;
+    # sealed-head-mismatch: they hold, but the event a checkpoint sealed now hashes
+    # differently (rewritten and recomputed at or before it); sealed-head-missing: the
+    # chain ends before the sealed head (removed at the end, or the chain is gone).
+    reason: str
+    chain: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SealedHead:
+    """A chain's head as a signed checkpoint sealed it."""
+
+    chain: str
+    chain_sequence: int
+    event_id: str
+    hash: str
 
 
 def first_break(
-    links: Iterable[tuple[ChainLink, str, str]], start_hash: str = GENESIS_HASH
+    links: Iterable[tuple[ChainLink, str, str]],
+    start_hash: str = GENESIS_HASH,
+    sealed: SealedHead | None = None,
 ) -> ChainBreak | None:
-    """Walk `(link, stored_previous_hash, stored_hash)` in sequence order."""
+    """Walk one chain's `(link, stored_previous_hash, stored_hash)` in chain order.
+
+    With `sealed`, the event at the sealed position must hash to the sealed head, so a
+    rewrite that recomputed every later hash is caught; events after it chain on from it.
+    """
     expected_previous = start_hash
     expected_sequence = 1
     for link, stored_previous, stored_hash in links:
-        if link.sequence != expected_sequence:
-            return ChainBreak(link.event_id, link.sequence, "sequence-gap")
+        if link.chain_sequence != expected_sequence:
+            return ChainBreak(link.event_id, link.chain_sequence, "sequence-gap", link.chain)
         if stored_previous != expected_previous:
-            return ChainBreak(link.event_id, link.sequence, "previous-hash-mismatch")
+            return ChainBreak(
+                link.event_id, link.chain_sequence, "previous-hash-mismatch", link.chain
+            )
         if chain_hash(stored_previous, link) != stored_hash:
-            return ChainBreak(link.event_id, link.sequence, "hash-mismatch")
+            return ChainBreak(link.event_id, link.chain_sequence, "hash-mismatch", link.chain)
+        at_seal = sealed is not None and link.chain_sequence == sealed.chain_sequence
+        if at_seal and (stored_hash, link.event_id) != (sealed.hash, sealed.event_id):
+            return ChainBreak(
+                link.event_id, link.chain_sequence, "sealed-head-mismatch", link.chain
+            )
         expected_previous = stored_hash
         expected_sequence += 1
+    if sealed is not None and expected_sequence <= sealed.chain_sequence:
+        return ChainBreak(
+            sealed.event_id, sealed.chain_sequence, "sealed-head-missing", sealed.chain
+        )
     return None

@@ -9,8 +9,9 @@ from django.dispatch import receiver
 from consent.signals import consent_ended
 from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.consolidation import stm_signal_stamp
-from hierarchy.stm import stm_consent_cascade
+from hierarchy.stm import stm_consent_cascade, stm_purge_member
 from memory.enums import Lifecycle
+from memory.signals import member_content_clear
 
 logger = logging.getLogger(__name__)
 
@@ -63,3 +64,10 @@ def consent_ended_cascade(sender, *, member_id, consent_type: str, **kwargs) -> 
     """A withdrawn `category:<c>` (or `data_processing`) consent ends that working memory
     now rather than at its TTL."""
     stm_consent_cascade(member_id=member_id, consent_type=consent_type)
+
+
+@receiver(member_content_clear, dispatch_uid="hierarchy.member_content_clear")
+def member_content_clear_stm(sender, *, member_id, reason: str, **kwargs) -> None:
+    """A full clear's request erases the member's working memory at once, in its
+    transaction."""
+    stm_purge_member(member_id=member_id, reason=reason)

@@ -1,12 +1,16 @@
 """Reads of the episodic chain."""
 
+from collections import deque
 from dataclasses import dataclass
+from itertools import groupby
 
 from django.db.models import QuerySet
 
+from hierarchy.checkpoint import checkpoint_sink, record_of, verify_keys
 from hierarchy.events import link_of
-from hierarchy.models import AuditEvent
-from hierarchy.policy import ChainBreak, first_break
+from hierarchy.models import AuditCheckpoint, AuditEvent
+from hierarchy.policy import ChainBreak, SealedHead, first_break
+from hierarchy.seal import SealError, heads_from_rows, merkle_root, sequence_check, statement_of
 
 
 def audit_event_list(*, tenant_id=None) -> QuerySet[AuditEvent]:
@@ -25,18 +29,73 @@ def audit_events_for_member(*, member_id) -> QuerySet[AuditEvent]:
 class ChainReport:
     valid: bool
     checked_count: int
-    first_break: ChainBreak | None
+    chain_count: int
+    first_break: ChainBreak | None  # the first bad event, chains taken in key order
+    broken_chains: int
+    checkpoint: int | None  # the signed checkpoint the chains were checked against
+    checkpoint_problem: str | None  # the sink or the checkpoint itself does not hold
+
+
+def _sealed_heads() -> tuple[dict[str, SealedHead], int | None]:
+    """The heads of the latest checkpoint in the sink, after checking every statement's
+    signature and link, and that the database's copy of its heads makes its root."""
+    last = sequence_check(checkpoint_sink().records(), verify_keys())
+    if last is None:
+        if AuditCheckpoint.objects.exists():
+            raise SealError("the database holds checkpoints, the sink none")
+        return {}, None
+    number = last["number"]
+    row = AuditCheckpoint.objects.filter(number=number).first()
+    if row is None:
+        raise SealError(f"checkpoint {number} is in the sink but not in the database")
+    heads = heads_from_rows(row.heads)
+    if statement_of(record_of(row)) != statement_of(last) or merkle_root(heads) != last["root"]:
+        raise SealError(f"the database's checkpoint {number} does not match its signed statement")
+    return {head.chain: head for head in heads}, number
 
 
 def audit_chain_verify(*, batch_size: int = 2000) -> ChainReport:
-    """Recompute every hash in sequence order; name the first event that fails."""
-    counted = 0
+    """Recompute every chain against the latest signed checkpoint.
 
-    def links():
+    Each chain must link from genesis, hash as stored, pass through the head the
+    checkpoint sealed, and chain on from it; a chain the checkpoint sealed must still be
+    there. Without a checkpoint (or with one that does not hold) the chains are checked
+    on their own, which a rewrite that recomputes every hash passes.
+    """
+    try:
+        sealed, number = _sealed_heads()
+        problem = None
+    except (SealError, OSError, ValueError) as exc:  # an unreadable sink, a bad line or key
+        sealed, number, problem = {}, None, str(exc)
+    counted = chains = broken_chains = 0
+    first: ChainBreak | None = None
+
+    def note(broken: ChainBreak | None) -> None:
+        nonlocal first, broken_chains
+        if broken is not None:
+            broken_chains += 1
+            first = first or broken
+
+    def links(group):
         nonlocal counted
-        for event in AuditEvent.objects.order_by("sequence").iterator(chunk_size=batch_size):
+        for event in group:
             counted += 1
             yield link_of(event), event.previous_hash, event.hash
 
-    broken = first_break(links())
-    return ChainReport(valid=broken is None, checked_count=counted, first_break=broken)
+    events = AuditEvent.objects.order_by("chain_key", "chain_sequence").iterator(batch_size)
+    for chain, group in groupby(events, key=lambda event: event.chain_key):
+        chains += 1
+        walk = links(group)
+        note(first_break(walk, sealed=sealed.pop(chain, None)))
+        deque(walk, maxlen=0)  # count the rest of a chain after its break
+    for head in sealed.values():  # sealed chains with no event left at all
+        note(ChainBreak(head.event_id, head.chain_sequence, "sealed-head-missing", head.chain))
+    return ChainReport(
+        valid=problem is None and first is None,
+        checked_count=counted,
+        chain_count=chains,
+        first_break=first,
+        broken_chains=broken_chains,
+        checkpoint=number,
+        checkpoint_problem=problem,
+    )

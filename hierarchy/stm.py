@@ -42,6 +42,7 @@ from memory.enums import (
     StorageGateReason,
     is_sensitive_category,
 )
+from memory.fingerprints import fingerprint_refusal
 from memory.gate import (
     ContentItem,
     ContentKind,
@@ -54,6 +55,7 @@ from memory.gate import (
     standing_reason,
 )
 from memory.selectors import (
+    ensure_no_pending_clear,
     member_read_state,
     memory_entry_get,
     memory_entry_sources,
@@ -205,13 +207,21 @@ def _create(
         )
     ttl = _ttl(scope_kind, ttl_seconds)
     session = scope_id if scope_kind == StmScopeKind.USER_SESSION else ""
+    # One writer per member at a time, so the per-scope cap holds under concurrency, and
+    # consent is read under the lock the consent cascade takes: a withdrawal and this
+    # write never interleave.
+    member_lock(member_id=member.pk)
+    ensure_no_pending_clear(member_id=member.pk)
     if memory_off_the_record(member_id=member.pk, session_id=session):
         raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
     _check_consent(member.pk, category, now)
+    # Working memory is never the member's own statement: a forgotten fact stays out.
+    if refusal := fingerprint_refusal(member_id=member.pk, conflict_key="", text=content):
+        raise PolicyRefusal(
+            "The member asked Iris to forget this; only they can state it again.", code=refusal
+        )
     related = _related_ids(member.pk, related_entry_ids)
 
-    # One writer per member at a time, so the per-scope cap holds under concurrency.
-    member_lock(member_id=member.pk)
     live = _live(
         ShortTermMemory.objects.filter(member=member, scope_kind=scope_kind, scope_id=scope_id),
         now,
@@ -771,6 +781,7 @@ def stm_consent_cascade(*, member_id, consent_type: str) -> ExpiryReport:
     deleted = anonymized = 0
     now = timezone.now()
     with transaction.atomic():
+        member_lock(member_id=member_id)  # as `_create` reads consent under it
         for row in _contains_category_rows(member_id, category).select_for_update():
             if row.sensitive:
                 _anonymize(row, actor=actor, transition=anonymize, now=now, reason="consent")

@@ -243,7 +243,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         "row is session memory, the others profile memory: a kind outside the client's "
         "write kinds is 403 `consumer-not-allowed-for-scope`." + CAPABILITIES_NOTE,
         request=ShortTermInputSerializer,
-        responses={201: ShortTermOutputSerializer, **error_responses(400, 403, 404, 413, 422)},
+        responses={201: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409, 413, 422)},
     )
     def post(self, request, member_id):
         member = _member_or_404(member_id)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from hierarchy import apis, operator_apis, stm_apis, views
+from hierarchy import apis, operator_apis, question_apis, stm_apis, views
 
 app_name = "hierarchy"
 
@@ -45,6 +45,11 @@ members_api_urlpatterns = [
         "<uuid:member_id>/context-bundle/",
         stm_apis.ContextBundleApi.as_view(),
         name="context-bundle",
+    ),
+    path(
+        "<uuid:member_id>/questions/",
+        question_apis.MemberOpenQuestionsApi.as_view(),
+        name="member-questions",
     ),
 ]
 

@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from consent.selectors import consent_ledger_broken_count
 from hierarchy import operator
 from hierarchy.access import operator_read_audit
 from hierarchy.enums import StmScopeKind
@@ -58,7 +59,8 @@ def memory_hierarchy_dashboard(request):
     # tenant binding to scope the counts by, so it is refused, not a 500.
     if not IsOperator().has_permission(request, None):
         raise PermissionDenied
-    counts = operator.hierarchy_counts(tenant_id=operator_tenant_id(request.user), with_hourly=True)
+    tenant_id = operator_tenant_id(request.user)
+    counts = operator.hierarchy_counts(tenant_id=tenant_id, with_hourly=True)
     operator_read_audit(
         action="admin.memory_hierarchy.counts.read",
         actor=Actor.of(request.user),
@@ -86,5 +88,7 @@ def memory_hierarchy_dashboard(request):
             "episodic_24h": counts.episodic_24h,
             "chart": _chart(counts.episodic_hourly),
             "generated_at": counts.generated_at,
+            # Fail closed: members whose consent gates a broken ledger has closed.
+            "broken_ledgers": consent_ledger_broken_count(tenant_id=tenant_id),
         },
     )

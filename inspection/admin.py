@@ -53,7 +53,13 @@ class InspectionOpenForm(forms.Form):
     signed_incident_ref = forms.CharField(
         required=False,
         max_length=MAX_INCIDENT_REF_LENGTH,
-        help_text="The incident system's reference (needed on incident escalation).",
+        help_text="The incident system's signed reference, `<incident id>.<HMAC>` "
+        "(needed on incident escalation).",
+    )
+    dsar_request_id = forms.UUIDField(
+        required=False,
+        label="Data-rights request id",
+        help_text="The member's open data-rights request (needed on DSAR fulfillment).",
     )
 
 
@@ -93,7 +99,8 @@ def _move(to: str, description: str, *, carveout: bool = False):
 class InspectionRequestAdmin(admin.ModelAdmin):
     # `inspection_list` shows an operator only the requests its tenant binding allows.
     scopes_by_tenant = True
-    """Requests visible to this operator (its own; admin oversight sees all)."""
+    """Requests visible to this operator (its own, those on the paths its role approves;
+    admin oversight sees all)."""
 
     list_display = [
         "id",
@@ -126,6 +133,8 @@ class InspectionRequestAdmin(admin.ModelAdmin):
         "include_sensitive",
         "justification",
         "signed_incident_ref",
+        "dsar_request_id",
+        "granted_by",
         "reason_code",
         "investigation_carveout",
         "consent_snapshot_event_id",
@@ -142,7 +151,10 @@ class InspectionRequestAdmin(admin.ModelAdmin):
         _move(InspectionState.DSAR_FULFILLMENT, "Route to DSAR fulfillment"),
         _move(InspectionState.INCIDENT_ESCALATION, "Route to incident escalation"),
         _move(InspectionState.ROUTINE_REVIEW, "Route to routine review"),
-        _move(InspectionState.GRANTED, "Grant (runs the policy gate)"),
+        _move(
+            InspectionState.GRANTED,
+            "Grant (runs the policy gate; a sensitive request needs a second operator)",
+        ),
         _move(InspectionState.DENIED, "Deny"),
         _move(InspectionState.CLOSED, "Close"),
         _move(InspectionState.CLOSED, "Close with an investigation carve-out", carveout=True),
@@ -235,6 +247,7 @@ class InspectionRequestAdmin(admin.ModelAdmin):
                     justification=data["justification"],
                     include_sensitive=data["include_sensitive"],
                     signed_incident_ref=data["signed_incident_ref"] or None,
+                    dsar_request_id=data["dsar_request_id"],
                 )
             except DomainError as error:
                 form.add_error(None, f"Refused ({error.code}): {error.message}")

@@ -21,7 +21,7 @@ from inspection.enums import (
 )
 from inspection.filters import InspectionRequestFilter
 from inspection.models import InspectionNotice, InspectionRequest
-from inspection.policy import ENTRY_PATHS
+from inspection.policy import ENTRY_PATHS, needs_second_approver
 from inspection.selectors import (
     inspection_event_list,
     inspection_get,
@@ -118,6 +118,14 @@ class InspectionOutputSerializer(serializers.Serializer):
     include_sensitive = serializers.BooleanField()
     justification = serializers.CharField()
     signed_incident_ref = serializers.CharField(allow_null=True)
+    dsar_request_id = serializers.UUIDField(
+        allow_null=True, help_text="The data-rights request a DSAR fulfilment serves."
+    )
+    needs_second_approver = serializers.BooleanField(
+        help_text="Granted by a second operator with the path's approving role, never the "
+        "requester."
+    )
+    granted_by = serializers.UUIDField(allow_null=True, help_text="Who made the grant.")
     reason_code = serializers.ChoiceField(choices=ReasonCode.choices, allow_null=True)
     investigation_carveout = serializers.BooleanField()
     created_at = serializers.DateTimeField()
@@ -156,6 +164,11 @@ def _inspection_data(inspection: InspectionRequest, *, seen_entry_ids=None) -> d
         "include_sensitive": inspection.include_sensitive,
         "justification": inspection.justification,
         "signed_incident_ref": inspection.signed_incident_ref or None,
+        "dsar_request_id": inspection.dsar_request_id,
+        "needs_second_approver": needs_second_approver(
+            path=inspection.path, include_sensitive=inspection.include_sensitive
+        ),
+        "granted_by": inspection.granted_by_id,
         "reason_code": inspection.reason_code or None,
         "investigation_carveout": inspection.investigation_carveout,
         "created_at": inspection.created_at,
@@ -201,7 +214,13 @@ class InspectionListCreateApi(generics.ListAPIView):
             allow_null=True,
             allow_blank=True,
             max_length=MAX_INCIDENT_REF_LENGTH,
-            help_text="The incident system's reference (needed on incident-escalation).",
+            help_text="The incident system's signed reference, `<incident id>.<HMAC>` "
+            "(needed on incident-escalation).",
+        )
+        dsar_request_id = serializers.UUIDField(
+            required=False,
+            allow_null=True,
+            help_text="The member's open data-rights request (needed on dsar-fulfillment).",
         )
 
     permission_classes = [IsOperator]
@@ -239,6 +258,7 @@ class InspectionListCreateApi(generics.ListAPIView):
             justification=data["justification"],
             include_sensitive=data["include_sensitive"],
             signed_incident_ref=data.get("signed_incident_ref"),
+            dsar_request_id=data.get("dsar_request_id"),
         )
         return Response(
             InspectionOutputSerializer(_inspection_data(inspection, seen_entry_ids=[])).data,
@@ -268,7 +288,9 @@ class InspectionTransitionApi(APIView):
     `→ granted` runs the policy gate: 200 with `state: granted` and the pinned
     `seen_entry_ids`, or 200 with `state: denied` and the gate's `reason_code`. An illegal
     step is 409 `illegal-transition`; another operator's request is 403 (admin oversight
-    may deny or close it). Refusals are recorded in the audit chain.
+    may deny or close it); a four-eyes grant by its own requester is 403
+    `second-approver-required` (a second operator with the path's approving role grants
+    it). Refusals are recorded in the audit chain.
     """
 
     permission_classes = [IsOperator]
@@ -280,7 +302,13 @@ class InspectionTransitionApi(APIView):
             allow_null=True,
             allow_blank=True,
             max_length=MAX_INCIDENT_REF_LENGTH,
-            help_text="Only when routing to incident-escalation.",
+            help_text="Only when routing to incident-escalation: `<incident id>.<HMAC>`.",
+        )
+        dsar_request_id = serializers.UUIDField(
+            required=False,
+            allow_null=True,
+            help_text="When routing to dsar-fulfillment: the member's open request (unless "
+            "named at opening).",
         )
         investigation_carveout = serializers.BooleanField(
             required=False,
@@ -301,6 +329,7 @@ class InspectionTransitionApi(APIView):
             to=data["to"],
             operator=request.user,
             signed_incident_ref=data.get("signed_incident_ref"),
+            dsar_request_id=data.get("dsar_request_id"),
             investigation_carveout=data.get("investigation_carveout"),
         )
         seen = [

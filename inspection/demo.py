@@ -1,6 +1,8 @@
-"""Demo inspection: legal fulfils Ada's data-rights request, reads her profile memory
-(sensitive included) and closes; Ada gets the notice. Written through the services, so
-the audit chain shows every step. Skipped when it already exists, so re-running is a no-op.
+"""Demo inspection: legal fulfils Ada's data-rights request (the data-rights demo files
+it), a second legal operator grants the request (four eyes: never its requester), the
+requester reads her profile memory (sensitive included) and closes; Ada gets the notice.
+Written through the services, so the audit chain shows every step. Skipped when it
+already exists, so re-running is a no-op.
 """
 
 from inspection.enums import InspectionState
@@ -14,15 +16,25 @@ from iris_site.models import User
 
 MEMBER = "ada@iris.example"
 OPERATOR = "legal@iris.example"
+APPROVER = "legal-review@iris.example"
 JUSTIFICATION = "Fulfilling the member's own data-rights access request (demo)."
+
+
+def _operator(data: dict, email: str) -> User | None:
+    row = next((o for o in data["operators"] if o["email"] == email), None)
+    if row is None:
+        return None
+    return User.objects.select_related("operator_profile").get(pk=row["id"])
 
 
 def seed(data: dict) -> None:
     member = next((m for m in data["members"] if m["email"] == MEMBER), None)
-    operator_row = next((o for o in data["operators"] if o["email"] == OPERATOR), None)
-    if member is None or operator_row is None:
+    operator, approver = _operator(data, OPERATOR), _operator(data, APPROVER)
+    # Handed on by the data-rights demo; not part of the demo data seed_demo prints.
+    open_requests = data.pop("open_data_rights_requests", {})
+    dsar_request_id = open_requests.get(member["id"]) if member else None
+    if member is None or operator is None or approver is None or dsar_request_id is None:
         return
-    operator = User.objects.select_related("operator_profile").get(pk=operator_row["id"])
     if inspection_list(operator=operator).filter(member_id=member["id"]).exists():
         return
     inspection = inspection_open(
@@ -31,13 +43,14 @@ def seed(data: dict) -> None:
         scope={"kind": "profile"},
         justification=JUSTIFICATION,
         include_sensitive=True,
+        dsar_request_id=dsar_request_id,
     )
-    for step in (
-        InspectionState.DSAR_FULFILLMENT,
-        InspectionState.GRANTED,
-        InspectionState.CLOSED,
+    for step, actor in (
+        (InspectionState.DSAR_FULFILLMENT, operator),
+        (InspectionState.GRANTED, approver),
+        (InspectionState.CLOSED, operator),
     ):
-        result = inspection_transition(inspection=inspection, to=step, operator=operator)
+        result = inspection_transition(inspection=inspection, to=step, operator=actor)
         if result.inspection.state == InspectionState.DENIED:
             return  # the gate said no (e.g. consents changed): the denial is the demo
     inspection_notices_deliver()

@@ -6,7 +6,7 @@ from django.db.models import F, Q
 
 from hierarchy.enums import ActorType
 from inspection.enums import InspectionState, NoticeState, ReasonCode
-from inspection.policy import ENTRY_PATHS
+from inspection.policy import ENTRY_PATHS, FOUR_EYES_PATHS
 from iris_site.appendonly import append_only_triggers
 from iris_site.enums import OperatorRole
 from memory.enums import MemoryCategory, ScopeKind
@@ -51,6 +51,19 @@ class InspectionRequest(models.Model):
     )
     justification = models.TextField(max_length=2000, editable=False)
     signed_incident_ref = models.CharField(max_length=128, blank=True)
+    # The member's open data-rights request a DSAR fulfilment serves (no foreign key:
+    # data rights sits beside inspection; checked through `iris_site.hooks` when routed
+    # and again at the grant). No constraint: requests routed before it existed lack it.
+    dsar_request_id = models.UUIDField(null=True, blank=True)
+    # Who made the grant: on a four-eyes request a second operator, never the requester.
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
     reason_code = models.CharField(max_length=32, choices=ReasonCode, blank=True)
     # The member's latest consent-ledger event when the gate ran (their consent snapshot).
     consent_snapshot_event_id = models.UUIDField(null=True, blank=True)
@@ -107,6 +120,13 @@ class InspectionRequest(models.Model):
                 condition=~Q(state=_S.DENIED) | ~Q(reason_code=""),
                 name="%(app_label)s_%(class)s_denial_has_reason",
                 violation_error_message="A denial names its reason code.",
+            ),
+            models.CheckConstraint(
+                condition=~(Q(include_sensitive=True) | Q(path__in=sorted(FOUR_EYES_PATHS)))
+                | Q(granted_by__isnull=True)
+                | ~Q(granted_by=F("operator")),
+                name="%(app_label)s_%(class)s_four_eyes",
+                violation_error_message="A sensitive grant is never made by its requester.",
             ),
             models.CheckConstraint(
                 condition=Q(investigation_carveout=False) | Q(path=_S.INCIDENT_ESCALATION),

@@ -5,6 +5,8 @@ No ORM: every rule here is tested without a database.
 """
 
 import hashlib
+import hmac
+import re
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -57,14 +59,39 @@ def is_readable(state: str) -> bool:
 # --- Who may move a request -----------------------------------------------------------------
 
 # Oversight: an `admin` operator who can see another operator's request may end it (deny an
-# undecided one, close a grant) but never route or grant it; a grant is always the
-# requester's own, so nobody reads through someone else's justification.
+# undecided one, close a grant) but never route it or read through it.
 OVERSIGHT_ROLES: frozenset[str] = frozenset({OperatorRole.ADMIN})
 OVERSIGHT_TARGETS: frozenset[str] = frozenset({_S.DENIED, _S.CLOSED})
 
+# Four eyes: a grant that can reach sensitive memory, or any grant on a sensitive path, is
+# made by a second operator holding the path's approving role, never by the requester.
+# The requester alone reads what was granted.
+FOUR_EYES_PATHS: frozenset[str] = frozenset({_S.DSAR_FULFILLMENT, _S.INCIDENT_ESCALATION})
+APPROVING_ROLES: Mapping[str, str] = MappingProxyType(
+    {
+        _S.DSAR_FULFILLMENT: OperatorRole.LEGAL,
+        _S.INCIDENT_ESCALATION: OperatorRole.TRUST_AND_SAFETY,
+        _S.ROUTINE_REVIEW: OperatorRole.ADMIN,
+    }
+)
+APPROVER_TARGETS: frozenset[str] = frozenset({_S.GRANTED, _S.DENIED})
 
-def may_move(*, is_requester: bool, role: str, to_state: str) -> bool:
+
+def needs_second_approver(*, path: str, include_sensitive: bool) -> bool:
+    return include_sensitive or path in FOUR_EYES_PATHS
+
+
+def may_move(
+    *, is_requester: bool, role: str, from_state: str, to_state: str, include_sensitive: bool
+) -> bool:
+    """Who may take this step. `from_state` is where the request stands now (an entry path
+    when it is about to be granted)."""
+    four_eyes = from_state in ENTRY_PATHS and needs_second_approver(
+        path=from_state, include_sensitive=include_sensitive
+    )
     if is_requester:
+        return not (to_state == _S.GRANTED and four_eyes)
+    if four_eyes and to_state in APPROVER_TARGETS and APPROVING_ROLES.get(from_state) == role:
         return True
     return role in OVERSIGHT_ROLES and to_state in OVERSIGHT_TARGETS
 
@@ -73,9 +100,37 @@ def may_see_others_requests(role: str) -> bool:
     return role in OVERSIGHT_ROLES
 
 
+def approvable_paths(role: str) -> frozenset[str]:
+    """The entry paths whose requests this role reviews as the second pair of eyes."""
+    return frozenset(path for path, approver in APPROVING_ROLES.items() if approver == role)
+
+
+# --- Incident references ----------------------------------------------------------------------
+
+# `<incident id>.<signature>`: the incident system signs "iris-incident-v1:<id>:<member id>"
+# with HMAC-SHA256 under the key shared with Iris (setting INCIDENT_SIGNING_KEY); the
+# signature is 64 lowercase hex digits. Bound to the member, so a reference is no good
+# for anyone else; without a configured key nothing verifies.
+INCIDENT_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+
+
+def incident_signature(*, key: bytes, incident_id: str, member_id: uuid.UUID) -> str:
+    message = f"iris-incident-v1:{incident_id}:{member_id}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def incident_ref_verifies(ref: str, *, key: bytes, member_id: uuid.UUID) -> bool:
+    incident_id, _, signature = ref.rpartition(".")
+    if not key or not INCIDENT_ID_RE.match(incident_id) or len(signature) != 64:
+        return False
+    expected = incident_signature(key=key, incident_id=incident_id, member_id=member_id)
+    return hmac.compare_digest(expected, signature)
+
+
 # --- The policy gate ------------------------------------------------------------------------
 
-# The only (role, path) pairs that may see sensitive memory; t&s also needs a signed ref.
+# The only (role, path) pairs that may see sensitive memory; t&s also needs a signed ref,
+# legal an open data-rights request of the member.
 SENSITIVE_PATHS: Mapping[str, str] = MappingProxyType(
     {
         OperatorRole.LEGAL: _S.DSAR_FULFILLMENT,
@@ -118,6 +173,7 @@ def evaluate_grant(
     scope_tenant_id: uuid.UUID | None,
     has_justification: bool,
     has_signed_incident_ref: bool,
+    has_open_dsar: bool,
     consent_current: bool,
 ) -> GateDecision:
     """The seed's `defaultPolicyGate`, run at every `→ granted`. Fail-closed: the first
@@ -159,7 +215,13 @@ def evaluate_grant(
         )
     if path == _S.INCIDENT_ESCALATION and not has_signed_incident_ref:
         return _deny(
-            ReasonCode.NO_LEGITIMATE_INTEREST, "An incident escalation needs a signed incident ref."
+            ReasonCode.NO_LEGITIMATE_INTEREST,
+            "An incident escalation needs an incident ref that verifies.",
+        )
+    if path == _S.DSAR_FULFILLMENT and not has_open_dsar:
+        return _deny(
+            ReasonCode.NO_LEGITIMATE_INTEREST,
+            "A DSAR fulfilment names an open data-rights request of this member.",
         )
 
     if not sensitive:

@@ -1,11 +1,13 @@
 """Reads of inspections. Other apps (the member memory page) read here, never the models.
 
 Visibility for operators: a request is visible to the operator who opened it; `admin`
-operators (oversight) see everyone's. A tenant-bound operator sees only requests about
-members of its tenant, and every lookup outside that is a 404, as if nothing were there.
+operators (oversight) see everyone's; an approving role sees the requests on the paths it
+approves as the second pair of eyes (legal: DSAR fulfilment; t&s: incident escalation).
+A tenant-bound operator sees only requests about members of its tenant, and every lookup
+outside that is a 404, as if nothing were there.
 """
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from inspection.enums import InspectionState, NoticeState
 from inspection.filters import InspectionRequestFilter
@@ -15,7 +17,7 @@ from inspection.models import (
     InspectionRequest,
     InspectionSnapshotItem,
 )
-from inspection.policy import UNDECIDED_STATES, may_see_others_requests
+from inspection.policy import UNDECIDED_STATES, approvable_paths, may_see_others_requests
 from iris_site.enums import OperatorRole
 from iris_site.errors import NotFound
 from iris_site.models import User
@@ -43,8 +45,9 @@ def inspection_target_member(*, operator: User, member_id) -> User:
 def inspection_list(*, operator: User, filters: dict | None = None) -> QuerySet[InspectionRequest]:
     """The requests this operator may see, newest first."""
     requests = InspectionRequest.objects.all()
-    if not may_see_others_requests(operator.operator_profile.role):
-        requests = requests.filter(operator=operator)
+    role = operator.operator_profile.role
+    if not may_see_others_requests(role):
+        requests = requests.filter(Q(operator=operator) | Q(path__in=approvable_paths(role)))
     tenant_id = operator_tenant_id(operator)
     if tenant_id is not None:
         requests = requests.filter(member__tenant_memberships__tenant_id=tenant_id)

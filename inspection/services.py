@@ -44,6 +44,7 @@ from inspection.selectors import (
 )
 from iris_site.api.exceptions import pydantic_fields
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
+from iris_site.hooks import open_data_rights_request_exists
 from iris_site.models import User
 from memory.contracts import SCOPE_KEY_ADAPTER, scope_key
 from memory.enums import ScopeKind
@@ -96,6 +97,37 @@ def _profile(operator: User):
 
 def _actor(operator: User | None, system_role: str) -> Actor:
     return Actor.of(operator) if operator is not None else Actor.system(system_role)
+
+
+UNVERIFIED_REF = "Not signed by the incident system for this member."
+
+
+def _incident_ref_verifies(ref: str, member_id) -> bool:
+    key = (settings.INCIDENT_SIGNING_KEY or "").encode()
+    return bool(ref) and policy.incident_ref_verifies(ref, key=key, member_id=member_id)
+
+
+def _verified_incident_ref(raw: str | None, *, member_id) -> str:
+    """A given reference must verify for this member (README "Four eyes")."""
+    ref = _normalise_incident_ref(raw)
+    if ref and not _incident_ref_verifies(ref, member_id):
+        raise InvalidInput(
+            "The incident reference does not verify.",
+            code="incident-ref-unverified",
+            fields={"signed_incident_ref": [UNVERIFIED_REF]},
+        )
+    return ref
+
+
+def _open_dsar(request_id: uuid.UUID | None, *, member_id) -> uuid.UUID | None:
+    if request_id is not None and not open_data_rights_request_exists(
+        member_id=member_id, request_id=request_id
+    ):
+        raise InvalidInput(
+            "No open data-rights request of this member has this id.",
+            fields={"dsar_request_id": ["Name an open data-rights request of this member."]},
+        )
+    return request_id
 
 
 def _normalise_incident_ref(raw: str | None) -> str:
@@ -229,12 +261,15 @@ def inspection_open(
     justification: str,
     include_sensitive: bool = False,
     signed_incident_ref: str | None = None,
+    dsar_request_id: uuid.UUID | None = None,
     now: datetime | None = None,
 ) -> InspectionRequest:
     """Open a request to inspect one scope of one member's memory, with a justification.
 
     A member outside the operator's tenant is a 404; nothing is visible until the request
-    has gone down an entry path and through the policy gate.
+    has gone down an entry path and through the policy gate. An incident reference or a
+    data-rights request named here must already check out (verified signature; an open
+    request of this member).
     """
     profile = _profile(operator)
     now = now or timezone.now()
@@ -266,7 +301,8 @@ def inspection_open(
         include_sensitive=include_sensitive,
         state=_S.REQUESTED,
         justification=text,
-        signed_incident_ref=_normalise_incident_ref(signed_incident_ref),
+        signed_incident_ref=_verified_incident_ref(signed_incident_ref, member_id=member.pk),
+        dsar_request_id=_open_dsar(dsar_request_id, member_id=member.pk),
         created_at=now,
         decide_by=now + windows().decision,
         updated_at=now,
@@ -329,11 +365,11 @@ def _grant_or_deny(
     candidates = _candidates(inspection)
     ledger_head = consent_event_list(member_id=inspection.member_id).order_by("-sequence").first()
     scope = SCOPE_KEY_ADAPTER.validate_python(inspection.scope)
-    # The gate judges the operator as they are now: a changed role or binding counts.
-    if operator is not None:
-        current_role, current_tenant = _profile(operator).role, _profile(operator).tenant_id
-    else:
-        current_role, current_tenant = inspection.operator_role, inspection.operator_tenant_id
+    # The gate judges the requester (who will read) as they are now: a changed role or
+    # binding counts. On a four-eyes request the grant is someone else's step.
+    profile = getattr(inspection.operator, "operator_profile", None)
+    current_role = profile.role if profile else ""
+    current_tenant = profile.tenant_id if profile else None
     decision = policy.evaluate_grant(
         role=current_role,
         role_at_request=inspection.operator_role,
@@ -346,7 +382,12 @@ def _grant_or_deny(
         scope_user_id=scope.user_id,
         scope_tenant_id=getattr(scope, "tenant_id", None),
         has_justification=bool(inspection.justification.strip()),
-        has_signed_incident_ref=bool(inspection.signed_incident_ref),
+        has_signed_incident_ref=_incident_ref_verifies(
+            inspection.signed_incident_ref, inspection.member_id
+        ),
+        has_open_dsar=open_data_rights_request_exists(
+            member_id=inspection.member_id, request_id=inspection.dsar_request_id
+        ),
         consent_current=policy.consent_is_current(
             has_ledger=ledger_head is not None,
             active_consent_types=consent_active(member_id=inspection.member_id, now=now).types,
@@ -371,6 +412,7 @@ def _grant_or_deny(
         return TransitionResult(inspection, event, gate_explanation=decision.explanation)
 
     inspection.state = _S.GRANTED
+    inspection.granted_by = operator
     inspection.granted_at = now
     inspection.expires_at = now + windows().grant
     inspection.snapshot_fingerprint = policy.snapshot_fingerprint(
@@ -432,11 +474,24 @@ def _queue_notice(inspection: InspectionRequest, *, actor: Actor, now: datetime)
 
 
 def _check_extras(
-    inspection: InspectionRequest, to: str, *, ref: str, carveout: bool | None
+    inspection: InspectionRequest,
+    to: str,
+    *,
+    ref: str,
+    dsar_request_id: uuid.UUID | None,
+    carveout: bool | None,
 ) -> None:
     fields: dict[str, list[str]] = {}
     if ref and to != _S.INCIDENT_ESCALATION:
         fields["signed_incident_ref"] = ["Given only when routing to incident-escalation."]
+    if ref and not _incident_ref_verifies(ref, inspection.member_id):
+        fields["signed_incident_ref"] = [UNVERIFIED_REF]
+    if dsar_request_id is not None and to != _S.DSAR_FULFILLMENT:
+        fields["dsar_request_id"] = ["Given only when routing to dsar-fulfillment."]
+    elif to == _S.DSAR_FULFILLMENT and not open_data_rights_request_exists(
+        member_id=inspection.member_id, request_id=dsar_request_id or inspection.dsar_request_id
+    ):
+        fields["dsar_request_id"] = ["Name an open data-rights request of this member."]
     incident = to == _S.INCIDENT_ESCALATION or inspection.path == _S.INCIDENT_ESCALATION
     if carveout and (to not in (_S.GRANTED, _S.CLOSED) or not incident):
         fields["investigation_carveout"] = [
@@ -453,6 +508,7 @@ def inspection_transition(
     operator: User | None,
     now: datetime | None = None,
     signed_incident_ref: str | None = None,
+    dsar_request_id: uuid.UUID | None = None,
     investigation_carveout: bool | None = None,
     reason_code: str | None = None,
     system_role: str = "inspection",
@@ -460,9 +516,12 @@ def inspection_transition(
     """Move a request one step along the seed's transition map.
 
     `operator` is the person acting (None: a scheduled job, with `reason_code`). The
-    requester may take any legal step; an `admin` overseer may only deny or close another
-    operator's request. `→ granted` runs the policy gate and may end in `denied` instead.
-    Raises NotPermitted (403) or Conflict (409, `illegal-transition`), both recorded.
+    requester may take any legal step but one: on a four-eyes request (sensitive, or on
+    the DSAR or incident path) the grant is made by a second operator with the path's
+    approving role (`policy.may_move`). An `admin` overseer may deny (also a request not
+    yet routed: it goes through `routine-review`, as the expiry job does) or close.
+    `→ granted` runs the policy gate and may end in `denied` instead. Raises
+    NotPermitted (403) or Conflict (409, `illegal-transition`), both recorded.
     """
     if to not in _S.values:
         raise InvalidInput(fields={"to": [f"Unknown state {to!r}."]})
@@ -475,20 +534,57 @@ def inspection_transition(
         locked = InspectionRequest.objects.select_for_update().get(pk=inspection.pk)
         from_state = locked.state
         attempt = {"from_state": from_state, "attempted_to_state": to}
+        is_requester = operator is not None and operator.pk == locked.operator_id
+        oversight_denial = (
+            operator is not None
+            and not is_requester
+            and role in policy.OVERSIGHT_ROLES
+            and from_state == _S.REQUESTED
+            and to == _S.DENIED
+        )
         if operator is not None and not policy.may_move(
-            is_requester=operator.pk == locked.operator_id,
+            is_requester=is_requester,
             role=role,
+            from_state=from_state,
             to_state=to,
+            include_sensitive=locked.include_sensitive,
         ):
-            refusal = NotPermitted(
-                "Only the requesting operator may take this step.", code="not-request-owner"
+            refusal = (
+                NotPermitted(
+                    "A second operator with the approving role grants this request, "
+                    "never its requester.",
+                    code="second-approver-required",
+                )
+                if is_requester
+                else NotPermitted(
+                    "Only the requesting operator may take this step.", code="not-request-owner"
+                )
             )
-        elif not policy.is_legal_transition(from_state, to):
+        elif not oversight_denial and not policy.is_legal_transition(from_state, to):
             refusal = Conflict(
                 f"An inspection cannot go from {from_state} to {to}.", code="illegal-transition"
             )
         if refusal is None:
-            _check_extras(locked, to, ref=ref, carveout=investigation_carveout)
+            _check_extras(
+                locked,
+                to,
+                ref=ref,
+                dsar_request_id=dsar_request_id,
+                carveout=investigation_carveout,
+            )
+            if oversight_denial:
+                # The seed has no `requested → denied`; the way out is the path that can
+                # never reach sensitive memory, as for an expired request.
+                _apply(
+                    locked,
+                    _S.ROUTINE_REVIEW,
+                    operator=operator,
+                    actor=actor,
+                    now=now,
+                    ref="",
+                    carveout=False,
+                    reason_code=None,
+                )
             result = _apply(
                 locked,
                 to,
@@ -496,6 +592,7 @@ def inspection_transition(
                 actor=actor,
                 now=now,
                 ref=ref,
+                dsar_request_id=dsar_request_id,
                 carveout=bool(investigation_carveout),
                 reason_code=reason_code,
             )
@@ -528,6 +625,7 @@ def _apply(
     ref: str,
     carveout: bool,
     reason_code: str | None,
+    dsar_request_id: uuid.UUID | None = None,
 ) -> TransitionResult:
     from_state = inspection.state
     if to == _S.GRANTED:
@@ -543,6 +641,8 @@ def _apply(
         inspection.path = to
         if ref:
             inspection.signed_incident_ref = ref
+        if dsar_request_id is not None:
+            inspection.dsar_request_id = dsar_request_id
         # A job routes a never-routed request on its way to expiry, and says why.
         step_reason = system_reason
     elif to == _S.DENIED:

@@ -1,5 +1,7 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.template.response import TemplateResponse
+from django.utils.cache import add_never_cache_headers
 
 from iris_site.admin_readonly import PlatformOnlyMixin
 from iris_site.models import (
@@ -10,7 +12,33 @@ from iris_site.models import (
     TenantMembership,
     User,
 )
-from iris_site.services import token_revoke
+from iris_site.services import token_issue, token_revoke
+
+
+@admin.action(description="Issue a token (shown once)")
+def issue_token(modeladmin, request, queryset):
+    """Mint one bearer token for the one selected member, operator or service client and
+    show it once, on this response only: never in a message, a cookie or the database
+    (only its digest is kept). Revoke it under API tokens."""
+    if queryset.count() != 1:
+        modeladmin.message_user(request, "Select exactly one to issue a token for.", messages.ERROR)
+        return None
+    owner = queryset.get()
+    token, raw = token_issue(owner=owner, label=f"issued by {request.user.email}")
+    response = TemplateResponse(
+        request,
+        "admin/iris_site/token_issued.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": "Token issued",
+            "owner": owner,
+            "token": token,
+            "raw": raw,
+            "opts": modeladmin.model._meta,
+        },
+    )
+    add_never_cache_headers(response)
+    return response
 
 
 class OperatorProfileInline(admin.StackedInline):
@@ -38,6 +66,7 @@ class UserAdmin(PlatformOnlyMixin, DjangoUserAdmin):
         (None, {"classes": ["wide"], "fields": ["email", "kind", "password1", "password2"]})
     ]
     inlines = [OperatorProfileInline, TenantMembershipInline]
+    actions = [issue_token]
 
 
 @admin.register(Tenant)
@@ -51,11 +80,13 @@ class TenantAdmin(PlatformOnlyMixin, admin.ModelAdmin):
 class ServiceClientAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     list_display = ["label", "consumer", "is_active", "created_at"]
     list_filter = ["consumer", "is_active"]
+    actions = [issue_token]
 
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(PlatformOnlyMixin, admin.ModelAdmin):
-    """Tokens are minted by `token_issue` (the raw value is shown once); here only revoked."""
+    """Tokens are minted from the Users and Service clients lists ("Issue a token", the
+    raw value shown once); here they are only revoked."""
 
     list_display = ["prefix", "label", "user", "service_client", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at"]

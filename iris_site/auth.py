@@ -12,6 +12,29 @@ from iris_site.tokens import token_digest
 LAST_USED_RESOLUTION_SECONDS = 60
 
 
+def bearer_principal(raw: str) -> tuple[object, ApiToken] | None:
+    """The active member, operator or service client a raw bearer token belongs to, with
+    its token row; None for an unknown, revoked or inactive one. The REST API and the MCP
+    server (`hierarchy.mcp`) both authenticate through this."""
+    token = (
+        ApiToken.objects.select_related("user", "service_client")
+        .filter(digest=token_digest(raw), revoked_at__isnull=True)
+        .first()
+    )
+    principal = None
+    if token is not None:
+        principal = token.user if token.user_id else token.service_client
+    if principal is None or not principal.is_active:
+        return None
+    now = timezone.now()
+    if (
+        token.last_used_at is None
+        or (now - token.last_used_at).total_seconds() > LAST_USED_RESOLUTION_SECONDS
+    ):
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return principal, token
+
+
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
@@ -25,23 +48,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raw = header[1].decode("ascii")
         except UnicodeDecodeError as exc:
             raise exceptions.AuthenticationFailed("Malformed bearer token.") from exc
-        token = (
-            ApiToken.objects.select_related("user", "service_client")
-            .filter(digest=token_digest(raw), revoked_at__isnull=True)
-            .first()
-        )
-        principal = None
-        if token is not None:
-            principal = token.user if token.user_id else token.service_client
-        if principal is None or not principal.is_active:
+        authenticated = bearer_principal(raw)
+        if authenticated is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
-        now = timezone.now()
-        if (
-            token.last_used_at is None
-            or (now - token.last_used_at).total_seconds() > LAST_USED_RESOLUTION_SECONDS
-        ):
-            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-        return principal, token
+        return authenticated
 
     def authenticate_header(self, request) -> str:
         return self.keyword

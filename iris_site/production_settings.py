@@ -12,6 +12,9 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("production needs SECRET_KEY of at least 50 characters")
 
+# The audit signing key is provisioned, never generated on a server (README).
+AUDIT_SIGNING_KEY_GENERATE = env_bool("AUDIT_SIGNING_KEY_GENERATE", default=False)
+
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))

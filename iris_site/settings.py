@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -82,11 +83,15 @@ INSTALLED_APPS = [
     "consent",
     "memory",
     "continuity",
-    "inspection",
+    # datarights before inspection: siblings, but the demo's DSAR-path inspection names
+    # the data-rights request datarights' demo files first.
     "datarights",
+    "inspection",
 ]
 
 MIDDLEWARE = [
+    # Outermost: one content-free line for every request, refusals included.
+    "iris_site.access_log.AccessLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # High up, so even the guards' refusals below carry the headers.
@@ -227,13 +232,14 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the entries' lifecycle wherever it appears (fields named `state` too).
+    "ENUM_NAME_OVERRIDES": {"LifecycleEnum": "memory.enums.Lifecycle"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "iris_site.api.schema.document_retry_after",
+        "iris_site.api.docs.document_operations",
     ],
 }
 
@@ -257,7 +263,7 @@ SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],
     "style-src": [CSP.SELF, CSP.NONCE],
-    # Swagger UI and the admin draw a few icons from data: URLs.
+    # The admin and the API docs draw a few icons from data: URLs.
     "img-src": [CSP.SELF, "data:"],
     "font-src": [CSP.SELF],
     "connect-src": [CSP.SELF],
@@ -266,12 +272,25 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+# The API docs page only (Redoc, README "API docs"): Redoc sets style attributes and adds
+# style elements without a nonce, and builds its search index in a blob: worker. The page
+# shows the public schema, never member content; its scripts still need the nonce.
+IRIS_DOCS_CSP = {
+    **SECURE_CSP,
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "worker-src": [CSP.SELF, "blob:"],
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Features no page of Iris uses, switched off for every page (and anything injected).
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+
+# The key the incident system signs its incident references with (HMAC-SHA256; format in
+# `inspection.policy`, README "Four eyes"). Unset: no reference verifies, so no
+# incident-escalation inspection is ever granted.
+INCIDENT_SIGNING_KEY = os.environ.get("INCIDENT_SIGNING_KEY", "")
 
 # Recovery of tasks a dead worker left RUNNING (iris_site/jobs.py): requeued after the
 # lease, failed after this many claims; excluded task paths are only logged.
@@ -286,12 +305,96 @@ TASKS = {
     }
 }
 
+
+# Mail (the data-rights one-time codes, deadline extensions): `EMAIL_URL` names the
+# transport, parsed by dj-email-url: `smtp://user:password@host:587/?tls=True`,
+# `smtp://…:465/?ssl=True`, `console://`, `file:///var/spool/iris-mail`, `memory://`.
+# Unset: the console under DEBUG (`make run` prints each mail, so its code can be typed
+# in), SMTP on localhost:25 otherwise. Tests always use Django's locmem outbox.
+def mailer_from_url(url: str) -> dict:
+    """An email URL (dj-email-url's forms) → Django's `MAILERS["default"]`."""
+    parsed = dj_email_url.parse(url)
+    backend = parsed.get("EMAIL_BACKEND")
+    if backend is None:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL: unknown scheme in {url.split(':', 1)[0]!r}; expected smtp, console, "
+            "file, memory or dummy"
+        )
+    if backend.endswith(".smtp.EmailBackend"):
+        options = {
+            "host": parsed["EMAIL_HOST"],
+            "port": parsed["EMAIL_PORT"],
+            "username": parsed["EMAIL_HOST_USER"] or None,
+            "password": parsed["EMAIL_HOST_PASSWORD"] or None,
+            "use_tls": parsed["EMAIL_USE_TLS"],
+            "use_ssl": parsed["EMAIL_USE_SSL"],
+            "timeout": parsed["EMAIL_TIMEOUT"] or 10,
+        }
+    elif backend.endswith(".filebased.EmailBackend"):
+        options = {"file_path": parsed["EMAIL_FILE_PATH"]}
+    else:
+        options = {}
+    return {"BACKEND": backend, "OPTIONS": options}
+
+
+MAILERS = {
+    "default": mailer_from_url(
+        os.environ.get("EMAIL_URL") or ("console://" if DEBUG else "smtp://localhost:25")
+    )
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Iris <no-reply@iris.localhost>")
+
+# Audit checkpoints (hierarchy/checkpoint.py, README "Tamper evidence"): the Ed25519 key
+# that signs them lives outside the database: `AUDIT_SIGNING_KEY` (PEM or base64 of 32
+# raw bytes), else the key file, generated with mode 0600 on first use in development.
+# After a rotation, list the old public keys in `AUDIT_VERIFY_KEYS` (comma-separated).
+AUDIT_SIGNING_KEY = os.environ.get("AUDIT_SIGNING_KEY", "")
+AUDIT_SIGNING_KEY_FILE = os.environ.get(
+    "AUDIT_SIGNING_KEY_FILE", str(BASE_DIR / "var" / "audit" / "signing-key.pem")
+)
+AUDIT_SIGNING_KEY_GENERATE = env_bool("AUDIT_SIGNING_KEY_GENERATE", default=True)
+AUDIT_VERIFY_KEYS = env_list("AUDIT_VERIFY_KEYS")
+AUDIT_CHECKPOINT_SINK = os.environ.get(
+    "AUDIT_CHECKPOINT_SINK", "hierarchy.checkpoint.JsonLinesSink"
+)
+AUDIT_CHECKPOINT_PATH = os.environ.get(
+    "AUDIT_CHECKPOINT_PATH", str(BASE_DIR / "var" / "audit" / "checkpoints.jsonl")
+)
+
+# Prometheus scrape endpoint (`GET /metrics`, bearer `IRIS_METRICS_TOKEN`): off unless
+# both are set. OTLP export is configured by the standard OTEL_* variables
+# (`iris_site.telemetry`).
+IRIS_METRICS_ENDPOINT = env_bool("IRIS_METRICS_ENDPOINT", default=False)
+IRIS_METRICS_TOKEN = os.environ.get("IRIS_METRICS_TOKEN", "")
+
 # Keyed-hash secret for actor handles and token digests; rotating it invalidates tokens.
 IRIS_HASH_SECRET = os.environ.get("IRIS_HASH_SECRET", SECRET_KEY)
 
+# Logs carry identifiers, route names and counts, never content (`iris_site.access_log`).
+# The task worker and the scheduler say only warnings and errors (their INFO lines, a
+# heartbeat every few seconds, would scroll the demo logins away) unless
+# IRIS_VERBOSE_JOBS=true.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "no_request_lines": {"()": "iris_site.access_log.DropServerRequestLines"},
+        "route_not_path": {"()": "iris_site.access_log.RouteNotPath"},
+        "quiet_jobs": {
+            "()": "iris_site.access_log.QuietJobs",
+            "verbose": env_bool("IRIS_VERBOSE_JOBS", default=False),
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["quiet_jobs"]},
+        "server": {"class": "logging.StreamHandler", "filters": ["no_request_lines"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's default sends `django.*` to its own console handler under DEBUG; here
+        # it goes through ours, so the filters above hold for it too.
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
+        "django.request": {"filters": ["route_not_path"]},
+    },
 }

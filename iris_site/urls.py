@@ -1,7 +1,9 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from consent.urls import me_api_urlpatterns as consent_me_api
 from continuity.urls import me_api_urlpatterns as continuity_me_api
@@ -15,7 +17,7 @@ from hierarchy.urls import operator_api_urlpatterns as hierarchy_operator_api
 from hierarchy.urls import short_term_api_urlpatterns as hierarchy_short_term_api
 from inspection.urls import me_api_urlpatterns as inspection_me_api
 from inspection.urls import operator_api_urlpatterns as inspection_operator_api
-from iris_site import views
+from iris_site import telemetry, views
 from iris_site.api.gated import content_free
 from memory import recall_apis
 from memory.urls import me_api_urlpatterns as memory_me_api
@@ -43,6 +45,7 @@ operator_api = [*hierarchy_operator_api, *inspection_operator_api, *datarights_o
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", telemetry.metrics_view, name="metrics"),
     # Django's sign-in pages hold no member content.
     path(
         "accounts/login/",
@@ -58,7 +61,9 @@ urlpatterns = [
     path("api/schema/", content_free(SpectacularAPIView.as_view()), name="schema"),
     path(
         "api/docs/",
-        content_free(SpectacularSwaggerView.as_view(url_name="schema")),
+        content_free(
+            csp_override(settings.IRIS_DOCS_CSP)(SpectacularRedocView.as_view(url_name="schema"))
+        ),
         name="api-docs",
     ),
     path("api/v1/me/", include((me_api, "me"))),

@@ -215,7 +215,7 @@ class MemoryListCreateApi(generics.ListAPIView):
 
     @extend_schema(
         request=MemoryCreateInputSerializer,
-        responses={**REMEMBER_RESPONSES, **error_responses(400, 413, 422)},
+        responses={**REMEMBER_RESPONSES, **error_responses(400, 409, 413, 422)},
     )
     def post(self, request):
         data = _json_object(request)
@@ -246,6 +246,11 @@ class MemoryEditInputSerializer(StrictInputSerializer):
         help_text="null clears the subject.",
     )
     category = serializers.ChoiceField(required=False, choices=MemoryCategory.choices)
+    revision_id = serializers.UUIDField(
+        required=False,
+        help_text="The revision being edited (the entry's `revision_id` as read): when it is "
+        "no longer the head, 409 `not-head` names the current one.",
+    )
 
     def validate_body(self, value):
         return _contract_value(_BODY, value)
@@ -255,7 +260,7 @@ class MemoryEditInputSerializer(StrictInputSerializer):
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
-        if not attrs:
+        if not attrs.keys() - {"revision_id"}:
             raise serializers.ValidationError("Give at least one of body, subject and category.")
         return attrs
 
@@ -273,7 +278,8 @@ def _edit_arguments(request) -> dict:
 class MemoryDetailApi(APIView):
     """GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
-    shares its new conflict key)."""
+    shares its new conflict key). Only the current version is edited: a superseded or
+    draft memory, or a stale `revision_id`, is 409 `not-head` naming the current one."""
 
     permission_classes = [IsMember]
 
@@ -324,7 +330,7 @@ class MemoryEditPreviewApi(APIView):
 
     @extend_schema(
         request=MemoryEditInputSerializer,
-        responses={200: MemoryEditPreviewSerializer, **error_responses(400, 404, 413)},
+        responses={200: MemoryEditPreviewSerializer, **error_responses(400, 404, 409, 413)},
     )
     def post(self, request, pk):
         entry = _own_entry(request, pk)
@@ -333,6 +339,7 @@ class MemoryEditPreviewApi(APIView):
             entry=entry,
             category=edit.get("category", entry.category),
             subject=edit.get("subject", entry.subject),
+            revision_id=edit.get("revision_id"),
         )
         return Response(
             {
@@ -660,7 +667,7 @@ class MemberMemoryRememberApi(APIView):
                 description="The live session the write comes from (off-the-record check).",
             )
         ],
-        responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 413, 422)},
+        responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 409, 413, 422)},
     )
     def post(self, request, member_id):
         member = _member_or_404(member_id)
@@ -699,7 +706,10 @@ class ConversationTurnAppendApi(APIView):
 
     @extend_schema(
         request=ConversationTurnInputSerializer,
-        responses={201: ConversationTurnOutputSerializer, **error_responses(400, 404, 413, 422)},
+        responses={
+            201: ConversationTurnOutputSerializer,
+            **error_responses(400, 404, 409, 413, 422),
+        },
     )
     def post(self, request, member_id, session_id):
         member = _member_or_404(member_id)

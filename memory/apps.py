@@ -6,3 +6,8 @@ class MemoryConfig(AppConfig):
 
     def ready(self) -> None:
         from memory import receivers  # noqa: F401 - connects the signal receivers
+        from memory.erasure import memory_stores_register
+        from memory.fingerprints import fingerprints_store_register
+
+        memory_stores_register()
+        fingerprints_store_register()

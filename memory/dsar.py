@@ -1,11 +1,9 @@
 """What the data-rights app needs from memory, owned here so memory's tables are read
 and written only by memory: the soft-delete holds, the reads an export or an access
-report makes, the erasure of derived stores (conversation turns, recall records), and
-the reads the forget-completeness check walks.
+report makes, and the reads and writes memory's content stores make for the erasure
+service (`memory.erasure`: conversation turns, recall records, the text to erase).
 
-Entries and revisions are erased by `memory.services.memory_purge_entries`; tombstoning
-goes through `memory.services.memory_tombstone`. Every write here appends its audit
-event (ids and counts only).
+Every write here appends its audit event (ids and counts only).
 """
 
 import uuid
@@ -24,7 +22,6 @@ from memory.models import (
     ConversationTurn,
     MemoryDeletionHold,
     MemoryEntry,
-    MemoryEntryTerm,
     MemoryNotice,
     MemoryRevision,
     OffTheRecordSession,
@@ -312,71 +309,7 @@ def memory_store_counts(*, member_id) -> dict[str, int]:
     }
 
 
-# --- Reads for the forget-completeness check -------------------------------------------
-
-
-def memory_residue_by_ids(*, member_id, entry_ids: Sequence[str]) -> dict[str, int]:
-    """Rows that still belong to these entries, per store."""
-    ids = _ids(entry_ids)
-    counts = dict.fromkeys(
-        ("entries", "revisions", "notices", "term_index", "deletion_holds", "recall_records"), 0
-    )
-    for start in range(0, len(ids), BATCH):
-        chunk = ids[start : start + BATCH]
-        counts["entries"] += MemoryEntry.objects.filter(member_id=member_id, pk__in=chunk).count()
-        counts["revisions"] += MemoryRevision.objects.filter(
-            member_id=member_id, entry_id__in=chunk
-        ).count()
-        counts["notices"] += MemoryNotice.objects.filter(
-            Q(entry_id__in=chunk) | Q(proposed_entry_id__in=chunk), member_id=member_id
-        ).count()
-        counts["term_index"] += MemoryEntryTerm.objects.filter(
-            member_id=member_id, entry_id__in=chunk
-        ).count()
-        counts["deletion_holds"] += MemoryDeletionHold.objects.filter(
-            member_id=member_id, entry_id__in=chunk
-        ).count()
-    doomed = set(ids)
-    for returned, rationales in (
-        RecallRecord.objects.filter(member_id=member_id)
-        .values_list("returned_ids", "rationales")
-        .iterator(chunk_size=2000)
-    ):
-        if doomed & {str(i) for i in returned} or doomed & {str(k) for k in rationales}:
-            counts["recall_records"] += 1
-    return counts
-
-
-def memory_content_fields(*, member_id) -> Iterator[tuple[str, str, str]]:
-    """Every free-text field the member's memory stores hold, as (store, row id, text):
-    what the forget-completeness check searches for deleted text."""
-    for pk, body, subject, note in (
-        MemoryEntry.objects.filter(member_id=member_id)
-        .values_list("pk", "body", "subject", "relationship_note")
-        .iterator(chunk_size=2000)
-    ):
-        for text in (body, subject, note):
-            yield "entries", str(pk), text
-    for pk, content in (
-        MemoryRevision.objects.filter(member_id=member_id)
-        .values_list("pk", "content")
-        .iterator(chunk_size=2000)
-    ):
-        for text in _content_texts(content):
-            yield "revisions", str(pk), text
-    for pk, text in (
-        ConversationTurn.objects.filter(member_id=member_id)
-        .values_list("pk", "text")
-        .iterator(chunk_size=2000)
-    ):
-        yield "conversation_turns", str(pk), text
-    for pk, rationales in (
-        RecallRecord.objects.filter(member_id=member_id)
-        .values_list("pk", "rationales")
-        .iterator(chunk_size=2000)
-    ):
-        for text in (rationales or {}).values():
-            yield "recall_records", str(pk), str(text)
+# --- Reads for the erasure's content stores -------------------------------------------
 
 
 def memory_turn_texts(*, member_id) -> Iterator[tuple[str, str]]:

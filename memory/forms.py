@@ -42,6 +42,9 @@ class EntryEditForm(forms.Form):
         help_text="A short topic, like “coffee”; memories about the same topic replace each other.",
     )
     category = forms.ChoiceField(label="Category", choices=MemoryCategory.choices)
+    # The version the member is editing: a stale one (edited since in another tab) is
+    # refused rather than overwriting the newer version.
+    revision_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
 
 class PauseForm(forms.Form):

@@ -21,8 +21,9 @@ Ages: turns count from `created_at`; entries from `updated_at`, so a memory the 
 restated (edited) is fresh again, while being recalled does not extend its life.
 
 The sweep also re-applies the consent cascade to any sensitive entry whose category
-consent is no longer in force: the `consent_ended` signal fires after commit and is not
-retried, so a crash between the two must not leave the memory behind.
+consent is no longer in force, and to sensitive interactions once `multi-actor-sensitive`
+is not: the `consent_ended` signal fires after commit and is not retried, so a crash
+between the two must not leave the memory behind.
 
 Every step runs in its own short transaction and re-reads under a lock, so the sweep is
 idempotent and safe to run twice, or concurrently with itself.
@@ -40,7 +41,7 @@ from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
-from consent.enums import category_consent_type
+from consent.enums import BaseConsentType, category_consent_type
 from consent.selectors import consent_active
 from hierarchy.enums import Severity
 from hierarchy.events import Actor, audit_event_append
@@ -59,6 +60,7 @@ from memory.enums import (
     ProvenanceKind,
     ScopeKind,
 )
+from memory.fingerprints import forgotten_texts_flag
 from memory.models import ConversationTurn, MemoryEntry
 from memory.policy import retention_envelope_for_kind
 from memory.recall.rankers import analyze
@@ -72,6 +74,7 @@ from memory.services import (
 )
 
 POLICY_ID = "iris-memory-retention-v1"
+MULTI_ACTOR_SENSITIVE = BaseConsentType.MULTI_ACTOR_SENSITIVE.value
 RETENTION_ACTOR = Actor.system("retention")
 REVIEW_DUE_ACTION = "memory.retention.review_due"
 SUMMARY_SENTENCES = 8
@@ -186,6 +189,26 @@ def _digest(ids: Iterable) -> str:
     return hashlib.sha256("\n".join(sorted(str(i) for i in ids)).encode()).hexdigest()[:10]
 
 
+def _without_forgotten(member_id, texts: list[str]) -> list[str]:
+    """The texts without their sentences that restate a fact the member forgot, so the
+    summary is written without it. A forgotten fact spread over several sentences is
+    still caught by the write path's own check, which then refuses the whole summary."""
+    sentences = [[p for p in _SENTENCE_END_RE.split(text) if p.strip()] for text in texts]
+    flat = [p for ps in sentences for p in ps]
+    forgotten = {
+        i for i, flag in enumerate(forgotten_texts_flag(member_id=member_id, texts=flat)) if flag
+    }
+    if not forgotten:
+        return texts
+    kept, i = [], 0
+    for ps in sentences:
+        # A newline is a sentence boundary to the summarizer, as the split ones were.
+        if text := "\n".join(p for j, p in enumerate(ps, start=i) if j not in forgotten):
+            kept.append(text)
+        i += len(ps)
+    return kept
+
+
 def _write_summary(
     *,
     member: User,
@@ -202,6 +225,7 @@ def _write_summary(
     gate all apply); a refusal is an outcome, not an error: the raw memory goes anyway."""
     if memory_off_the_record(member_id=member.pk, session_id=scope.get("session_id", "")):
         return None, "off-the-record"  # never read, let alone copy, off-the-record text
+    texts = _without_forgotten(member.pk, texts)
     body = _clip(summarizer(texts), MAX_BODY_LENGTH) if texts else ""
     if not body:
         return None, "nothing-to-summarize"
@@ -319,6 +343,9 @@ def memory_entries_compact(
     each summarized entry and carries over the links those entries had (turn ids, scene
     events), so the summary expands back to its sources.
     """
+    # The member lock before any row lock, in the order every writer and the erasure take
+    # them (two orders would let a compaction and a forget deadlock).
+    member_lock(member_id=member_id)
     entries = list(
         # No joined revision under the lock: a waiter would keep the stale one.
         MemoryEntry.objects.select_for_update()
@@ -392,7 +419,8 @@ def memory_forget_notebook(*, member: User, notebook_id: str, actor: Actor) -> l
     entries = MemoryEntry.objects.filter(
         member=member, scope_kind=ScopeKind.NOTEBOOK, notebook_id=notebook_id
     )
-    ids = _tombstone_all(entries, actor=actor)
+    # No fingerprints: deleting a notebook is not asking Iris to forget its facts.
+    ids = _tombstone_all(entries, actor=actor, reason="notebook-delete")
     ids += _tombstone_derived_summaries(member_id=member.pk, source_ids=ids, actor=actor)
     audit_event_append(
         action="memory.notebook.forgotten",
@@ -408,7 +436,8 @@ def memory_forget_notebook(*, member: User, notebook_id: str, actor: Actor) -> l
 
 
 def memory_consent_reconcile(*, now: datetime) -> int:
-    """Re-run the consent cascade for sensitive memory whose category consent lapsed."""
+    """Re-run the consent cascade for sensitive memory whose category consent lapsed, and
+    for sensitive interactions with someone once `multi-actor-sensitive` has."""
     held: dict[uuid.UUID, set[str]] = defaultdict(set)
     for member_id, category in (
         MemoryEntry.objects.filter(category__in=SENSITIVE_CATEGORIES)
@@ -417,16 +446,24 @@ def memory_consent_reconcile(*, now: datetime) -> int:
         .distinct()
     ):
         held[member_id].add(category)
+    held_interactions = set(
+        MemoryEntry.objects.filter(sensitive_interaction=True)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .values_list("member_id", flat=True)
+        .distinct()
+    )
     cascaded = 0
-    for member_id in sorted(held, key=str):
+    for member_id in sorted(held.keys() | held_interactions, key=str):
         active = consent_active(member_id=member_id, now=now).types
-        for category in sorted(held[member_id]):
-            if category_consent_type(category) not in active:
-                cascaded += len(
-                    memory_consent_cascade(
-                        member_id=member_id, consent_type=category_consent_type(category)
-                    )
-                )
+        lapsed = [
+            category_consent_type(category)
+            for category in sorted(held[member_id])
+            if category_consent_type(category) not in active
+        ]
+        if member_id in held_interactions and MULTI_ACTOR_SENSITIVE not in active:
+            lapsed.append(MULTI_ACTOR_SENSITIVE)
+        for consent_type in lapsed:
+            cascaded += len(memory_consent_cascade(member_id=member_id, consent_type=consent_type))
     return cascaded
 
 
@@ -441,8 +478,9 @@ def _expire_summaries(now: datetime) -> int:
         due = MemoryEntry.objects.filter(
             scope_kind=kind, origin=Origin.SUMMARIZED_FROM_SESSION, updated_at__lt=cutoff
         ).exclude(lifecycle=Lifecycle.TOMBSTONED)
-        for entry_id in due.order_by("updated_at", "id").values_list("pk", flat=True):
+        for entry_id, member_id in due.order_by("updated_at", "id").values_list("pk", "member"):
             with transaction.atomic():
+                member_lock(member_id=member_id)  # before the row lock, as every writer
                 # No joined revision under the lock: a waiter would keep the stale one.
                 entry = due.select_for_update().filter(pk=entry_id).first()
                 if entry is not None:  # gone or changed since the listing

@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 
 from consent.enums import BaseConsentType
 from consent.selectors import consent_active
+from iris_site.errors import Conflict
 from memory.capabilities import Capabilities, capabilities_for
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
@@ -109,6 +110,23 @@ def memory_pending_clear(*, member_id) -> MemoryClearRequest | None:
     return MemoryClearRequest.objects.filter(
         member_id=member_id, state=MemoryClearRequest.State.PENDING
     ).first()
+
+
+CLEAR_PENDING = "clear-pending"
+
+
+def ensure_no_pending_clear(*, member_id) -> None:
+    """Refuse a write of member content while a full clear waits out its grace window.
+
+    Every write path calls this after taking the member lock (`member_lock`), which
+    `memory_clear_request` takes too: a write and a clear request never interleave, so
+    nothing stored during the window escapes the purge or reappears on a cancel."""
+    if memory_pending_clear(member_id=member_id) is not None:
+        raise Conflict(
+            "A full clear of this member's memory is pending: nothing new is stored until "
+            "it is cancelled or the memory is erased.",
+            code=CLEAR_PENDING,
+        )
 
 
 def principal_capabilities(principal) -> Capabilities:

@@ -7,19 +7,21 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from consent.enums import CaptureMethod, category_consent_type
+from consent.enums import BaseConsentType, CaptureMethod, category_consent_type
 from consent.selectors import consent_active, consent_latest_event
+from hierarchy.crypto import keyed_digest
 from hierarchy.enums import ActorType, Severity
 from hierarchy.events import Actor, audit_event_append, iso
-from iris_site.appendonly import purge_bypass
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
-from memory import policy
+from memory import fingerprints, policy
 from memory.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest, scope_key
+from memory.dsar import memory_turns_purge
 from memory.enums import (
     ConflictOutcome,
     ConsentSource,
@@ -31,6 +33,7 @@ from memory.enums import (
     is_sensitive_category,
 )
 from memory.models import (
+    ConversationTurn,
     MemoryClearRequest,
     MemoryEntry,
     MemoryNotice,
@@ -42,6 +45,7 @@ from memory.recall.rankers import term_stats_for
 from memory.recall_store import corpus_stats_apply, entry_terms_index
 from memory.selectors import (
     SCOPE_COLUMNS,
+    ensure_no_pending_clear,
     memory_conflicting_entries,
     memory_off_the_record,
     memory_pending_clear,
@@ -49,6 +53,7 @@ from memory.selectors import (
     scope_of,
     suppression_of,
 )
+from memory.signals import member_content_clear
 
 POLICY_ID = "iris-memory-v1"
 FULL_CLEAR_GRACE = timedelta(days=7)
@@ -155,9 +160,13 @@ def _lock(entry: MemoryEntry) -> MemoryEntry:
     # PostgreSQL a waiter re-checks only the locked row and would keep the joined (old)
     # revision, linking its new revision to the wrong predecessor.
     locked = MemoryEntry.objects.select_for_update().get(pk=entry.pk)
-    if locked.lifecycle == Lifecycle.TOMBSTONED:
-        raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")
+    _refuse_tombstoned(locked)
     return locked
+
+
+def _refuse_tombstoned(entry: MemoryEntry) -> None:
+    if entry.lifecycle == Lifecycle.TOMBSTONED:
+        raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")
 
 
 def _consent_entries(member_id, category: str, active_types: frozenset[str]) -> list[dict]:
@@ -238,6 +247,40 @@ def _session_of(scope) -> str:
     return getattr(scope, "session_id", "") or ""
 
 
+def _check_not_forgotten(
+    *, member_id, write: MemoryWriteRequest, actor: Actor, conflict_key: str, handle: str
+) -> None:
+    """Nothing the member had Iris forget comes back by itself: a surface, job,
+    consolidation or compaction re-creating a forgotten fact, or tagging a person whose
+    every mention was forgotten, is refused. The member stating it again brings it back."""
+    if fingerprints.restated_by_member(actor=actor, origin=write.origin):
+        cleared = fingerprints.fingerprints_clear(
+            member_id=member_id, conflict_key=conflict_key, text=write.body
+        )
+        reinstated = fingerprints.actor_handle_reinstate(member_id=member_id, actor_handle=handle)
+        if cleared or reinstated:
+            audit_event_append(
+                action="memory.forgotten.restated",
+                policy_id=POLICY_ID,
+                actor=actor,
+                target_member_id=member_id,
+                payload={"fingerprints_cleared": cleared, "handles_reinstated": reinstated},
+            )
+        return
+    if refusal := fingerprints.actor_handle_refusal(member_id=member_id, actor_handle=handle):
+        raise PolicyRefusal(
+            "The member asked Iris to forget every mention of this person; only they can "
+            "bring the person back.",
+            code=refusal,
+        )
+    if refusal := fingerprints.fingerprint_refusal(
+        member_id=member_id, conflict_key=conflict_key, text=write.body
+    ):
+        raise PolicyRefusal(
+            "The member asked Iris to forget this; only they can state it again.", code=refusal
+        )
+
+
 @transaction.atomic
 def memory_remember(
     *,
@@ -249,8 +292,15 @@ def memory_remember(
     now: datetime | None = None,
 ) -> RememberResult:
     """The consent-checked write path: off-the-record → scope policy → privacy storage
-    gate → conflict ladder → revision. Refusals raise with the seed's reason code."""
+    gate → forgotten facts and people → conflict ladder → revision. Refusals raise with
+    the seed's reason code."""
     now = now or timezone.now()
+    # One remember per member at a time, and consent is read under the same lock the
+    # consent cascade takes: a withdrawal either commits before this reads it (refused)
+    # or its cascade waits for this write to commit and then forgets it. The lock also
+    # keeps two writers that both find no conflicting row from each creating one.
+    member_lock(member_id=member.pk)
+    ensure_no_pending_clear(member_id=member.pk)
     if memory_off_the_record(
         member_id=member.pk, session_id=session_id or _session_of(write.scope)
     ):
@@ -274,6 +324,12 @@ def memory_remember(
     )
     if not gate.allowed:
         raise PolicyRefusal(gate.message, code=gate.reason)
+    conflict_key = policy.conflict_key(
+        category=write.category, actor_handle=handle, subject=write.subject
+    )
+    _check_not_forgotten(
+        member_id=member.pk, write=write, actor=actor, conflict_key=conflict_key, handle=handle
+    )
 
     entry = MemoryEntry(
         id=uuid.uuid4(),
@@ -286,9 +342,7 @@ def memory_remember(
         confidence=write.confidence
         if write.confidence is not None
         else policy.confidence_for_origin(write.origin),
-        conflict_key=policy.conflict_key(
-            category=write.category, actor_handle=handle, subject=write.subject
-        ),
+        conflict_key=conflict_key,
         actor_handle=handle,
         relationship_note=multi_actor.relationship_note if multi_actor else "",
         sensitive_interaction=bool(multi_actor and multi_actor.sensitive_interaction),
@@ -305,9 +359,6 @@ def memory_remember(
         entry.suppression_notes = write.suppression.notes
     _apply_scope(entry, write.scope)
 
-    # One remember per member at a time: locking the conflicting rows cannot stop two
-    # writers that both find none from each creating an active entry for one key.
-    member_lock(member_id=member.pk)
     existing = _conflicts_with(entry).select_for_update().order_by("-updated_at", "id").first()
     if existing is None:
         _create(entry, actor=actor, now=now)
@@ -403,7 +454,47 @@ class EditPreview:
     storage_refusal: str | None
 
 
-def memory_edit_preview(*, entry: MemoryEntry, category: str, subject: str) -> EditPreview:
+# Only a memory's current version is edited: the head revision of a live entry (active,
+# or paused: a paused memory is still the member's current fact, only withheld from
+# recall). A superseded entry or a draft proposal never becomes a second active fact.
+EDITABLE_LIFECYCLES = frozenset({Lifecycle.ACTIVE, Lifecycle.PAUSED})
+NOT_HEAD = "not-head"
+
+
+def _require_head(entry: MemoryEntry, revision_id: uuid.UUID | None) -> None:
+    """Refuse (409 `not-head`) an edit of anything but the current version: a superseded
+    or draft entry, or a revision (`revision_id`, as the editor read it) that is no longer
+    the entry's head. The error names the current version in `fields`, `current_entry_id`
+    and `current_revision_id`: the entry itself for a stale revision, else the live entry
+    holding the same fact now (none when nothing does)."""
+    _refuse_tombstoned(entry)
+    if entry.lifecycle in EDITABLE_LIFECYCLES:
+        if revision_id is None or str(revision_id) == str(entry.revision_id):
+            return
+        current = entry
+        message = "This version was replaced by a newer one; edit the current version."
+    else:
+        current = _conflicts_with(entry).exclude(pk=entry.pk).order_by("-updated_at", "id").first()
+        message = (
+            "This is a proposed change waiting for your answer; answer the question about "
+            "it, or edit the current version."
+            if entry.lifecycle == Lifecycle.DRAFT
+            else "This memory was replaced; only its current version can be edited."
+        )
+    fields = (
+        {"current_entry_id": [str(current.pk)], "current_revision_id": [str(current.revision_id)]}
+        if current is not None
+        else {}
+    )
+    raise Conflict(message, code=NOT_HEAD, fields=fields)
+
+
+def memory_edit_preview(
+    *, entry: MemoryEntry, category: str, subject: str, revision_id: uuid.UUID | None = None
+) -> EditPreview:
+    """What `memory_edit` would do, refusing exactly what it refuses before it would save."""
+    ensure_no_pending_clear(member_id=entry.member_id)
+    _require_head(entry, revision_id)
     others = memory_conflicting_entries(
         member_id=entry.member_id,
         tenant_id=entry.tenant_id,
@@ -431,10 +522,18 @@ def memory_edit(
     body: str | None = None,
     subject: str | None = None,
     category: str | None = None,
+    revision_id: uuid.UUID | None = None,
 ) -> MemoryEntry:
     """The member restates a memory: a new revision; the member's word supersedes the
-    others sharing its new conflict key (explicit-user-trumps-inferred)."""
+    others sharing its new conflict key (explicit-user-trumps-inferred).
+
+    Only the current version is edited (`_require_head`): editing a superseded or draft
+    entry, or a stale `revision_id`, is 409 `not-head`, and the member's active fact
+    stays as it is. Nothing is edited while a full clear is pending."""
+    member_lock(member_id=entry.member_id)
+    ensure_no_pending_clear(member_id=entry.member_id)
     entry = _lock(entry)
+    _require_head(entry, revision_id)
     now = timezone.now()
     category = category or entry.category
     active = consent_active(member_id=entry.member_id, now=now).types
@@ -553,27 +652,72 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
     return entry
 
 
-def _tombstone(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
-    corpus_stats_apply(member_id=entry.member_id, removed=[entry.term_stats])
-    entry.lifecycle = Lifecycle.TOMBSTONED
-    entry_terms_index(entry=entry)
-    _append_revision(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+# Why the erasure runs, as its audit and its stores' audit events name it.
+FORGET_REASON = "forget"
+RETENTION_REASON = "retention"
+
+
+def _erasure():
+    # Imported here: the erasure service appends revisions through this module.
+    from memory.erasure import memory_erase
+
+    return memory_erase
+
+
+def _tombstone(
+    entry: MemoryEntry,
+    *,
+    actor: Actor,
+    now: datetime,
+    reason: str = RETENTION_REASON,
+    fingerprint: bool = False,
+) -> None:
+    """Forget one entry through the erasure service: tombstoned, its text erased from
+    every content store in the caller's transaction."""
+    _erasure()(
+        member_id=entry.member_id,
+        entry_ids=[entry.pk],
+        actor=actor,
+        reason=reason,
+        fingerprint=fingerprint,
+        now=now,
+    )
 
 
 @transaction.atomic
 def memory_tombstone(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
+    """The member forgets one memory: its text is erased everywhere now, a fingerprint
+    keeps it from coming back by itself, and the tombstone keeps ids and times only."""
+    # The member lock before the row lock, in the order `memory_remember` takes them.
+    member_lock(member_id=entry.member_id)
     entry = _lock(entry)
-    _tombstone(entry, actor=actor, now=timezone.now())
+    _tombstone(entry, actor=actor, now=timezone.now(), reason=FORGET_REASON, fingerprint=True)
+    entry.refresh_from_db()
     return entry
 
 
-def _tombstone_all(entries, *, actor: Actor) -> list[uuid.UUID]:
-    now = timezone.now()
-    ids = []
-    # No `select_related("revision")` under the lock (see `_lock`).
-    for entry in entries.exclude(lifecycle=Lifecycle.TOMBSTONED).select_for_update():
-        _tombstone(entry, actor=actor, now=now)
-        ids.append(entry.pk)
+def _tombstone_all(
+    entries, *, actor: Actor, reason: str = FORGET_REASON, fingerprint: bool = False
+) -> list[uuid.UUID]:
+    """Forget these entries (one erasure per member); returns the ids tombstoned now.
+    A tombstone that still holds text (forgotten before erasure was immediate) is
+    erased too."""
+    due: dict = {}
+    for member_id, pk in (
+        entries.filter(~Q(lifecycle=Lifecycle.TOMBSTONED) | Q(erased_digest=""))
+        .order_by("pk")
+        .values_list("member_id", "pk")
+    ):
+        due.setdefault(member_id, []).append(pk)
+    ids: list[uuid.UUID] = []
+    for member_id, entry_ids in due.items():
+        ids += _erasure()(
+            member_id=member_id,
+            entry_ids=entry_ids,
+            actor=actor,
+            reason=reason,
+            fingerprint=fingerprint,
+        ).tombstoned_ids
     return ids
 
 
@@ -581,8 +725,10 @@ def _tombstone_all(entries, *, actor: Actor) -> list[uuid.UUID]:
 def memory_forget_category(*, member: User, category: str, actor: Actor) -> list[uuid.UUID]:
     """Forget every memory of one category, and summaries derived from them."""
     entries = MemoryEntry.objects.filter(member=member, category=category)
-    ids = _tombstone_all(entries, actor=actor)
-    ids += _tombstone_derived_summaries(member_id=member.pk, source_ids=ids, actor=actor)
+    ids = _tombstone_all(entries, actor=actor, fingerprint=True)
+    ids += _tombstone_derived_summaries(
+        member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
+    )
     audit_event_append(
         action="memory.category.forgotten",
         policy_id=POLICY_ID,
@@ -593,7 +739,9 @@ def memory_forget_category(*, member: User, category: str, actor: Actor) -> list
     return ids
 
 
-def _tombstone_derived_summaries(*, member_id, source_ids, actor: Actor) -> list[uuid.UUID]:
+def _tombstone_derived_summaries(
+    *, member_id, source_ids, actor: Actor, fingerprint: bool = False
+) -> list[uuid.UUID]:
     """Summaries whose provenance names any of these entries go with them."""
     if not source_ids:
         return []
@@ -605,27 +753,43 @@ def _tombstone_derived_summaries(*, member_id, source_ids, actor: Actor) -> list
         ).exclude(lifecycle=Lifecycle.TOMBSTONED)
         if any(link.get("ref") in refs for link in e.provenance_chain)
     ]
-    return _tombstone_all(MemoryEntry.objects.filter(pk__in=derived), actor=actor)
+    return _tombstone_all(
+        MemoryEntry.objects.filter(pk__in=derived), actor=actor, fingerprint=fingerprint
+    )
 
 
 @transaction.atomic
 def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
     """Forget every mention of a person: tombstone their tagged entries, drop the handle."""
     entries = MemoryEntry.objects.filter(member=member, actor_handle=actor_handle)
-    ids = _tombstone_all(entries, actor=actor)
+    ids = _tombstone_all(entries, actor=actor, fingerprint=True)
+    # The next mention must not bring the person back (`memory.fingerprints`).
+    fingerprints.actor_handle_retire(member_id=member.pk, actor_handle=actor_handle)
     audit_event_append(
         action="memory.actor.forgotten",
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
-        payload={"actor_handle": actor_handle, "tombstoned_count": len(ids)},
+        # The handle stands for a person: the chain keeps a keyed digest of it only.
+        payload={"actor_digest": keyed_digest(actor_handle), "tombstoned_count": len(ids)},
     )
     return ids
 
 
+CLEAR_REASON = "full-clear"
+
+
 @transaction.atomic
 def memory_clear_request(*, member: User, actor: Actor, grace: timedelta = FULL_CLEAR_GRACE):
-    """Full clear: nothing is recalled from now on; after the grace window, it is purged."""
+    """Full clear, step one. From this commit nothing of the member's is recalled or
+    served (the read gate withholds everything but continuation tokens on a pending
+    clear, and this event moves the bundle generation on in every process) and nothing
+    new is stored: every write path refuses with 409 `clear-pending`
+    (`ensure_no_pending_clear`, under the member lock taken here too). Short-term memory
+    is erased now. Long-term memory and the turn log are only hidden, unchanged: a cancel
+    within `grace` brings back exactly what was there; after it, `memory_clear_purge_due`
+    erases everything the member then has."""
+    member_lock(member_id=member.pk)
     if memory_pending_clear(member_id=member.pk) is not None:
         raise Conflict("A full clear is already pending.", code="clear-pending")
     now = timezone.now()
@@ -648,12 +812,23 @@ def memory_clear_request(*, member: User, actor: Actor, grace: timedelta = FULL_
         target_member_id=member.pk,
         payload={"clear_id": str(request.pk), "entry_count": len(ids)},
     )
+    member_content_clear.send(sender=MemoryClearRequest, member_id=member.pk, reason=CLEAR_REASON)
     return request
 
 
 @transaction.atomic
 def memory_clear_cancel(*, member: User, actor: Actor) -> MemoryClearRequest:
-    request = memory_pending_clear(member_id=member.pk)
+    """Cancel a pending full clear within its grace window: what was hidden is back as it
+    was (nothing was changed, only hidden); the short-term memory erased at the request
+    is not. Re-read under the row lock, so a cancel never overwrites a purge."""
+    pending = memory_pending_clear(member_id=member.pk)
+    request = (
+        MemoryClearRequest.objects.select_for_update()
+        .filter(pk=pending.pk, state=MemoryClearRequest.State.PENDING)
+        .first()
+        if pending is not None
+        else None
+    )
     if request is None:
         raise Conflict("No full clear is pending.", code="no-clear-pending")
     request.state = MemoryClearRequest.State.CANCELLED
@@ -670,60 +845,56 @@ def memory_clear_cancel(*, member: User, actor: Actor) -> MemoryClearRequest:
 
 
 def memory_purge_entries(*, member_id, entry_ids, reason: str) -> int:
-    """Erase entries and every revision of them for good; the audit keeps only ids.
-
-    The one sanctioned path through the revisions' append-only guard. Callers: the full
-    clear job and the data-rights hard delete.
-    """
-    with transaction.atomic():
-        entries = MemoryEntry.objects.filter(member_id=member_id, pk__in=entry_ids)
-        ids = sorted(str(i) for i in entries.values_list("pk", flat=True))
-        corpus_stats_apply(
-            member_id=member_id,
-            removed=entries.exclude(lifecycle=Lifecycle.TOMBSTONED).values_list(
-                "term_stats", flat=True
-            ),
-        )
-        MemoryNotice.objects.filter(member_id=member_id, entry_id__in=ids).delete()
-        MemoryNotice.objects.filter(member_id=member_id, proposed_entry_id__in=ids).delete()
-        with purge_bypass(MemoryRevision):
-            entries.update(revision=None)
-            MemoryRevision.objects.filter(member_id=member_id, entry_id__in=ids).delete()
-            entries.delete()
-        audit_event_append(
-            action="memory.entries.purged",
-            policy_id=POLICY_ID,
-            actor=Actor.system(reason),
-            severity=Severity.WARNING,
-            target_member_id=member_id,
-            payload={"purged_count": len(ids), "entry_ids": ids, "reason": reason},
-        )
-    return len(ids)
-
-
-# A forgotten memory is never recalled or shown at once; its text is erased this long
-# after, so an audit or a running inspection grant can still resolve the id meanwhile.
-TOMBSTONE_PURGE_AFTER = timedelta(days=1)
-
-
-def memory_tombstone_purge_due(
-    *, now: datetime | None = None, after: timedelta = TOMBSTONE_PURGE_AFTER
-) -> int:
-    """Erase entries (and all their revisions) forgotten more than `after` ago. Idempotent."""
-    now = now or timezone.now()
-    due: dict = {}
-    for member_id, entry_id in MemoryEntry.objects.filter(
-        lifecycle=Lifecycle.TOMBSTONED, updated_at__lte=now - after
-    ).values_list("member_id", "pk"):
-        due.setdefault(member_id, []).append(entry_id)
-    return sum(
-        memory_purge_entries(member_id=member_id, entry_ids=ids, reason="tombstone-purge")
-        for member_id, ids in due.items()
+    """Erase entries, every revision of them and everything derived from them for good,
+    through the erasure service; the audit keeps only ids. Callers: the full clear's purge
+    and the data-rights delete."""
+    report = _erasure()(
+        member_id=member_id,
+        entry_ids=entry_ids,
+        actor=Actor.system(reason),
+        reason=reason,
+        purge=True,
     )
+    return len(report.entry_ids)
+
+
+def memory_tombstone_purge_due(*, now: datetime | None = None) -> int:
+    """Erase the text of tombstones that still hold it: entries forgotten before a forget
+    erased the text at once. Idempotent; a no-op once every tombstone is erased."""
+    legacy = MemoryEntry.objects.filter(lifecycle=Lifecycle.TOMBSTONED, erased_digest="")
+    if now is not None:
+        legacy = legacy.filter(updated_at__lte=now)
+    count = legacy.count()
+    _tombstone_all(legacy, actor=Actor.system("tombstone-purge"), reason="tombstone-purge")
+    return count
+
+
+def _clear_purge(request: MemoryClearRequest) -> dict[str, int]:
+    """Erase everything the member has now, not only what was there at the request,
+    through the erasure service: every entry and revision whatever its lifecycle, what
+    every content store holds of them, and (`everything`) short-term memory; then the
+    rest of the turn log, which no entry cites."""
+    member_id = request.member_id
+    turns = ConversationTurn.objects.filter(member_id=member_id)
+    turn_count = turns.count()
+    report = _erasure()(
+        member_id=member_id,
+        entry_ids=MemoryEntry.objects.filter(member_id=member_id).values_list("pk", flat=True),
+        actor=Actor.system(CLEAR_REASON),
+        reason=CLEAR_REASON,
+        purge=True,
+        everything=True,
+    )
+    memory_turns_purge(
+        member_id=member_id, turn_ids=turns.values_list("pk", flat=True), reason=CLEAR_REASON
+    )
+    return {"purged_entry_count": len(report.entry_ids), "purged_turn_count": turn_count}
 
 
 def memory_clear_purge_due(*, now: datetime | None = None) -> int:
-    """Purge every full clear whose grace window has passed. Idempotent."""
+    """Purge every full clear whose grace window has passed (`_clear_purge`), each in one
+    transaction under the member lock, so no write lands between the erasure and the
+    clear's end. Idempotent. Returns how many entries were erased."""
     now = now or timezone.now()
     purged = 0
     for request in MemoryClearRequest.objects.filter(
@@ -733,12 +904,20 @@ def memory_clear_purge_due(*, now: datetime | None = None) -> int:
             locked = MemoryClearRequest.objects.select_for_update().get(pk=request.pk)
             if locked.state != MemoryClearRequest.State.PENDING:
                 continue
-            purged += memory_purge_entries(
-                member_id=locked.member_id, entry_ids=locked.entry_ids, reason="full-clear"
-            )
+            member_lock(member_id=locked.member_id)
+            counts = _clear_purge(locked)
             locked.state = MemoryClearRequest.State.PURGED
             locked.finished_at = now
             locked.save(update_fields=["state", "finished_at"])
+            audit_event_append(
+                action="memory.clear.purged",
+                policy_id=POLICY_ID,
+                actor=Actor.system(CLEAR_REASON),
+                severity=Severity.WARNING,
+                target_member_id=locked.member_id,
+                payload={"clear_id": str(locked.pk), **counts},
+            )
+            purged += counts["purged_entry_count"]
     return purged
 
 
@@ -762,14 +941,45 @@ def memory_off_the_record_set(
     return state
 
 
+@transaction.atomic
+def memory_forget_sensitive_interactions(*, member: User, actor: Actor) -> list[uuid.UUID]:
+    """Forget every memory of a sensitive interaction with someone (whatever its
+    category), and summaries derived from them: what `multi-actor-sensitive` covered."""
+    entries = MemoryEntry.objects.filter(member=member, sensitive_interaction=True)
+    ids = _tombstone_all(entries, actor=actor, fingerprint=True)
+    ids += _tombstone_derived_summaries(
+        member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
+    )
+    audit_event_append(
+        action="memory.sensitive_interactions.forgotten",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=member.pk,
+        payload={"tombstoned_count": len(ids)},
+    )
+    return ids
+
+
+@transaction.atomic
 def memory_consent_cascade(*, member_id, consent_type: str) -> list[uuid.UUID]:
-    """A withdrawn or expired `category:<c>` consent forgets that category's memory."""
+    """A withdrawn or expired `category:<c>` consent forgets that category's memory; a
+    withdrawn `multi-actor-sensitive` forgets every sensitive interaction with someone.
+
+    Under the member lock `memory_remember` reads consent and writes under, so a write
+    racing the withdrawal is either refused or committed before this looks, and forgotten.
+    """
+    actor = Actor.system("consent-cascade")
+    if consent_type == BaseConsentType.MULTI_ACTOR_SENSITIVE:
+        member_lock(member_id=member_id)
+        return memory_forget_sensitive_interactions(
+            member=User.objects.get(pk=member_id), actor=actor
+        )
     category = consent_type.removeprefix("category:")
     if category == consent_type or not is_sensitive_category(category):
         return []
-    member = User.objects.get(pk=member_id)
+    member_lock(member_id=member_id)
     return memory_forget_category(
-        member=member, category=category, actor=Actor.system("consent-cascade")
+        member=User.objects.get(pk=member_id), category=category, actor=actor
     )
 
 

@@ -9,7 +9,7 @@ from iris_site.models import User
 from iris_site.services import member_lock
 from memory.models import ConversationTurn
 from memory.policy import redact_pii_from_text
-from memory.selectors import memory_off_the_record
+from memory.selectors import ensure_no_pending_clear, memory_off_the_record
 
 POLICY_ID = "iris-memory-turns-v1"
 
@@ -36,6 +36,7 @@ def conversation_turn_append(
         kinds = sorted({str(kind) for kind in redaction.tokens.values()})
     # One writer per member decides the next position.
     member_lock(member_id=member.pk)
+    ensure_no_pending_clear(member_id=member.pk)
     last = (
         ConversationTurn.objects.filter(member=member, session_id=session_id)
         .order_by("-sequence")

@@ -162,15 +162,26 @@ def memory_history(request, entry_id):
 @member_required
 def memory_edit_view(request, entry_id):
     entry = _entry_or_404(request, entry_id)
-    initial = {"body": entry.body, "subject": entry.subject, "category": entry.category}
+    initial = {
+        "body": entry.body,
+        "subject": entry.subject,
+        "category": entry.category,
+        "revision_id": entry.revision_id,
+    }
     form = EntryEditForm(request.POST or None, initial=initial)
     preview = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if "preview" in request.POST:
-            preview = memory_edit_preview(
-                entry=entry, category=data["category"], subject=data["subject"]
-            )
+            try:
+                preview = memory_edit_preview(
+                    entry=entry,
+                    category=data["category"],
+                    subject=data["subject"],
+                    revision_id=data["revision_id"],
+                )
+            except DomainError as exc:
+                messages.error(request, exc.message)
         elif _attempt(
             request,
             lambda: memory_edit(entry=entry, actor=Actor.of(request.user), **data),
@@ -220,7 +231,9 @@ def memory_forget_view(request, entry_id):
     if request.method == "POST" and _attempt(
         request,
         lambda: memory_tombstone(entry=entry, actor=Actor.of(request.user)),
-        "Forgotten. The assistant will not remember this again.",
+        "Forgotten: the text is erased from Iris now, with its history, the conversation "
+        "it came from and every copy; only a note that a memory was forgotten, and when, "
+        "remains. Only you can tell it again.",
     ):
         return redirect("memory:index")
     return render(request, "memory/forget.html", {"entry": entry})
@@ -277,8 +290,10 @@ def memory_forget_category_view(request):
                 lambda: memory_forget_category(
                     member=request.user, category=category, actor=Actor.of(request.user)
                 ),
-                f"Forgot {count} {'memory' if count == 1 else 'memories'} about "
-                f"{MemoryCategory(category).label.lower()}.",
+                f"Forgotten: {count} {'memory' if count == 1 else 'memories'} about "
+                f"{MemoryCategory(category).label.lower()}, and summaries made from them. "
+                "Their text is erased from Iris now, with its history and every copy; only "
+                "a note that they were forgotten, and when, remains.",
             )
             return redirect("memory:index")
     return render(request, "memory/forget_category.html", {"form": form, "count": count})
@@ -295,14 +310,15 @@ def memory_clear_view(request):
             _attempt(
                 request,
                 lambda: memory_clear_cancel(member=request.user, actor=Actor.of(request.user)),
-                "Cancelled. Everything Iris remembered is back.",
+                "Cancelled. Your memories are back exactly as they were.",
             )
             return redirect("memory:index")
         if form.is_valid():
             _attempt(
                 request,
                 lambda: memory_clear_request(member=request.user, actor=Actor.of(request.user)),
-                "Everything is hidden now and will be erased when the grace period ends.",
+                "Everything is hidden now, and nothing new is stored; it will be erased when "
+                "the grace period ends.",
             )
             return redirect("memory:clear")
     return render(request, "memory/clear.html", {"form": form, "pending": pending})

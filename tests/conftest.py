@@ -5,10 +5,13 @@ from dataclasses import dataclass
 
 import pytest
 from django.db import connection
+from opentelemetry.sdk.metrics import Counter, Histogram
+from opentelemetry.sdk.metrics.export import AggregationTemporality, InMemoryMetricReader
 from rest_framework.test import APIClient
 
 from iris_site.appendonly import append_only_models, sqlite_set_triggers
 from iris_site.services import token_issue
+from iris_site.telemetry import TelemetryPlan, telemetry_setup
 
 DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
 
@@ -29,6 +32,27 @@ def _fast_password_hashing():
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _incident_signing_key():
+    """The key the incident system signs references with (`tests.inspection.factories`)."""
+    from django.conf import settings
+
+    settings.INCIDENT_SIGNING_KEY = "test-incident-signing-key"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _audit_checkpoints_apart(tmp_path_factory):
+    """Audit checkpoints (sink and development key) go to the session's temporary folder,
+    never the project's `var/audit/` of `make run`; tests that seal set their own."""
+    from django.conf import settings
+
+    folder = tmp_path_factory.mktemp("audit")
+    settings.AUDIT_CHECKPOINT_PATH = str(folder / "checkpoints.jsonl")
+    settings.AUDIT_SIGNING_KEY_FILE = str(folder / "signing-key.pem")
+    settings.AUDIT_SIGNING_KEY = ""
+    settings.AUDIT_VERIFY_KEYS = []
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +115,21 @@ def _fresh_rate_limits():
     for cache in caches.all():
         cache.clear()
     yield
+
+
+# The product's telemetry, set up once for the whole test process as a deployment with
+# the Prometheus endpoint would be (OpenTelemetry's global provider can be set only
+# once): `tests/iris_site/test_telemetry.py` scrapes it, and the metric tests read this
+# in-memory reader beside it.
+# Delta temporality: each read gives what was recorded since the previous one.
+TEST_METRICS = InMemoryMetricReader(
+    preferred_temporality={
+        Counter: AggregationTemporality.DELTA,
+        Histogram: AggregationTemporality.DELTA,
+    }
+)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _telemetry():
+    telemetry_setup(TelemetryPlan(prometheus=True), extra_readers=[TEST_METRICS])

@@ -1,5 +1,6 @@
 from memory.models.capabilities import ServiceClientCapabilities
 from memory.models.entries import MemoryEntry, MemoryRevision
+from memory.models.fingerprints import ForgottenFact, RetiredActorHandle
 from memory.models.holds import MemoryDeletionHold
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
 from memory.models.ranking import MemoryCorpusStats
@@ -8,6 +9,7 @@ from memory.models.terms import MemoryEntryTerm
 
 __all__ = [
     "ConversationTurn",
+    "ForgottenFact",
     "MemoryClearRequest",
     "MemoryCorpusStats",
     "MemoryDeletionHold",
@@ -17,5 +19,6 @@ __all__ = [
     "MemoryRevision",
     "OffTheRecordSession",
     "RecallRecord",
+    "RetiredActorHandle",
     "ServiceClientCapabilities",
 ]

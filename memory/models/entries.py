@@ -21,7 +21,8 @@ class MemoryEntry(models.Model):
 
     Content changes only by appending a `MemoryRevision` and moving this head; usage
     counters (`reference_count`, `last_referenced_at`) are not content and change in
-    place. `tombstoned` is terminal: its body is kept only until the purge.
+    place. `tombstoned` is terminal: the text is erased when it is forgotten, and the row
+    keeps ids, timestamps and `erased_digest` only.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -67,6 +68,9 @@ class MemoryEntry(models.Model):
     consent = models.JSONField(default=list)
     # Ranker statistics computed when the body is written, never per recall.
     term_stats = models.JSONField(default=dict)
+    # Once forgotten: a keyed digest (HMAC-SHA256 under the server's hash secret) of the
+    # content it had, which is erased (`memory.erasure`). "" until then.
+    erased_digest = models.CharField(max_length=64, blank=True, editable=False)
 
     expires_at = models.DateTimeField(null=True, blank=True)
     last_referenced_at = models.DateTimeField(null=True, blank=True)
@@ -189,7 +193,7 @@ class MemoryRevision(models.Model):
                 violation_error_message="The entry already has a revision with this number.",
             ),
         ]
-        triggers = append_only_triggers()
+        triggers = append_only_triggers(purgeable=True)
 
     def __str__(self) -> str:
         return f"revision {self.number} of {self.entry_id}"

@@ -47,17 +47,19 @@ class MemoryNotice(models.Model):
 
 
 class MemoryClearRequest(models.Model):
-    """A full clear: everything is tombstoned at once and purged after the grace window,
-    unless the member cancels within it."""
+    """A full clear: while pending, the member's memory is hidden (never recalled or
+    served) but unchanged, and nothing new is stored; it is purged after the grace window
+    unless the member cancels within it (`memory.services.memory_clear_request`)."""
 
     class State(models.TextChoices):
-        PENDING = "pending"  # tombstoned, waiting out the grace window
-        CANCELLED = "cancelled"  # the member changed their mind; entries restored
-        PURGED = "purged"  # content erased for good
+        PENDING = "pending"  # hidden, waiting out the grace window
+        CANCELLED = "cancelled"  # the member changed their mind; nothing was changed
+        PURGED = "purged"  # everything the member had at the purge erased for good
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     state = models.CharField(max_length=16, choices=State, default=State.PENDING)
+    # What was hidden at the request (its count is shown); the purge erases what is there then.
     entry_ids = models.JSONField(default=list)
     requested_at = models.DateTimeField()
     purge_after = models.DateTimeField()

@@ -38,7 +38,7 @@ class ConversationTurn(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["created_at"], name="memory_turn_created")]
-        triggers = append_only_triggers()
+        triggers = append_only_triggers(purgeable=True)
 
     def __str__(self) -> str:
         return f"turn {self.sequence} of {self.session_id}"

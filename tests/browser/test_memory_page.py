@@ -92,7 +92,7 @@ def test_pause_resume_and_forget(page: Page, live_server, member, screenshot):
     expect(page.get_by_text("The assistant may bring this up again")).to_be_visible()
     page.get_by_role("link", name="Forget").click()
     page.get_by_role("button", name="Yes, forget it").click()
-    expect(page.get_by_text("Forgotten.")).to_be_visible()
+    expect(page.get_by_text("Forgotten: the text is erased")).to_be_visible()
     expect(page.get_by_role("link", name="I am learning Portuguese")).to_have_count(0)
     screenshot("after-forget")
 

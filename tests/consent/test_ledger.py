@@ -21,6 +21,7 @@ from iris_site.appendonly import purge_bypass
 from iris_site.errors import Conflict, InvalidInput
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
+from tests.tamper import owner_tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +127,7 @@ def test_an_edited_row_makes_verify_name_that_event():
     record(member, "data_storage")
     victim = record(member, "category:medical").event
     record(member, "cross_device")
-    with transaction.atomic(), purge_bypass(ConsentEvent):
+    with transaction.atomic(), owner_tamper(ConsentEvent):
         ConsentEvent.objects.filter(pk=victim.pk).update(legal_basis="legitimate_interests")
     broken = consent_ledger_verify(member_id=member.pk)
     assert (broken.event_id, broken.reason) == (str(victim.id), "fingerprint-mismatch")

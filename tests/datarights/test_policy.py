@@ -13,7 +13,6 @@ from datarights import crypto
 from datarights.enums import RequestStatus as S
 from datarights.policy import (
     TRANSITIONS,
-    ResidueMatcher,
     TrailRow,
     TransitionRefused,
     add_calendar_months,
@@ -32,6 +31,7 @@ from datarights.policy import (
     trail_time,
     verify_by,
 )
+from memory.stores import ResidueMatcher
 
 UTC_ZONE = ZoneInfo("UTC")
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -19,16 +19,17 @@ from datarights.models import DataRightsRequest
 from datarights.policy import deleted_set_fingerprint
 from datarights.processing import datarights_remove_expired_downloads, datarights_run_due
 from datarights.services import DownloadGone, datarights_cancel, datarights_download_open
-from datarights.stores import ContentStore, content_store_register, content_store_unregister
 from hierarchy.enums import ActorType
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models import AuditEvent
 from iris_site.enums import Consumer
+from memory import erasure
 from memory.capabilities import capabilities_for
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord
 from memory.recall_service import recall_request_build, recall_run
 from memory.selectors import memory_entry_list
 from memory.services import memory_edit, memory_tombstone
+from memory.stores import ContentStore, content_store_register, content_store_unregister
 from memory.turns import conversation_turn_append
 from tests.datarights.factories import (
     DAY_MS,
@@ -133,7 +134,9 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
     assert "scene_memory" not in bundle and "pose_memory" not in bundle
     text = raw.decode()
     assert OTHER not in text and str(other_entry.pk) not in text and str(other.pk) not in text
-    assert str(notebook.pk) not in text
+    # The member's audit chain (whole, so it verifies) names ids of every scope; no more.
+    scoped = {k: v for k, v in bundle.items() if k not in ("audit_proof", "audit_chain")}
+    assert str(notebook.pk) not in json.dumps(scoped)
     assert request.download_expires_at > timezone.now()
     assert audit_for(request, "datarights.request.completed")[0].payload["result_fingerprint"] == (
         request.result_fingerprint
@@ -203,7 +206,7 @@ def test_after_a_hard_delete_nothing_holds_the_text_the_chain_verifies_and_the_p
     coffee = _entry(member, COFFEE)
     memory_edit(entry=coffee, actor=Actor.of(member), body=COFFEE_V2)
     gone = _entry(member, WALKS)
-    memory_tombstone(entry=gone, actor=Actor.of(member))  # forgotten, not yet purged
+    memory_tombstone(entry=gone, actor=Actor.of(member))  # forgotten: text erased, row kept
     medical = _entry(member, "My asthma inhaler is the blue one", category="medical")
     conversation_turn_append(
         member=member,
@@ -259,15 +262,7 @@ def test_after_a_hard_delete_nothing_holds_the_text_the_chain_verifies_and_the_p
     purged = AuditEvent.objects.get(action="memory.entries.purged", target_member_id=member.pk)
     assert purged.payload["entry_ids"] == deleted_ids
     steps = [e.payload.get("step") for e in audit_for(request, "datarights.request.step-completed")]
-    assert steps == [
-        "snapshot",
-        "collect-text",
-        "purge-turns",
-        "scrub-recalls",
-        "purge-stores",
-        "purge-exports",
-        "purge-entries",
-    ]
+    assert steps == ["snapshot", "collect-text", "erase-entries"]
 
 
 def test_a_hard_delete_by_category_purges_the_consent_ledger_when_asked():
@@ -304,7 +299,7 @@ def test_residue_left_anywhere_fails_the_request_and_alerts_operators():
     assert request.status == RequestStatus.FAILED
     assert request.failure_code == "forget-incomplete"
     alert = AuditEvent.objects.get(action="datarights.forget-check.failed")
-    assert alert.severity == "critical" and alert.payload["residue"]["entries_text"] == 1
+    assert alert.severity == "critical" and alert.payload["residue"]["entries"] == 1
     assert COFFEE not in json.dumps(alert.payload)
     assert request.work_state  # sealed text kept so a retry can search again
     assert not request.result_fingerprint
@@ -315,19 +310,19 @@ def test_a_registered_store_is_purged_and_searched():
     _entry(member, COFFEE)
     seen = {}
 
-    def purge(member_id, entry_ids, matcher):
-        seen["purge"] = list(entry_ids)
+    def erase(erasure):
+        seen["erase"] = list(erasure.entry_ids)
         return 2
 
-    def residue(member_id, entry_ids, matcher):
-        return 1 if matcher.text_in(COFFEE) else 0
+    def residue(erasure):
+        return 1 if erasure.matcher.text_in(COFFEE) else 0
 
-    content_store_register(ContentStore("short-term-memory", purge=purge, residue=residue))
+    content_store_register(ContentStore("a-new-store", erase=erase, residue=residue))
     try:
         request = process(submit(member, "delete", HARD_DELETE))
     finally:
-        content_store_unregister("short-term-memory")
-    assert seen["purge"] == request.deleted_ids
+        content_store_unregister("a-new-store")
+    assert seen["erase"] == request.deleted_ids
     assert request.status == RequestStatus.FAILED  # it claims the text is still there
 
 
@@ -354,7 +349,7 @@ def test_a_soft_delete_hides_at_once_and_can_be_taken_back_inside_the_window():
     assert AuditEvent.objects.filter(action="memory.entries.released").exists()
 
 
-def test_a_soft_delete_is_tombstoned_and_purged_when_the_window_ends():
+def test_a_soft_delete_is_purged_when_the_window_ends():
     member = consenting_member()
     coffee = _entry(member, COFFEE)
     request = process(submit(member, "delete", SOFT_DELETE))
@@ -368,9 +363,8 @@ def test_a_soft_delete_is_tombstoned_and_purged_when_the_window_ends():
     assert request.status == RequestStatus.COMPLETED
     assert request.result_fingerprint == deleted_set_fingerprint([str(coffee.pk)])
     assert not MemoryEntry.objects.filter(pk=coffee.pk).exists()
-    assert AuditEvent.objects.filter(
-        action="memory.entry.tombstoned", payload__entry_id=str(coffee.pk)
-    ).exists()
+    purged = AuditEvent.objects.get(action="memory.entries.purged", target_member_id=member.pk)
+    assert purged.payload["entry_ids"] == [str(coffee.pk)]
     assert COFFEE.casefold() not in _everything_text()
     with pytest.raises(Exception):  # noqa: B017 - too late to take it back
         datarights_cancel(request=request, actor=Actor.of(member))
@@ -435,12 +429,14 @@ def test_a_delete_crashing_between_steps_resumes_without_loss_or_duplication(mon
     def crash(**kwargs):
         raise Crash("worker died")
 
-    monkeypatch.setattr(processing, "memory_recall_records_scrub", crash)
+    # The recall-record store crashes after the turns store has run, inside the erasure.
+    monkeypatch.setattr(erasure, "memory_recall_records_scrub", crash)
     with pytest.raises(Crash):
         processing.datarights_process(request_id=request.pk)
     request.refresh_from_db()
     assert request.status == RequestStatus.IN_PROGRESS
-    assert request.progress["done"] == ["snapshot", "collect-text", "purge-turns"]
+    assert request.progress["done"] == ["snapshot", "collect-text"]
+    assert ConversationTurn.objects.filter(member=member).exists()  # rolled back whole
     assert MemoryEntry.objects.filter(pk=coffee.pk).exists()  # nothing half-done
     # when the job runs again
     monkeypatch.undo()
@@ -482,7 +478,7 @@ def test_a_crash_inside_a_batched_purge_resumes_at_its_cursor(monkeypatch):
     with pytest.raises(Crash):
         processing.datarights_process(request_id=request.pk)
     request.refresh_from_db()
-    assert request.progress["cursors"]["purge-entries"] == 2
+    assert request.progress["cursors"]["erase-entries"] == 2
     assert MemoryEntry.objects.filter(member=member).count() == 3
     request = process(request)
     assert request.status == RequestStatus.COMPLETED
@@ -523,7 +519,7 @@ def test_a_job_that_keeps_crashing_is_failed_for_an_operator(monkeypatch):
     def crash(**kwargs):
         raise Crash("always")
 
-    monkeypatch.setattr(processing, "memory_turns_purge", crash)
+    monkeypatch.setattr(erasure, "memory_recall_records_scrub", crash)
     for _ in range(processing.MAX_ATTEMPTS + 1):
         with pytest.raises(Crash):
             processing.datarights_process(request_id=request.pk)

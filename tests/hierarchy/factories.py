@@ -1,4 +1,11 @@
+import contextlib
+from collections.abc import Iterator
+
+from django.db import transaction
+
 from hierarchy.events import Actor, audit_event_append
+from hierarchy.models import AuditCheckpoint, AuditEvent
+from tests.tamper import owner_tamper
 
 
 def append_events(count: int, *, member_id=None) -> list:
@@ -12,3 +19,11 @@ def append_events(count: int, *, member_id=None) -> list:
         )
         for index in range(count)
     ]
+
+
+@contextlib.contextmanager
+def tampering() -> Iterator[None]:
+    """Act as an attacker who holds the database itself (the tables' owner), not as
+    Iris: the audit tables' append-only guard is off for one transaction."""
+    with transaction.atomic(), owner_tamper(AuditEvent, AuditCheckpoint):
+        yield

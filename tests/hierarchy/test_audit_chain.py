@@ -1,30 +1,41 @@
 """The episodic chain: append-only at the database, verifiable, fork-free."""
 
 import threading
+import time
 import uuid
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 
 from hierarchy.events import Actor, audit_event_append, chain_hash, link_of
 from hierarchy.models import AuditEvent
 from hierarchy.selectors import audit_chain_verify
-from iris_site.appendonly import purge_bypass
 from iris_site.errors import InvalidInput
-from tests.hierarchy.factories import append_events
+from iris_site.services import member_lock
+from tests.hierarchy.factories import append_events, tampering
+from tests.iris_site.factories import MemberFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def test_append_links_each_event_to_the_previous_hash():
-    # given / when
-    first, second = append_events(2)
-    # then
-    assert first.sequence == 1 and first.previous_hash == "0" * 64
-    assert second.previous_hash == first.hash
-    assert second.hash == chain_hash(first.hash, link_of(second))
-    assert audit_chain_verify().valid
+def test_append_links_each_event_to_the_previous_hash_of_its_own_chain():
+    # given / when: two members and the platform write, interleaved
+    member_a, member_b = uuid.uuid4(), uuid.uuid4()
+    (a1,) = append_events(1, member_id=member_a)
+    (b1,) = append_events(1, member_id=member_b)
+    (p1,) = append_events(1)
+    (a2,) = append_events(1, member_id=member_a)
+    # then: each chain starts at genesis and links only its own events
+    assert (a1.chain_key, a1.chain_sequence, a1.previous_hash) == (str(member_a), 1, "0" * 64)
+    assert (b1.chain_key, b1.chain_sequence, b1.previous_hash) == (str(member_b), 1, "0" * 64)
+    assert (p1.chain_key, p1.chain_sequence) == ("platform", 1)
+    assert (a2.chain_sequence, a2.previous_hash) == (2, a1.hash)
+    assert a2.hash == chain_hash(a1.hash, link_of(a2))
+    # and the platform-wide order is kept
+    assert a1.sequence < b1.sequence < p1.sequence < a2.sequence
+    report = audit_chain_verify()
+    assert (report.valid, report.chain_count, report.checked_count) == (True, 3, 4)
 
 
 def test_stored_event_round_trips_to_the_same_hash():
@@ -70,11 +81,11 @@ def test_free_text_payload_is_refused_and_nothing_is_written():
 def test_verify_command_passes_on_an_intact_chain(capsys):
     append_events(3)
     call_command("audit_verify")
-    assert "intact: 3 events" in capsys.readouterr().out
+    assert "intact: 3 events in 1 chains" in capsys.readouterr().out
 
 
-def _event_at(sequence: int) -> AuditEvent:
-    return AuditEvent.objects.get(sequence=sequence)
+def _event_at(chain_sequence: int) -> AuditEvent:
+    return AuditEvent.objects.get(chain_key="platform", chain_sequence=chain_sequence)
 
 
 def test_verify_detects_a_flipped_byte():
@@ -82,7 +93,7 @@ def test_verify_detects_a_flipped_byte():
     victim = _event_at(3)
     flipped = victim.hash[:-1] + ("0" if victim.hash[-1] != "0" else "1")
     # Corruption goes through the sanctioned bypass, as only a purge may.
-    with transaction.atomic(), purge_bypass(AuditEvent):
+    with tampering():
         AuditEvent.objects.filter(pk=victim.pk).update(hash=flipped)
     with pytest.raises(CommandError, match=str(victim.id)):
         call_command("audit_verify")
@@ -91,7 +102,7 @@ def test_verify_detects_a_flipped_byte():
 def test_verify_detects_a_changed_payload():
     append_events(5)
     victim = _event_at(2)
-    with transaction.atomic(), purge_bypass(AuditEvent):
+    with tampering():
         AuditEvent.objects.filter(pk=victim.pk).update(payload={"index": 7})
     report = audit_chain_verify()
     assert (report.first_break.event_id, report.first_break.reason) == (
@@ -102,8 +113,8 @@ def test_verify_detects_a_changed_payload():
 
 def test_verify_detects_a_deleted_row():
     append_events(5)
-    with transaction.atomic(), purge_bypass(AuditEvent):
-        AuditEvent.objects.filter(sequence=3).delete()
+    with tampering():
+        _event_at(3).delete()
     with pytest.raises(CommandError, match=str(_event_at(4).id)):
         call_command("audit_verify")
 
@@ -111,10 +122,10 @@ def test_verify_detects_a_deleted_row():
 def test_verify_detects_a_reordered_pair():
     append_events(5)
     second, third = _event_at(2), _event_at(3)
-    with transaction.atomic(), purge_bypass(AuditEvent):
-        AuditEvent.objects.filter(pk=second.pk).update(sequence=-1)
-        AuditEvent.objects.filter(pk=third.pk).update(sequence=2)
-        AuditEvent.objects.filter(pk=second.pk).update(sequence=3)
+    with tampering():
+        AuditEvent.objects.filter(pk=second.pk).update(chain_sequence=-1)
+        AuditEvent.objects.filter(pk=third.pk).update(chain_sequence=2)
+        AuditEvent.objects.filter(pk=second.pk).update(chain_sequence=3)
     report = audit_chain_verify()
     assert not report.valid
     assert report.first_break.event_id == str(third.id)
@@ -123,11 +134,15 @@ def test_verify_detects_a_reordered_pair():
 def test_verify_detects_an_inserted_row_even_with_a_self_consistent_hash():
     append_events(4)
     displaced = _event_at(3)
-    with transaction.atomic(), purge_bypass(AuditEvent):
-        for sequence in (4, 3):
-            AuditEvent.objects.filter(sequence=sequence).update(sequence=sequence + 1)
+    with tampering():
+        for chain_sequence in (4, 3):
+            AuditEvent.objects.filter(chain_key="platform", chain_sequence=chain_sequence).update(
+                chain_sequence=chain_sequence + 1
+            )
         forged = AuditEvent(
-            sequence=3,
+            sequence=-1,
+            chain_key="platform",
+            chain_sequence=3,
             action="test.event.forged",
             policy_id="iris-test-v1",
             severity="info",
@@ -143,7 +158,8 @@ def test_verify_detects_an_inserted_row_even_with_a_self_consistent_hash():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_appends_leave_one_unforked_chain():
+def test_concurrent_appends_leave_every_chain_unforked():
+    members = [uuid.uuid4(), uuid.uuid4()]
     errors: list[BaseException] = []
 
     def writer(worker: int) -> None:
@@ -153,6 +169,8 @@ def test_concurrent_appends_leave_one_unforked_chain():
                     action="test.concurrent.append",
                     policy_id="iris-test-v1",
                     actor=Actor.system(),
+                    # two writers per member chain, two on the platform chain
+                    target_member_id=members[worker] if worker < 2 else None,
                     payload={"worker": worker, "index": index},
                 )
         except BaseException as exc:  # surfaced in the main thread
@@ -160,7 +178,7 @@ def test_concurrent_appends_leave_one_unforked_chain():
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    threads = [threading.Thread(target=writer, args=(n % 3,)) for n in range(6)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -168,7 +186,53 @@ def test_concurrent_appends_leave_one_unforked_chain():
 
     assert errors == []
     report = audit_chain_verify()
-    assert report.valid and report.checked_count == 60
-    assert list(AuditEvent.objects.order_by("sequence").values_list("sequence", flat=True)) == list(
-        range(1, 61)
-    )
+    assert (report.valid, report.chain_count, report.checked_count) == (True, 3, 90)
+    for chain in [*map(str, members), "platform"]:
+        positions = AuditEvent.objects.filter(chain_key=chain).order_by("sequence")
+        assert list(positions.values_list("chain_sequence", flat=True)) == list(range(1, 31))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_members_open_append_does_not_block_another_members_append():
+    if connection.vendor != "postgresql":
+        pytest.skip("row and advisory locks: PostgreSQL only (SQLite has one write lock)")
+    member_a, member_b = MemberFactory(), MemberFactory()
+    holding, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def hold_a_open() -> None:
+        try:
+            with transaction.atomic():
+                member_lock(member_id=member_a.pk)
+                append_events(1, member_id=member_a.pk)
+                holding.set()
+                release.wait(timeout=30)
+        except BaseException as exc:  # surfaced in the main thread
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_a_open)
+    holder.start()
+    try:
+        assert holding.wait(timeout=10)
+        # when: member B appends while A's transaction holds A's chain
+        started = time.monotonic()
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            member_lock(member_id=member_b.pk)
+            (event,) = append_events(1, member_id=member_b.pk)
+        # then: it went straight through
+        assert time.monotonic() - started < 2
+        assert (event.chain_key, event.chain_sequence) == (str(member_b.pk), 1)
+        # while another append to A's own chain does wait (here: until its timeout)
+        with pytest.raises(OperationalError), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '300ms'")
+            append_events(1, member_id=member_a.pk)
+    finally:
+        release.set()
+        holder.join(timeout=30)
+    assert errors == []
+    assert audit_chain_verify().valid

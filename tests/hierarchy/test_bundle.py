@@ -342,10 +342,14 @@ def test_the_first_bumps_of_a_member_racing_to_create_the_row_are_all_counted():
 
 
 @pytest.mark.parametrize(
-    ("change", "reason"),
-    [("full-clear", "full-clear-pending"), ("off-the-record", "off-the-record")],
+    ("change", "reason", "stm_withheld"),
+    [
+        # a full clear erases working memory at once: there is no row left to withhold
+        ("full-clear", "full-clear-pending", {}),
+        ("off-the-record", "off-the-record", {"off-the-record": 1}),
+    ],
 )
-def test_a_full_clear_or_off_the_record_withholds_everything_at_once(change, reason):
+def test_a_full_clear_or_off_the_record_withholds_everything_at_once(change, reason, stm_withheld):
     # given: no commit hooks run; the bundle's key alone must change
     member = member_with()
     remember(member, subject="walks", body="I walk every morning")
@@ -360,10 +364,10 @@ def test_a_full_clear_or_off_the_record_withholds_everything_at_once(change, rea
     # then
     assert after["cached"] is False
     assert ids(after) == ([], [])
-    assert after["stm_withheld"] == {reason: 1}
+    assert after["stm_withheld"] == stm_withheld
     assert after["ltm"]["audit_envelope"]["suppression_counts"] == {reason: 1}
     assert after["episodic"] == []
-    assert events("memory.bundle.resolved")[-1].payload["stm_withheld"] == {reason: 1}
+    assert events("memory.bundle.resolved")[-1].payload["stm_withheld"] == stm_withheld
 
 
 def test_a_consent_grant_is_answered_by_a_new_bundle_too():

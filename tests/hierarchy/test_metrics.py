@@ -6,15 +6,13 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
-from opentelemetry import metrics
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
 from hierarchy import metrics as hierarchy_metrics
 from hierarchy.bundle import get_context_bundle
 from hierarchy.consolidation import stm_age_consolidation_run, stm_consolidate
 from hierarchy.stm import stm_expire_due, stm_read, stm_reader
 from memory.capabilities import capabilities_for
+from tests.conftest import TEST_METRICS
 from tests.hierarchy.stm_factories import member_with, service_actor, write
 
 SEED_NAMES = {
@@ -28,14 +26,13 @@ SEED_NAMES = {
     "memory.ltm.consolidation",
 }
 
-_READER = InMemoryMetricReader()
 
-
-@pytest.fixture(scope="module")
+@pytest.fixture
 def reader():
-    # The global provider can be set once per process: this module owns it.
-    metrics.set_meter_provider(MeterProvider(metric_readers=[_READER]))
-    return _READER
+    # The test process's one provider (tests/conftest.py); what earlier tests recorded
+    # is read away first.
+    TEST_METRICS.get_metrics_data()
+    return TEST_METRICS
 
 
 def collected(reader) -> dict[str, list]:

@@ -102,9 +102,9 @@ def test_stm_rows_need_a_justification_and_never_show_content():
     write(member, category="medical", content="takes insulin")
     client = operator()
     # when
-    refused = client.get(f"{BASE}/stm/s-1/")
-    too_short = client.get(f"{BASE}/stm/s-1/", {"justification": "because"})
-    response = client.get(f"{BASE}/stm/s-1/", {"justification": WHY})
+    refused = client.post(f"{BASE}/stm/s-1/", {}, format="json")
+    too_short = client.post(f"{BASE}/stm/s-1/", {"justification": "because"}, format="json")
+    response = client.post(f"{BASE}/stm/s-1/", {"justification": WHY}, format="json")
     # then
     assert refused.status_code == 400 and too_short.status_code == 400
     assert response.status_code == 200
@@ -135,7 +135,9 @@ def test_an_entry_id_lookup_answers_its_metadata_in_every_state_never_the_body()
     remember(member, subject="coffee", body="I take my coffee with milk")  # supersedes
     client = operator("legal")
     # when
-    response = client.get(f"{BASE}/ltm/{kept.pk}/", {"justification": WHY, "include_history": "1"})
+    response = client.post(
+        f"{BASE}/ltm/{kept.pk}/", {"justification": WHY, "include_history": "1"}, format="json"
+    )
     # then
     assert response.status_code == 200
     body = response.json()
@@ -154,7 +156,9 @@ def test_an_entry_id_lookup_answers_its_metadata_in_every_state_never_the_body()
     assert event.payload["transition"] == "rc2" and event.payload["lookup"] == "entry-id"
     assert event.payload["entry_ids"] == [str(kept.pk)] and event.payload["entry_count"] == 1
     assert event.target_member_id == member.pk
-    narrowed = client.get(f"{BASE}/ltm/{kept.pk}/", {"justification": WHY, "state": "active"})
+    narrowed = client.post(
+        f"{BASE}/ltm/{kept.pk}/", {"justification": WHY, "state": "active"}, format="json"
+    )
     assert narrowed.json()["entries"] == [] and narrowed.json()["counts"]["total"] == 0
 
 
@@ -167,7 +171,9 @@ def test_an_actor_handle_lookup_answers_the_entries_that_mention_them():
         multi_actor={"actor_name": "Ingrid", "relationship_note": "sister"},
     ).entry
     remember(member, body="unrelated")
-    response = operator().get(f"{BASE}/ltm/{mention.actor_handle}/", {"justification": WHY})
+    response = operator().post(
+        f"{BASE}/ltm/{mention.actor_handle}/", {"justification": WHY}, format="json"
+    )
     assert response.status_code == 200
     body = response.json()
     assert body["lookup"] == "actor-handle"
@@ -194,7 +200,9 @@ def test_a_subject_lookup_answers_counts_only_and_audits_no_ids():
     # given
     a, b, first, second = thyroid_world()
     # when
-    response = operator().get(f"{BASE}/ltm/thyroid medication/", {"justification": WHY})
+    response = operator().post(
+        f"{BASE}/ltm/thyroid medication/", {"justification": WHY}, format="json"
+    )
     # then
     assert response.status_code == 200
     body = response.json()
@@ -217,8 +225,8 @@ def test_a_subject_lookup_answers_counts_only_and_audits_no_ids():
 def test_a_subject_lookup_cannot_be_narrowed_to_a_member_or_show_history(field):
     a, *_ = thyroid_world()
     given = {"member_id": str(a.pk), "include_history": "true"}[field]
-    response = operator().get(
-        f"{BASE}/ltm/thyroid medication/", {"justification": WHY, field: given}
+    response = operator().post(
+        f"{BASE}/ltm/thyroid medication/", {"justification": WHY, field: given}, format="json"
     )
     assert response.status_code == 400
     error = response.json()["error"]
@@ -241,7 +249,7 @@ def test_a_tenant_bound_admin_never_reaches_another_tenants_entries():
     client = operator(tenant=mine)
 
     def lookup(entity):
-        response = client.get(f"{BASE}/ltm/{entity}/", {"justification": WHY})
+        response = client.post(f"{BASE}/ltm/{entity}/", {"justification": WHY}, format="json")
         assert response.status_code == 200
         return response.json()
 
@@ -251,7 +259,10 @@ def test_a_tenant_bound_admin_never_reaches_another_tenants_entries():
         assert lookup(entity)["entries"] == [] and lookup(entity)["counts"]["total"] == 0
     assert lookup("rota")["counts"]["total"] == 1
     assert (
-        operator().get(f"{BASE}/ltm/rota/", {"justification": WHY}).json()["counts"]["total"] == 3
+        operator()
+        .post(f"{BASE}/ltm/rota/", {"justification": WHY}, format="json")
+        .json()["counts"]["total"]
+        == 3
     )
 
 
@@ -264,8 +275,10 @@ def test_over_http_a_subject_lookup_no_longer_names_members_or_categories(live_s
     _, token = token_issue(owner=OperatorFactory(role="admin"))
     # when
     response = http_request(
-        f"{live_server.url}{BASE}/ltm/thyroid%20medication/?justification=ticket%20991%20audit",
+        f"{live_server.url}{BASE}/ltm/thyroid%20medication/",
+        method="POST",
         token=token,
+        body={"justification": "ticket 991 audit"},
     )
     # then
     assert response.status == 200
@@ -279,14 +292,25 @@ def test_over_http_a_subject_lookup_no_longer_names_members_or_categories(live_s
 
 @pytest.mark.parametrize("path", ["stm/s-1/", "ltm/coffee/"])
 def test_support_may_not_read_member_data(path):
-    response = operator("support").get(f"{BASE}/{path}", {"justification": WHY})
+    response = operator("support").post(f"{BASE}/{path}", {"justification": WHY}, format="json")
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("path", ["counts/", "replay/s-1/", "stm/s-1/", "ltm/coffee/"])
-def test_surfaces_and_members_are_refused(path):
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("get", "counts/"), ("get", "replay/s-1/"), ("post", "stm/s-1/"), ("post", "ltm/coffee/")],
+)
+def test_surfaces_and_members_are_refused(method, path):
     for client in (
         bearer_client(ServiceClientFactory()),
         bearer_client(member_with()),
     ):
-        assert client.get(f"{BASE}/{path}", {"justification": WHY}).status_code == 403
+        call = getattr(client, method)
+        assert call(f"{BASE}/{path}", {"justification": WHY}, format="json").status_code == 403
+
+
+def test_a_justification_in_the_url_is_refused_and_not_read():
+    response = operator().post(f"{BASE}/ltm/coffee/?justification={WHY}", {}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == {"justification": ["Send this in the JSON body."]}
+    assert not events("admin.memory_hierarchy.ltm.read")

@@ -20,6 +20,8 @@ from hierarchy.policy import (
 def link(sequence: int, **overrides) -> ChainLink:
     fields = {
         "sequence": sequence,
+        "chain": "platform",
+        "chain_sequence": sequence,
         "event_id": str(uuid.UUID(int=sequence)),
         "action": "memory.entry.created",
         "policy_id": "iris-memory-v1",

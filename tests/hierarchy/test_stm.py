@@ -42,7 +42,6 @@ from memory.services import (
     memory_clear_request,
     memory_off_the_record_set,
     memory_pause,
-    memory_purge_entries,
     memory_resume,
     memory_tombstone,
 )
@@ -331,7 +330,6 @@ def test_a_context_the_client_may_not_claim_is_refused_not_read_as_general():
         ("withdraw-category", "sensitive-category-without-consent"),
         ("off-the-record", "off-the-record"),
         ("off-the-record-session", "off-the-record"),
-        ("full-clear", "full-clear-pending"),
     ],
 )
 def test_the_members_state_withholds_rows_at_once(change, reason):
@@ -345,16 +343,32 @@ def test_the_members_state_withholds_rows_at_once(change, reason):
         record(member, "category:medical", kind="withdrawal")
     elif change == "off-the-record":
         memory_off_the_record_set(member=member, active=True, actor=Actor.of(member))
-    elif change == "off-the-record-session":
+    else:
         memory_off_the_record_set(
             member=member, active=True, actor=Actor.of(member), session_id="s-1"
         )
-    else:
-        memory_clear_request(member=member, actor=Actor.of(member))
     result = read(member, context="health")
     # then
     assert result.views == []
     assert result.withheld == {reason: 1}
+
+
+def test_a_full_clear_erases_working_memory_at_once_and_refuses_new_rows():
+    # given
+    member, bystander = member_with(), member_with()
+    write(member)
+    kept = write(bystander)
+    # when
+    memory_clear_request(member=member, actor=Actor.of(member))
+    # then
+    assert not ShortTermMemory.objects.filter(member=member).exists()
+    assert ShortTermMemory.objects.filter(pk=kept.pk).exists()
+    [event] = events("memory.stm.purged")
+    assert event.payload["reason"] == "full-clear" and event.payload["purged_count"] == 1
+    with pytest.raises(Conflict) as refusal:
+        write(member)
+    assert refusal.value.code == "clear-pending"
+    assert not ShortTermMemory.objects.filter(member=member).exists()
 
 
 def test_another_sessions_off_the_record_leaves_this_one_readable():
@@ -648,14 +662,10 @@ def test_a_demoted_copy_is_withheld_while_its_entry_is_under_the_entrys_reason()
     assert visible() == ([], {"deletion-hold": 1})
     memory_hold_release(member_id=member.pk, request_id=request_id, actor=Actor.system("test"))
     assert visible()[0] == ["I take my coffee black"]
-    # forgotten, then purged for good: the copy stays withheld as forgotten
+    # forgotten: the erasure takes the short-term copy with the entry's text
     memory_tombstone(entry=entry, actor=Actor.of(member))
-    assert visible() == ([], {"lifecycle-tombstoned": 1})
-    memory_purge_entries(member_id=member.pk, entry_ids=[entry.pk], reason="tombstone-purge")
-    assert visible() == ([], {"lifecycle-tombstoned": 1})
-    assert [e.payload["withheld_counts"] for e in events("memory.stm.read")][-1] == {
-        "lifecycle-tombstoned": 1
-    }
+    assert visible() == ([], {})
+    assert not ShortTermMemory.objects.filter(pk=copy.pk).exists()
 
 
 def test_a_row_is_withheld_while_any_entry_it_points_at_is():

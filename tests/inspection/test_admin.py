@@ -12,6 +12,7 @@ from tests.inspection.factories import (
     granted,
     inspection_audit,
     member_with_memory,
+    open_dsar,
     open_request,
 )
 from tests.iris_site.factories import OperatorFactory
@@ -91,9 +92,14 @@ def test_refusals_in_the_admin_are_messages_not_errors(client):
     assert "illegal-transition" in page
     act(client, "move_to_routine_review", inspection)
     page = act(client, "move_to_granted", inspection).content.decode()
+    assert "refused (second-approver-required)" in page  # four eyes: never the requester
+    # routine review's second pair of eyes grants; the gate refuses (never sensitive)
+    logged_in(client, OperatorFactory(role="admin"))
+    page = act(client, "move_to_granted", inspection).content.decode()
     assert "denied by the policy gate (no-legitimate-interest)" in page
     inspection.refresh_from_db()
     assert inspection.state == "denied"
+    logged_in(client, operator)
     snapshot = client.get(
         reverse("admin:inspection_inspectionrequest_snapshot", args=[inspection.pk]), follow=True
     )
@@ -143,3 +149,35 @@ def test_a_superuser_without_an_operator_role_cannot_move_requests(client):
     assert "refused (permission_denied)" in page
     inspection.refresh_from_db()
     assert inspection.state == "requested"
+
+
+def test_a_second_legal_operator_grants_a_dsar_request_in_the_admin(client):
+    # given: legal opens a sensitive request for the member's open data-rights request
+    member, entries = member_with_memory("category:medical")
+    dsar = open_dsar(member)
+    requester, second = OperatorFactory(role="legal"), OperatorFactory(role="legal")
+    logged_in(client, requester)
+    client.post(
+        ADD,
+        {
+            "target_user_id": str(member.pk),
+            "scope": '{"kind": "profile"}',
+            "justification": JUSTIFICATION,
+            "include_sensitive": "on",
+            "dsar_request_id": str(dsar.pk),
+        },
+    )
+    inspection = InspectionRequest.objects.get()
+    assert inspection.dsar_request_id == dsar.pk
+    act(client, "move_to_dsar_fulfillment", inspection)
+    # when: the second legal operator sees it on their path and grants it
+    logged_in(client, second)
+    assert str(inspection.pk) in client.get(CHANGELIST).content.decode()
+    page = act(client, "move_to_granted", inspection).content.decode()
+    # then
+    assert f"Inspection {inspection.pk}: now granted." in page
+    inspection.refresh_from_db()
+    assert inspection.state == "granted" and inspection.granted_by == second
+    assert str(entries["sensitive"].pk) in {
+        str(i) for i in inspection.snapshot_items.values_list("entry_id", flat=True)
+    }

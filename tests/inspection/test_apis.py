@@ -8,13 +8,15 @@ from rest_framework.test import APIClient
 from hierarchy.models import AuditEvent
 from inspection.models import InspectionRequest
 from inspection.services import inspection_notices_deliver
-from tests.conftest import bearer_client
+from iris_site.services import token_issue
+from tests.conftest import bearer_client, http_request
 from tests.inspection.factories import (
-    INCIDENT_REF,
     JUSTIFICATION,
     granted,
+    incident_ref,
     inspection_audit,
     member_with_memory,
+    open_dsar,
     open_request,
 )
 from tests.iris_site.factories import OperatorFactory, TenantFactory
@@ -100,8 +102,10 @@ def test_a_policy_refusal_is_a_200_with_the_reason_code():
         BASE, open_body(member, include_sensitive=True), format="json"
     ).json()["id"]
     client.post(url(inspection_id, "transition"), {"to": "routine-review"}, format="json")
-    # when
-    response = client.post(url(inspection_id, "transition"), {"to": "granted"}, format="json")
+    # when: the second pair of eyes on routine review (admin) grants; the gate refuses
+    response = bearer_client(OperatorFactory(role="admin")).post(
+        url(inspection_id, "transition"), {"to": "granted"}, format="json"
+    )
     # then
     assert response.status_code == 200
     body = response.json()
@@ -192,7 +196,7 @@ def test_operators_see_their_own_requests_and_admin_oversight_sees_all():
     member, _ = member_with_memory()
     legal, tns, admin = (OperatorFactory(role=r) for r in ("legal", "t&s", "admin"))
     mine = open_request(legal, member)
-    theirs = open_request(tns, member, signed_incident_ref=INCIDENT_REF)
+    theirs = open_request(tns, member, signed_incident_ref=incident_ref(member))
     listed = {r["id"] for r in bearer_client(legal).get(BASE).json()["results"]}
     assert listed == {str(mine.pk)}
     assert bearer_client(legal).get(url(theirs)).status_code == 404
@@ -259,3 +263,53 @@ def test_a_member_sees_only_their_own_delivered_notices():
     assert notice["sensitive_categories"] == ["medical"]
     assert "data-rights request" in notice["summary"]
     assert str(legal.pk) not in str(notice)  # the member learns the role, not the person
+
+
+# --- Four eyes, over real HTTP -----------------------------------------------------------------
+
+
+def test_four_eyes_over_http_a_second_legal_operator_grants_the_requester_reads(live_server):
+    # given: a sensitive DSAR-path request for the member's open data-rights request
+    member, entries = member_with_memory("category:medical")
+    dsar = open_dsar(member)
+    requester, second = OperatorFactory(role="legal"), OperatorFactory(role="legal")
+    (_, mine), (_, theirs) = token_issue(owner=requester), token_issue(owner=second)
+    base = live_server.url + BASE
+    opened = http_request(
+        base,
+        method="POST",
+        token=mine,
+        body=open_body(member, include_sensitive=True, dsar_request_id=str(dsar.pk)),
+    )
+    assert opened.status == 201, opened.body
+    transition = f"{base}{opened.body['id']}/transition/"
+    routed = http_request(transition, method="POST", token=mine, body={"to": "dsar-fulfillment"})
+    assert routed.status == 200 and routed.body["needs_second_approver"] is True
+    # when: the requester tries to grant their own request
+    own = http_request(transition, method="POST", token=mine, body={"to": "granted"})
+    # then
+    assert own.status == 403
+    assert own.body["error"]["code"] == "second-approver-required"
+    # when: the second legal operator, who sees the request on their path, grants it
+    listed = http_request(base, token=theirs)
+    assert opened.body["id"] in [r["id"] for r in listed.body["results"]]
+    granted_now = http_request(transition, method="POST", token=theirs, body={"to": "granted"})
+    # then: granted by the second operator; only the requester reads
+    assert granted_now.status == 200 and granted_now.body["state"] == "granted"
+    assert granted_now.body["granted_by"] == str(second.pk)
+    assert str(entries["sensitive"].pk) in granted_now.body["seen_entry_ids"]
+    snapshot = f"{base}{opened.body['id']}/snapshot/"
+    assert http_request(snapshot, token=mine).status == 200
+    approver_read = http_request(snapshot, token=theirs)
+    assert approver_read.status == 403
+    assert approver_read.body["error"]["code"] == "not-request-owner"
+
+
+def test_routing_to_dsar_fulfillment_without_an_open_request_is_400():
+    member, _ = member_with_memory()
+    operator = OperatorFactory(role="legal")
+    inspection = open_request(operator, member)
+    client = bearer_client(operator)
+    response = client.post(url(inspection, "transition"), {"to": "dsar-fulfillment"}, format="json")
+    assert response.status_code == 400
+    assert "dsar_request_id" in response.json()["error"]["fields"]

@@ -18,12 +18,13 @@ from inspection.services import (
     inspection_transition,
 )
 from tests.inspection.factories import (
-    INCIDENT_REF,
+    approver_for,
     granted,
     inspection_audit,
     member_with_memory,
     move,
     open_request,
+    route,
 )
 from tests.iris_site.factories import OperatorFactory
 
@@ -45,14 +46,7 @@ def sensitive_grant(operator, **open_fields):
     path = (
         S.DSAR_FULFILLMENT if operator.operator_profile.role == "legal" else (S.INCIDENT_ESCALATION)
     )
-    inspection = granted(
-        operator,
-        member,
-        path,
-        include_sensitive=True,
-        signed_incident_ref=INCIDENT_REF,
-        **open_fields,
-    )
+    inspection = granted(operator, member, path, include_sensitive=True, **open_fields)
     return member, inspection
 
 
@@ -111,9 +105,9 @@ def test_an_investigation_carveout_suppresses_the_notice():
 def test_a_carveout_recorded_at_grant_holds_when_the_time_box_closes_it():
     tns = OperatorFactory(role="t&s")
     member, _ = member_with_memory("category:medical")
-    inspection = open_request(tns, member, include_sensitive=True, signed_incident_ref=INCIDENT_REF)
-    move(inspection, tns, S.INCIDENT_ESCALATION)
-    move(inspection, tns, S.GRANTED, investigation_carveout=True)
+    inspection = open_request(tns, member, include_sensitive=True)
+    inspection = route(inspection, tns, S.INCIDENT_ESCALATION)
+    move(inspection, approver_for(S.INCIDENT_ESCALATION), S.GRANTED, investigation_carveout=True)
     inspection.refresh_from_db()
     assert inspection_close_expired_grants(now=inspection.expires_at) == 1
     assert not InspectionNotice.objects.exists()
@@ -134,7 +128,7 @@ def test_undecided_requests_are_denied_expired_after_72_hours_through_allowed_st
     member, _ = member_with_memory()
     unrouted = open_request(legal, member)
     routed = open_request(legal, member)
-    move(routed, legal, S.DSAR_FULFILLMENT)
+    route(routed, legal, S.DSAR_FULFILLMENT)
     fresh = open_request(legal, member, now=timezone.now() + timedelta(hours=1))
     later = unrouted.created_at + timedelta(hours=72, seconds=1)
     # when

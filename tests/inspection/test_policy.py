@@ -10,12 +10,16 @@ from inspection.policy import (
     ENTRY_PATHS,
     TERMINAL_STATES,
     TRANSITIONS,
+    approvable_paths,
     consent_is_current,
     consent_types_needed,
     evaluate_grant,
+    incident_ref_verifies,
+    incident_signature,
     is_legal_transition,
     is_readable,
     may_move,
+    needs_second_approver,
     redact_for_inspection,
     snapshot_fingerprint,
 )
@@ -64,8 +68,8 @@ def test_only_granted_is_readable(state):
 # --- The policy gate table -------------------------------------------------------------------
 
 # (role, path, sensitive) → outcome for a platform-wide operator with a justification, a
-# signed incident ref and current consent. None means granted. This is the heart of the
-# seed's authorization model, written out row by row.
+# signed incident ref, an open data-rights request and current consent. None means
+# granted. This is the heart of the seed's authorization model, written out row by row.
 ROLE_PATH_SENSITIVITY = {
     ("support", "dsar-fulfillment", False): None,
     ("support", "dsar-fulfillment", True): NLI,
@@ -127,6 +131,7 @@ def gate(**overrides):
         "scope_tenant_id": None,
         "has_justification": True,
         "has_signed_incident_ref": True,
+        "has_open_dsar": True,
         "consent_current": True,
     }
     fields.update(overrides)
@@ -183,6 +188,13 @@ def test_incident_escalation_needs_a_signed_incident_ref(sensitive):
     assert decision.reason_code == NLI
 
 
+@pytest.mark.parametrize("sensitive", [False, True])
+def test_dsar_fulfillment_needs_an_open_data_rights_request(sensitive):
+    decision = gate(role="legal", path="dsar-fulfillment", sensitive=sensitive, has_open_dsar=False)
+    assert decision.reason_code == NLI
+    assert gate(path="routine-review", has_open_dsar=False).granted
+
+
 def test_a_missing_justification_is_no_legitimate_interest():
     assert gate(has_justification=False).reason_code == NLI
 
@@ -224,12 +236,96 @@ def test_the_tenant_boundary_is_checked_before_anything_else():
 # --- Who may move a request ------------------------------------------------------------------
 
 
+# Who makes a grant: on a four-eyes request (sensitive, or on the DSAR / incident path)
+# a second operator with the path's approving role, never the requester.
+APPROVER = {"dsar-fulfillment": "legal", "incident-escalation": "t&s", "routine-review": "admin"}
+
+
+def _four_eyes(path: str, sensitive: bool) -> bool:
+    """About to be granted (from an entry path), sensitive or on a sensitive path."""
+    return path in ENTRY_PATHS and (
+        sensitive or path in {"dsar-fulfillment", "incident-escalation"}
+    )
+
+
+@pytest.mark.parametrize("sensitive", [False, True])
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("to_state", STATES)
-def test_the_requester_may_take_any_step_and_only_admin_oversight_may_end_others(role, to_state):
-    assert may_move(is_requester=True, role=role, to_state=to_state)
-    expected = role == "admin" and to_state in {"denied", "closed"}
-    assert may_move(is_requester=False, role=role, to_state=to_state) is expected
+@pytest.mark.parametrize(("from_state", "to_state"), list(itertools.product(STATES, STATES)))
+def test_who_may_move_a_request(from_state, to_state, role, sensitive):
+    # given
+    four_eyes = _four_eyes(from_state, sensitive)
+    approver = four_eyes and APPROVER.get(from_state) == role and to_state in {"granted", "denied"}
+    oversight = role == "admin" and to_state in {"denied", "closed"}
+    # when
+    as_requester = may_move(
+        is_requester=True,
+        role=role,
+        from_state=from_state,
+        to_state=to_state,
+        include_sensitive=sensitive,
+    )
+    as_other = may_move(
+        is_requester=False,
+        role=role,
+        from_state=from_state,
+        to_state=to_state,
+        include_sensitive=sensitive,
+    )
+    # then
+    assert as_requester is not (to_state == "granted" and four_eyes)
+    assert as_other is (approver or oversight)
+
+
+@pytest.mark.parametrize("path", ENTRY_PATHS)
+@pytest.mark.parametrize("sensitive", [False, True])
+def test_no_role_lets_a_requester_grant_their_own_four_eyes_request(path, sensitive):
+    for role in ROLES:
+        allowed = may_move(
+            is_requester=True,
+            role=role,
+            from_state=path,
+            to_state="granted",
+            include_sensitive=sensitive,
+        )
+        assert allowed is not needs_second_approver(path=path, include_sensitive=sensitive)
+
+
+def test_an_approving_role_reviews_exactly_its_paths():
+    assert approvable_paths("legal") == {"dsar-fulfillment"}
+    assert approvable_paths("t&s") == {"incident-escalation"}
+    assert approvable_paths("admin") == {"routine-review"}
+    assert approvable_paths("support") == frozenset()
+
+
+# --- Incident references ---------------------------------------------------------------------
+
+KEY = b"incident-system-key"
+
+
+def test_a_signed_incident_ref_verifies_for_its_member_only():
+    # given
+    signature = incident_signature(key=KEY, incident_id="inc-2026-0042", member_id=MEMBER)
+    ref = f"inc-2026-0042.{signature}"
+    # then
+    assert incident_ref_verifies(ref, key=KEY, member_id=MEMBER)
+    assert not incident_ref_verifies(ref, key=KEY, member_id=uuid.uuid4())
+    assert not incident_ref_verifies(ref, key=b"another key", member_id=MEMBER)
+    assert not incident_ref_verifies(ref, key=b"", member_id=MEMBER)
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "inc-2026-0042",  # the shape the old check accepted: no signature at all
+        "inc-2026-0042." + "0" * 64,
+        "inc-2026-0043.{sig}",  # another incident's id under this one's signature
+        ".{sig}",
+        "inc-2026-0042.{sig}0",
+    ],
+)
+def test_an_unsigned_or_altered_incident_ref_does_not_verify(ref):
+    sig = incident_signature(key=KEY, incident_id="inc-2026-0042", member_id=MEMBER)
+    assert not incident_ref_verifies(ref.format(sig=sig), key=KEY, member_id=MEMBER)
 
 
 # --- Redaction, consent coverage, fingerprint ------------------------------------------------

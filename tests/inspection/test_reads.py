@@ -50,15 +50,16 @@ def test_the_snapshot_is_the_pinned_entries_and_the_read_is_recorded(legal):
     assert_no_audit_mentions("coffee black")
 
 
-def test_replay_returns_the_grant_time_bodies_after_the_member_edits_and_forgets(legal):
+def test_replay_returns_the_grant_time_bodies_after_an_edit_and_erasure_wins_after_a_forget(
+    legal,
+):
     # given
     member, entries = member_with_memory()
     entry = entries["ordinary"]
     inspection = granted(legal, member)
     pinned_revision = entry.revision_id
-    # when: the member edits, then forgets the entry, while the grant is open
+    # when: the member edits the entry while the grant is open
     edited = memory_edit(entry=entry, actor=Actor.of(member), body="I take my coffee with oat milk")
-    memory_tombstone(entry=edited, actor=Actor.of(member))
     remember(member, subject="cake", body="I like lemon cake")  # new, never pinned
     view = inspection_read(inspection=inspection, operator=legal, kind="replay")
     # then
@@ -69,6 +70,11 @@ def test_replay_returns_the_grant_time_bodies_after_the_member_edits_and_forgets
     assert item.content["lifecycle"] == "active"
     assert view.matches_grant
     assert inspection_audit(inspection, READ)[-1].payload["read_kind"] == "replay"
+    # when the member forgets it: its text is erased at once, revisions included
+    memory_tombstone(entry=edited, actor=Actor.of(member))
+    view = inspection_read(inspection=inspection, operator=legal, kind="replay")
+    (item,) = view.items
+    assert item.status == "purged" and item.content is None
 
 
 def test_after_a_hard_delete_replay_reports_the_entry_as_purged(legal):
@@ -156,7 +162,7 @@ def _mention(member):
 def test_mentions_of_other_people_are_redacted_unless_dsar(legal, path, redacted):
     member, _ = member_with_memory()
     mention = _mention(member)
-    inspection = granted(legal, member, path, signed_incident_ref="inc-1")
+    inspection = granted(legal, member, path)
     view = inspection_read(inspection=inspection, operator=legal)
     item = next(i for i in view.items if i.entry_id == mention.pk)
     if redacted:

@@ -8,11 +8,12 @@ import pytest
 from django.utils import timezone
 
 from consent.models import ConsentEvent
+from datarights.models import DataRightsRequest
 from hierarchy.events import Actor
 from hierarchy.models import AuditEvent
 from inspection.enums import InspectionState, ReasonCode
 from inspection.models import InspectionEvent, InspectionRequest, InspectionSnapshotItem
-from inspection.policy import POLICY_ID, TRANSITIONS
+from inspection.policy import POLICY_ID, TRANSITIONS, needs_second_approver
 from inspection.selectors import inspection_get
 from inspection.services import inspection_transition
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
@@ -20,13 +21,17 @@ from iris_site.models import OperatorProfile, User
 from memory.services import memory_tombstone
 from tests.consent.factories import record
 from tests.inspection.factories import (
-    INCIDENT_REF,
     JUSTIFICATION,
+    approver_for,
+    grant,
     granted,
+    incident_ref,
     inspection_audit,
     member_with_memory,
     move,
+    open_dsar,
     open_request,
+    route,
 )
 from tests.iris_site.factories import MemberFactory, OperatorFactory, TenantFactory
 from tests.memory.factories import assert_no_audit_mentions, remember
@@ -44,24 +49,28 @@ ILLEGAL_PAIRS = [
 
 def drive_to(state: str, operator, member) -> InspectionRequest:
     """An inspection brought to `state` through legal steps only."""
-    inspection = open_request(operator, member, signed_incident_ref=INCIDENT_REF)
-    route = {
+    inspection = open_request(operator, member)
+    steps = {
         S.REQUESTED: [],
-        S.DSAR_FULFILLMENT: [S.DSAR_FULFILLMENT],
-        S.INCIDENT_ESCALATION: [S.INCIDENT_ESCALATION],
+        S.DSAR_FULFILLMENT: [],
+        S.INCIDENT_ESCALATION: [],
         S.ROUTINE_REVIEW: [S.ROUTINE_REVIEW],
         S.GRANTED: [S.ROUTINE_REVIEW, S.GRANTED],
         S.DENIED: [S.ROUTINE_REVIEW, S.DENIED],
         S.CLOSED: [S.ROUTINE_REVIEW, S.GRANTED, S.CLOSED],
     }[state]
-    if route:
-        move(inspection, operator, *route)
+    if state in (S.DSAR_FULFILLMENT, S.INCIDENT_ESCALATION):
+        route(inspection, operator, state)
+    if steps:
+        move(inspection, operator, *steps)
     inspection.refresh_from_db()
     assert inspection.state == state
     return inspection
 
 
-def assert_canonical(audit: AuditEvent, inspection, *, operator, from_state, to_state):
+def assert_canonical(
+    audit: AuditEvent, inspection, *, operator, from_state, to_state, requester=None
+):
     assert audit.action == TRANSITION and audit.policy_id == POLICY_ID
     assert audit.actor_type == "operator" and audit.actor_id == operator.pk
     assert audit.actor_role == operator.operator_profile.role
@@ -69,7 +78,7 @@ def assert_canonical(audit: AuditEvent, inspection, *, operator, from_state, to_
     assert audit.target_tenant_id == inspection.target_tenant_id
     payload = audit.payload
     assert payload["inspection_id"] == str(inspection.pk)
-    assert payload["operator_id"] == str(operator.pk)
+    assert payload["operator_id"] == str((requester or operator).pk)
     assert payload["role"] == inspection.operator_role
     assert payload["scope_kind"] == inspection.scope_kind
     assert payload["from_state"] == from_state
@@ -107,16 +116,22 @@ def test_every_legal_transition_moves_records_and_audits(legal, member, from_sta
     # given
     inspection = drive_to(from_state, legal, member)
     steps_before = InspectionEvent.objects.filter(inspection=inspection).count()
+    four_eyes = needs_second_approver(path=from_state, include_sensitive=False)
+    actor = approver_for(from_state) if to_state == S.GRANTED and four_eyes else legal
+    extra = {"dsar_request_id": open_dsar(member).pk} if to_state == S.DSAR_FULFILLMENT else {}
     # when
-    result = inspection_transition(inspection=inspection, to=to_state, operator=legal)
+    result = inspection_transition(inspection=inspection, to=to_state, operator=actor, **extra)
     # then
     inspection.refresh_from_db()
     assert inspection.state == to_state == result.inspection.state
     event = InspectionEvent.objects.get(inspection=inspection, sequence=steps_before + 1)
     assert (event.from_state, event.to_state) == (from_state, to_state)
-    assert (event.actor_type, event.actor_id, event.actor_role) == ("operator", legal.pk, "legal")
+    role = actor.operator_profile.role
+    assert (event.actor_type, event.actor_id, event.actor_role) == ("operator", actor.pk, role)
     audit = AuditEvent.objects.get(pk=event.audit_event_id)
-    assert_canonical(audit, inspection, operator=legal, from_state=from_state, to_state=to_state)
+    assert_canonical(
+        audit, inspection, operator=actor, requester=legal, from_state=from_state, to_state=to_state
+    )
     if to_state == S.GRANTED:
         pinned = list(
             InspectionSnapshotItem.objects.filter(inspection=inspection).order_by("position")
@@ -202,12 +217,10 @@ def test_a_support_operators_attempt_on_sensitive_memory_ends_in_a_recorded_deni
     # given
     support = OperatorFactory(role="support")
     member, _ = member_with_memory("category:medical")
-    inspection = open_request(
-        support, member, include_sensitive=True, signed_incident_ref=INCIDENT_REF
-    )
-    move(inspection, support, path)
-    # when
-    result = inspection_transition(inspection=inspection, to=S.GRANTED, operator=support)
+    inspection = open_request(support, member, include_sensitive=True)
+    inspection = route(inspection, support, path)
+    # when: the second operator grants; the gate judges the requester, who will read
+    result = grant(inspection, support)
     # then
     assert result.inspection.state == S.DENIED
     assert result.inspection.reason_code == ReasonCode.NO_LEGITIMATE_INTEREST
@@ -229,18 +242,47 @@ def test_trust_and_safety_reads_sensitive_memory_only_on_an_incident_with_a_sign
     member, entries = member_with_memory("category:medical")
     tns = OperatorFactory(role="t&s")
     # routed with the signed ref given at routing time
+    lead = OperatorFactory(role="t&s")
+    ref = incident_ref(member, "inc-2026-77")
+    # routed with the signed ref given at routing time (any case: kept lowercase)
     inspection = open_request(tns, member, include_sensitive=True)
-    move(inspection, tns, S.INCIDENT_ESCALATION, signed_incident_ref="INC-2026-77")
+    move(inspection, tns, S.INCIDENT_ESCALATION, signed_incident_ref=ref.upper())
     inspection.refresh_from_db()
-    assert inspection.signed_incident_ref == "inc-2026-77"
-    result = inspection_transition(inspection=inspection, to=S.GRANTED, operator=tns)
+    assert inspection.signed_incident_ref == ref
+    result = inspection_transition(inspection=inspection, to=S.GRANTED, operator=lead)
     assert result.inspection.state == S.GRANTED
     assert str(entries["sensitive"].pk) in result.seen_entry_ids
     # without a ref the same request is refused
     other = open_request(tns, member, include_sensitive=True)
     move(other, tns, S.INCIDENT_ESCALATION)
-    refused = inspection_transition(inspection=other, to=S.GRANTED, operator=tns)
+    refused = inspection_transition(inspection=other, to=S.GRANTED, operator=lead)
     assert refused.inspection.reason_code == ReasonCode.NO_LEGITIMATE_INTEREST
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        "inc-2026-77",  # the right shape, no signature
+        "inc-2026-77." + "0" * 64,  # a made-up signature
+        "signed-for-someone-else",
+    ],
+)
+def test_an_incident_ref_that_does_not_verify_is_refused_at_routing(forged):
+    # given
+    member, _ = member_with_memory("category:medical")
+    tns = OperatorFactory(role="t&s")
+    if forged == "signed-for-someone-else":
+        forged = incident_ref(MemberFactory())
+    inspection = open_request(tns, member, include_sensitive=True)
+    # when
+    with pytest.raises(InvalidInput) as excinfo:
+        move(inspection, tns, S.INCIDENT_ESCALATION, signed_incident_ref=forged)
+    # then
+    assert "signed_incident_ref" in excinfo.value.fields
+    inspection.refresh_from_db()
+    assert inspection.state == S.REQUESTED and inspection.signed_incident_ref == ""
+    with pytest.raises(InvalidInput):
+        open_request(tns, member, signed_incident_ref=forged)
 
 
 def test_sensitive_memory_without_current_consent_is_consent_not_current(legal):
@@ -249,11 +291,15 @@ def test_sensitive_memory_without_current_consent_is_consent_not_current(legal):
     now = timezone.now()
     record(member, "category:medical", valid_until=now + timedelta(hours=1))
     remember(member, category="medical", subject="allergy", body="Allergic to penicillin")
-    inspection = open_request(legal, member, include_sensitive=True)
-    move(inspection, legal, S.DSAR_FULFILLMENT)
+    inspection = route(
+        open_request(legal, member, include_sensitive=True), legal, S.DSAR_FULFILLMENT
+    )
     # when
     result = inspection_transition(
-        inspection=inspection, to=S.GRANTED, operator=legal, now=now + timedelta(hours=2)
+        inspection=inspection,
+        to=S.GRANTED,
+        operator=approver_for(S.DSAR_FULFILLMENT),
+        now=now + timedelta(hours=2),
     )
     # then
     assert result.inspection.state == S.DENIED
@@ -266,8 +312,7 @@ def test_sensitive_memory_without_current_consent_is_consent_not_current(legal):
 def test_a_member_without_any_consent_snapshot_is_consent_not_current_for_sensitive(legal):
     member = MemberFactory()
     inspection = open_request(legal, member, include_sensitive=True)
-    move(inspection, legal, S.DSAR_FULFILLMENT)
-    result = inspection_transition(inspection=inspection, to=S.GRANTED, operator=legal)
+    result = grant(route(inspection, legal, S.DSAR_FULFILLMENT), legal)
     assert result.inspection.reason_code == ReasonCode.CONSENT_NOT_CURRENT
 
 
@@ -281,7 +326,7 @@ def test_a_scope_of_another_member_is_scope_out_of_bounds(legal, member):
 def test_pose_memory_is_not_admin_reviewable(legal, member):
     scope = {"kind": "pose", "session_id": "s", "scene_id": "c", "pose_id": "p", "avatar_id": "a"}
     inspection = open_request(legal, member, scope=scope)
-    result = move(inspection, legal, S.DSAR_FULFILLMENT, S.GRANTED)
+    result = grant(route(inspection, legal, S.DSAR_FULFILLMENT), legal)
     assert result.inspection.reason_code == ReasonCode.SCOPE_OUT_OF_BOUNDS
 
 
@@ -325,10 +370,10 @@ def test_a_member_leaving_the_tenant_before_the_grant_is_cross_tenant():
 def test_a_role_changed_since_the_request_is_denied(member):
     operator = OperatorFactory(role="support")
     inspection = open_request(operator, member, include_sensitive=True)
-    move(inspection, operator, S.DSAR_FULFILLMENT)
+    inspection = route(inspection, operator, S.DSAR_FULFILLMENT)
     OperatorProfile.objects.filter(user=operator).update(role="legal")
-    operator = User.objects.get(pk=operator.pk)  # as the next request would load it
-    result = inspection_transition(inspection=inspection, to=S.GRANTED, operator=operator)
+    inspection = InspectionRequest.objects.get(pk=inspection.pk)  # as the next request loads it
+    result = grant(inspection, User.objects.get(pk=operator.pk))
     assert result.inspection.reason_code == ReasonCode.NO_LEGITIMATE_INTEREST
 
 
@@ -348,6 +393,109 @@ def test_admin_oversight_may_deny_or_close_but_never_grant_someone_elses_request
     result = inspection_transition(inspection=inspection, to=S.DENIED, operator=overseer)
     assert result.inspection.state == S.DENIED and result.inspection.reason_code == "declined"
     assert result.event.actor_id == overseer.pk
+
+
+def test_admin_oversight_may_deny_a_request_not_yet_routed(member):
+    # given
+    legal = OperatorFactory(role="legal")
+    overseer = OperatorFactory(role="admin")
+    inspection = open_request(legal, member, include_sensitive=True)
+    # when
+    result = inspection_transition(inspection=inspection, to=S.DENIED, operator=overseer)
+    # then: out through the path that never reaches sensitive memory, both steps recorded
+    assert result.inspection.state == S.DENIED and result.inspection.reason_code == "declined"
+    steps = InspectionEvent.objects.filter(inspection=inspection).order_by("sequence")
+    assert [(e.from_state, e.to_state, e.actor_id) for e in steps] == [
+        ("", "requested", legal.pk),
+        ("requested", "routine-review", overseer.pk),
+        ("routine-review", "denied", overseer.pk),
+    ]
+    # the requester cannot deny their own request before routing it (the seed's map)
+    other = open_request(legal, member)
+    with pytest.raises(Conflict):
+        inspection_transition(inspection=other, to=S.DENIED, operator=legal)
+
+
+# --- Four eyes -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "sensitive"),
+    [
+        (S.DSAR_FULFILLMENT, True),
+        (S.DSAR_FULFILLMENT, False),
+        (S.INCIDENT_ESCALATION, True),
+        (S.INCIDENT_ESCALATION, False),
+        (S.ROUTINE_REVIEW, True),
+    ],
+)
+def test_a_four_eyes_request_is_never_granted_by_its_requester(path, sensitive):
+    # given
+    member, _ = member_with_memory("category:medical")
+    requester = OperatorFactory(role={S.INCIDENT_ESCALATION: "t&s"}.get(path, "legal"))
+    inspection = route(
+        open_request(requester, member, include_sensitive=sensitive), requester, path
+    )
+    # when
+    with pytest.raises(NotPermitted) as excinfo:
+        inspection_transition(inspection=inspection, to=S.GRANTED, operator=requester)
+    # then
+    assert excinfo.value.code == "second-approver-required"
+    current = InspectionRequest.objects.get(pk=inspection.pk)
+    assert current.state == path and current.granted_by is None
+    (refusal,) = inspection_audit(current, REJECTED)
+    assert refusal.actor_id == requester.pk
+    assert refusal.payload["refusal"] == "second-approver-required"
+
+
+def test_a_second_operator_with_the_approving_role_grants_and_the_requester_reads(legal):
+    # given
+    member, entries = member_with_memory("category:medical")
+    inspection = open_request(legal, member, include_sensitive=True)
+    inspection = route(inspection, legal, S.DSAR_FULFILLMENT)
+    wrong_role = OperatorFactory(role="t&s")
+    second = OperatorFactory(role="legal")
+    # when: another role cannot, a second legal operator can
+    with pytest.raises(NotPermitted):
+        inspection_transition(inspection=inspection, to=S.GRANTED, operator=wrong_role)
+    result = inspection_transition(inspection=inspection, to=S.GRANTED, operator=second)
+    # then
+    assert result.inspection.state == S.GRANTED
+    assert result.inspection.granted_by_id == second.pk != result.inspection.operator_id
+    assert result.event.actor_id == second.pk
+    assert str(entries["sensitive"].pk) in result.seen_entry_ids
+    assert inspection_audit(inspection, TRANSITION)[-1].actor_id == second.pk
+
+
+def test_dsar_fulfillment_names_an_open_data_rights_request_of_the_member(legal):
+    # given
+    member, _ = member_with_memory()
+    someone_else = open_dsar(MemberFactory())
+    inspection = open_request(legal, member)
+    # when / then: none, another member's, an unverified one: refused at routing
+    for dsar_request_id in (None, someone_else.pk):
+        with pytest.raises(InvalidInput) as excinfo:
+            move(inspection, legal, S.DSAR_FULFILLMENT, dsar_request_id=dsar_request_id)
+        assert "dsar_request_id" in excinfo.value.fields
+    inspection.refresh_from_db()
+    assert inspection.state == S.REQUESTED
+    with pytest.raises(InvalidInput):
+        open_request(legal, member, dsar_request_id=someone_else.pk)
+    dsar = open_dsar(member)
+    routed = move(inspection, legal, S.DSAR_FULFILLMENT, dsar_request_id=dsar.pk).inspection
+    assert routed.dsar_request_id == dsar.pk
+
+
+def test_a_dsar_that_closed_before_the_grant_makes_the_gate_deny(legal):
+    # given: routed for an open request, which the member then cancels
+    member, _ = member_with_memory()
+    inspection = route(open_request(legal, member), legal, S.DSAR_FULFILLMENT)
+    DataRightsRequest.objects.filter(pk=inspection.dsar_request_id).update(status="cancelled")
+    # when
+    result = grant(inspection, legal)
+    # then
+    assert result.inspection.state == S.DENIED
+    assert result.inspection.reason_code == ReasonCode.NO_LEGITIMATE_INTEREST
 
 
 def test_another_non_admin_operator_may_not_move_a_request(member):

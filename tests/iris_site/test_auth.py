@@ -1,19 +1,17 @@
 """API authentication and the permission classes, over the operator audit endpoints."""
 
 import pytest
-from django.db import transaction
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from hierarchy.events import Actor, audit_event_append
 from hierarchy.models import AuditEvent
-from iris_site.appendonly import purge_bypass
 from iris_site.enums import OperatorRole
 from iris_site.models import ApiToken
 from iris_site.services import token_issue, token_revoke
 from iris_site.tokens import token_digest
 from tests.conftest import bearer_client, http_request
-from tests.hierarchy.factories import append_events
+from tests.hierarchy.factories import append_events, tampering
 from tests.iris_site.factories import (
     MemberFactory,
     OperatorFactory,
@@ -98,11 +96,11 @@ def test_members_and_surfaces_are_forbidden_from_operator_endpoints(principal):
 
 @pytest.mark.parametrize("role", OperatorRole.values)
 def test_every_operator_role_can_list_and_verify(role):
-    append_events(2)
+    first, second = append_events(2)
     client = bearer_client(OperatorFactory(role=role))
     listing = client.get(AUDIT_URL)
     assert listing.status_code == 200
-    assert [e["sequence"] for e in listing.json()["results"]] == [2, 1]
+    assert [e["sequence"] for e in listing.json()["results"]] == [second.sequence, first.sequence]
     assert client.get(VERIFY_URL).json()["valid"] is True
 
 
@@ -154,7 +152,7 @@ def test_audit_events_filter_by_action_and_target():
 
 def test_verify_endpoint_names_the_first_broken_event():
     events = append_events(3)
-    with transaction.atomic(), purge_bypass(AuditEvent):
+    with tampering():
         AuditEvent.objects.filter(pk=events[1].pk).update(action="test.event.tampered")
     body = bearer_client(OperatorFactory()).get(VERIFY_URL).json()
     assert body["valid"] is False

@@ -403,7 +403,8 @@ def test_forgetting_one_memory_tombstones_it_for_good():
     assert client.get(ME).json()["results"] == []
     again = client.post(f"{detail(entry['id'])}forget/")
     assert again.status_code == 409 and error(again)["code"] == "tombstoned"
-    assert memory_audit(member)[-1].action == "memory.entry.tombstoned"
+    assert memory_audit(member, "memory.entry.tombstoned")
+    assert memory_audit(member)[-1].action == "memory.entries.erased"
 
 
 def test_confirming_an_inference():
@@ -552,12 +553,15 @@ def test_full_clear_cancel_and_purge():
     assert client.get(ME).json()["results"] == []
     assert not MemoryRevision.objects.exists()
     assert client.get(clear_url).json() == {"pending": None}
-    assert [e.action for e in memory_audit(member)][-4:] == [
+    actions = [e.action for e in memory_audit(member)]
+    assert [a for a in actions if a.startswith("memory.clear.")] == [
         "memory.clear.requested",
         "memory.clear.cancelled",
         "memory.clear.requested",
-        "memory.entries.purged",
+        "memory.clear.purged",
     ]
+    last_request = max(i for i, a in enumerate(actions) if a == "memory.clear.requested")
+    assert "memory.entries.purged" in actions[last_request:]
 
 
 # --- Off the record ------------------------------------------------------------------------

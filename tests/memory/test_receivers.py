@@ -73,8 +73,10 @@ def test_withdrawing_a_category_consent_tombstones_its_memory_and_derived_summar
     # then
     lifecycles = dict(MemoryEntry.objects.values_list("pk", "lifecycle"))
     assert lifecycles == {medical.pk: "tombstoned", summary.pk: "tombstoned", hobby.pk: "active"}
-    # the audit trail is kept: history and the episodic events survive the cascade
-    assert MemoryRevision.objects.filter(entry=medical).count() == 2
+    # the text is erased (the chain restarts with its tombstone revision), the episodic
+    # events survive the cascade
+    [tombstone] = MemoryRevision.objects.filter(entry=medical)
+    assert tombstone.number == 2 and tombstone.content["body"] == "(forgotten)"
     forgotten = AuditEvent.objects.get(action="memory.category.forgotten")
     assert forgotten.target_member_id == member.pk
     assert forgotten.actor_role == "consent-cascade"

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
+from datarights.services import datarights_cancel
 from hierarchy.events import Actor
 from inspection.enums import InspectionState
 from inspection.models import InspectionNotice
@@ -29,7 +30,7 @@ from iris_site.models import User
 from iris_site.services import token_issue
 from memory.services import memory_pause
 from tests.continuity.factories import write as continuation_write
-from tests.datarights.factories import process, submit
+from tests.datarights.factories import EXPORT, process, submit
 from tests.hierarchy.stm_factories import service_actor
 from tests.hierarchy.stm_factories import write as stm_write
 from tests.inspection.factories import granted
@@ -159,19 +160,32 @@ def build_world() -> World:
     o["continuation"] = continuation_write(a).token
     o["stm"] = stm_write(a, actor=service_actor("assistant"), content=SECRET_STM)
 
+    # A legal DSAR look at A's sensitive memory for A's access request (granted by a
+    # second legal operator), closed: A is told (a delivered notice). The request is then
+    # withdrawn, so A has no open request but the one below.
+    legal = world.users["operator:legal"]
+    fulfilled = submit(a, "access")
+    looked = granted(
+        legal,
+        a,
+        InspectionState.DSAR_FULFILLMENT,
+        include_sensitive=True,
+        dsar_request_id=fulfilled.pk,
+    )
+    inspection_transition(inspection=looked, to=InspectionState.CLOSED, operator=legal)
+    inspection_notices_deliver()
+    o["inspection_notice"] = InspectionNotice.objects.get(member=a)
+    datarights_cancel(request=fulfilled, actor=Actor.of(a))
+
     o["dsar_submitted"] = submit(a, "access", session=False)
-    o["dsar_completed"] = process(submit(a, "export"))
+    # An export of a scope A keeps nothing in: forgetting A's memories (the matrix does)
+    # erases every export file holding their text or ids, and this one must stay.
+    o["dsar_completed"] = process(submit(a, "export", {**EXPORT, "scopes": ["crisis"]}))
     assert o["dsar_completed"].status == "completed", o["dsar_completed"].status
 
     # Opened by support (admin sees it as oversight; nobody else does), granted.
     support = world.users["operator:support"]
     o["inspection"] = granted(support, a)
-    # A legal DSAR look at A's sensitive memory, closed: A is told (a delivered notice).
-    legal = world.users["operator:legal"]
-    looked = granted(legal, a, InspectionState.DSAR_FULFILLMENT, include_sensitive=True)
-    inspection_transition(inspection=looked, to=InspectionState.CLOSED, operator=legal)
-    inspection_notices_deliver()
-    o["inspection_notice"] = InspectionNotice.objects.get(member=a)
     return world
 
 

@@ -211,6 +211,9 @@ ROWS: tuple[Row, ...] = (
     # --- site, health, auth, docs ---------------------------------------------------------
     Row("", "GET", everyone(200), page=True),
     Row("healthz", "GET", everyone(200), page=True),
+    # Off unless enabled, and then its own scrape token, never a principal's
+    # (tests/iris_site/test_telemetry.py).
+    Row("metrics", "GET", everyone(404), page=True),
     Row("accounts/login/", "GET", signed_in(member=302, operator=302, anonymous=200), page=True),
     Row("accounts/logout/", "POST", everyone(LOGIN), page=True),
     Row("api/schema/", "GET", everyone(200)),
@@ -360,6 +363,8 @@ ROWS: tuple[Row, ...] = (
         body={"scope_id": "s-1", "query": "walks"},
         reveals=ALL_SURFACES,
     ),
+    # A's open questions (the conflict question) through the read gate, for any surface.
+    Row(MEMBERS + "questions/", "GET", service_api(200), A_MEMBER, reveals=ALL_SURFACES),
     Row(
         MEMBERS + "continuation-tokens/",
         "GET",
@@ -438,17 +443,17 @@ ROWS: tuple[Row, ...] = (
     # of another tenant's rows.
     Row(
         OPS + "memory-hierarchy/stm/<str:scope_id>/",
-        "GET",
+        "POST",
         operator_api(support=403, admin=200, ts=200, legal=200, other_tenant=200),
         lambda w: {"scope_id": "s-1"},
-        query=JUSTIFICATION,
+        body=JUSTIFICATION,
     ),
     Row(
         OPS + "memory-hierarchy/ltm/<str:entity_id>/",
-        "GET",
+        "POST",
         operator_api(support=403, admin=200, ts=200, legal=200, other_tenant=200),
         lambda w: {"entity_id": str(w["entry"].pk)},
-        query=JUSTIFICATION,
+        body=JUSTIFICATION,
     ),
     Row(OPS + "inspections/", "GET", any_operator(200)),
     Row(

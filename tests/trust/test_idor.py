@@ -463,18 +463,22 @@ def test_tenant_bound_operator_lists_never_show_a(trust_world):
     client = trust_world.api_client(OTHER_TENANT_OPERATOR)
     a_id = str(trust_world.a.pk)
     justification = "Checking a complaint about reminders."
-    for path, query in (
-        ("data-rights/", {"member_id": a_id}),
-        ("inspections/", {"member_id": a_id}),
-        ("audit-events/", {"target_member_id": a_id}),
-        ("memory-hierarchy/stm/s-1/", {"justification": justification, "member_id": a_id}),
+    for method, path, query in (
+        ("get", "data-rights/", {"member_id": a_id}),
+        ("get", "inspections/", {"member_id": a_id}),
+        ("get", "audit-events/", {"target_member_id": a_id}),
+        ("post", "memory-hierarchy/stm/s-1/", {"justification": justification, "member_id": a_id}),
         (
+            "post",
             f"memory-hierarchy/ltm/{trust_world['entry'].pk}/",
             {"justification": justification, "member_id": a_id},
         ),
-        ("memory-hierarchy/replay/s-1/", {"member_id": a_id}),
+        ("get", "memory-hierarchy/replay/s-1/", {"member_id": a_id}),
     ):
-        response = client.get(f"{OPS}/{path}", query)
+        if method == "get":
+            response = client.get(f"{OPS}/{path}", query)
+        else:
+            response = client.post(f"{OPS}/{path}", query, format="json")
         assert response.status_code == 200, (path, response.content[:200])
         text = response.content.decode()
         assert a_id not in text, f"{path} shows A"

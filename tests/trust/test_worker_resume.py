@@ -109,7 +109,7 @@ def _export_dir(settings, tmp_path):
     ("kind", "block_at"),
     [
         ("export", "write_artifact"),  # the bundle is written, its recording never happens
-        ("delete", "memory_recall_records_scrub"),  # several delete steps already recorded
+        ("delete", "memory_purge_entries"),  # the snapshot and the sealed text recorded
     ],
 )
 def test_a_job_whose_worker_is_killed_resumes_and_completes_exactly_once(kind, block_at, tmp_path):
@@ -136,7 +136,7 @@ def test_a_job_whose_worker_is_killed_resumes_and_completes_exactly_once(kind, b
     assert request.status == RequestStatus.IN_PROGRESS
     done_before = list(request.progress.get("done", []))
     if kind == "delete":
-        assert "purge-turns" in done_before and "scrub-recalls" not in done_before
+        assert "collect-text" in done_before and "erase-entries" not in done_before
     else:
         assert done_before == [] and list(member_dir(member.pk).glob("*.partial"))
 

@@ -25,6 +25,8 @@ OPERATORS = [
     ("admin@iris.example", OperatorRole.ADMIN, None),
     ("trust@iris.example", OperatorRole.TRUST_AND_SAFETY, None),
     ("legal@iris.example", OperatorRole.LEGAL, None),
+    # The second pair of eyes on legal's sensitive inspections (four eyes).
+    ("legal-review@iris.example", OperatorRole.LEGAL, None),
     ("support-northwind@iris.example", OperatorRole.SUPPORT, "northwind-learning"),
 ]
 

@@ -4,7 +4,10 @@ from memory.services import memory_clear_purge_due, memory_tombstone_purge_due
 
 
 class Command(BaseCommand):
-    help = "Purge full clears past their grace window and memories forgotten a day ago."
+    help = (
+        "Purge full clears past their grace window; erase the text of any tombstone "
+        "that still holds it."
+    )
 
     def handle(self, *args, **options) -> None:
         cleared = memory_clear_purge_due()

@@ -1,0 +1,111 @@
+"""Fail closed: the gates act on a member's ledger only while it verifies.
+
+`consent_ledger_trusted_events` is what every consent read of a gate goes through: the
+member's events when the ledger checks out up to its last checked head, `None` when it
+does not (the caller then acts as if nothing were consented). A failed check is
+confirmed under the member lock (so a concurrent append or purge is never mistaken for
+tampering), stored on the member's head, and raised once as a critical audit event for
+the operators; from then on the member stays closed until the ledger is repaired.
+"""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from consent.models import ConsentEvent, ConsentLedgerHead
+from consent.policy import LedgerBreak, LedgerHead, LedgerRow, first_untrusted
+from hierarchy.enums import Severity
+from hierarchy.events import Actor, audit_event_append
+from hierarchy.policy import GENESIS_HASH
+from iris_site.services import member_lock
+
+POLICY_ID = "iris.consent.ledger.v1"
+BROKEN_ACTION = "consent.ledger.broken"
+
+
+def ledger_rows(events) -> list[LedgerRow]:
+    return [LedgerRow(str(e.id), e.body(), e.fingerprint, e.previous_hash, e.hash) for e in events]
+
+
+def _head_of(head: ConsentLedgerHead | None) -> LedgerHead | None:
+    return None if head is None else LedgerHead(head.sequence, head.event_id, head.hash)
+
+
+def _load(member_id) -> tuple[ConsentLedgerHead | None, list[ConsentEvent]]:
+    # The head first: an append committing in between only adds events after it,
+    # which must then chain from it.
+    head = ConsentLedgerHead.objects.filter(member_id=member_id).first()
+    events = list(ConsentEvent.objects.filter(member_id=member_id).order_by("sequence"))
+    return head, events
+
+
+def consent_ledger_trusted_events(*, member_id) -> list[ConsentEvent] | None:
+    """The member's events in ledger order, or `None` when the gates must fail closed."""
+    head, events = _load(member_id)
+    if head is not None and head.broken_at is not None:
+        return None
+    if head is not None and first_untrusted(ledger_rows(events), head=_head_of(head)) is None:
+        return events
+    if head is None and not events:
+        return events
+    return _settle(member_id=member_id)
+
+
+@transaction.atomic
+def _settle(*, member_id) -> list[ConsentEvent] | None:
+    """Re-check under the member lock; first check of a ledger, or confirm a break."""
+    member_lock(member_id=member_id)
+    head, events = _load(member_id)
+    if head is not None and head.broken_at is not None:
+        return None
+    broken = first_untrusted(ledger_rows(events), head=_head_of(head))
+    if broken is not None:
+        consent_ledger_broken_record(member_id=member_id, broken=broken)
+        return None
+    if head is None:
+        consent_ledger_head_advance(member_id=member_id, newest=events[-1] if events else None)
+    return events
+
+
+def consent_ledger_head_advance(
+    *, member_id, newest: ConsentEvent | None, now: datetime | None = None
+) -> None:
+    """Move the checked head to the newest event (caller holds the member lock)."""
+    ConsentLedgerHead.objects.update_or_create(
+        member_id=member_id,
+        defaults={
+            "sequence": newest.sequence if newest else 0,
+            "event_id": str(newest.id) if newest else "",
+            "hash": newest.hash if newest else GENESIS_HASH,
+            "checked_at": now or timezone.now(),
+        },
+    )
+
+
+def consent_ledger_broken_record(
+    *, member_id, broken: LedgerBreak, now: datetime | None = None
+) -> bool:
+    """Close the member's gates and alert the operators, once per detection.
+
+    Returns True when this call made the detection (and wrote the alert)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        head, _ = ConsentLedgerHead.objects.get_or_create(
+            member_id=member_id,
+            defaults={"sequence": 0, "hash": GENESIS_HASH, "checked_at": now},
+        )
+        changed = ConsentLedgerHead.objects.filter(pk=head.pk, broken_at__isnull=True).update(
+            broken_at=now, broken_event_id=broken.event_id, broken_reason=broken.reason
+        )
+        if changed:
+            audit_event_append(
+                action=BROKEN_ACTION,
+                policy_id=POLICY_ID,
+                actor=Actor.system("consent-integrity"),
+                severity=Severity.CRITICAL,
+                target_member_id=member_id,
+                payload={"event_id": broken.event_id, "reason": broken.reason},
+                occurred_at=now,
+            )
+    return bool(changed)

@@ -1,0 +1,61 @@
+"""Continuity's content store (registered from `ContinuityConfig.ready()` in the registry
+of `memory.stores`): continuation tokens carry references and posture, never content, but
+their anchor and cursor are strings a surface chose. A token whose anchor or cursor names
+an erased entry or repeats its text goes with it (its notices and idempotency answers by
+cascade)."""
+
+from continuity.models import ContinuationToken, ContinuityNotice
+from continuity.services import POLICY_ID
+from hierarchy.enums import Severity
+from hierarchy.events import Actor, audit_event_append
+from memory.stores import ContentStore, Erasure
+
+
+def _matching(erasure: Erasure) -> list:
+    def hit(*values: str) -> bool:
+        return any(erasure.matcher.anything_in(v) for v in values)
+
+    slots = {
+        pk
+        for pk, anchor, cursor in ContinuationToken.objects.filter(
+            member_id=erasure.member_id
+        ).values_list("pk", "anchor_id", "cursor")
+        if hit(anchor, cursor)
+    }
+    slots |= {
+        token_id
+        for token_id, anchor, cursor in ContinuityNotice.objects.filter(
+            member_id=erasure.member_id
+        ).values_list("token_id", "superseded_anchor_id", "superseded_cursor")
+        if hit(anchor, cursor)
+    }
+    return sorted(slots, key=str)
+
+
+def _erase(erasure: Erasure) -> int:
+    slots = _matching(erasure)
+    if not slots:
+        return 0
+    ContinuationToken.objects.filter(member_id=erasure.member_id, pk__in=slots).delete()
+    audit_event_append(
+        action="continuity.tokens.erased",
+        policy_id=POLICY_ID,
+        actor=Actor.system(erasure.reason),
+        severity=Severity.WARNING,
+        target_member_id=erasure.member_id,
+        payload={"erased_count": len(slots), "slot_ids": [str(s) for s in slots][:1000]},
+    )
+    return len(slots)
+
+
+def _residue(erasure: Erasure) -> int:
+    return len(_matching(erasure))
+
+
+CONTINUATION_TOKENS_STORE = ContentStore(
+    name="continuation-tokens",
+    erase=_erase,
+    residue=_residue,
+    order=20,
+    tables=(ContinuationToken._meta.db_table, ContinuityNotice._meta.db_table),
+)

@@ -1,0 +1,1 @@
+"""Iris's MCP server: the assistant surfaces' REST operations as MCP tools."""

@@ -1,0 +1,68 @@
+"""The surfaces' view of the member's open questions (`hierarchy.questions`)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hierarchy.events import Actor
+from hierarchy.questions import MAX_QUESTIONS, open_questions_read
+from hierarchy.stm_apis import CAPABILITIES_NOTE, CONTEXT_PARAMETER
+from iris_site.api.gated import READ_GATE, content_view
+from iris_site.api.schema import error_responses
+from iris_site.enums import UserKind
+from iris_site.models import User
+from iris_site.permissions import IsServiceClient
+from memory.enums import RecallContext
+from memory.gate import ContentKind
+from memory.selectors import principal_capabilities
+from memory.serializers import MemoryNoticeSerializer
+
+
+class OpenQuestionsOutputSerializer(serializers.Serializer):
+    questions = MemoryNoticeSerializer(many=True)
+    withheld = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="Open questions the read gate withheld from this client, by reason.",
+    )
+
+
+@content_view(reads=[ContentKind.ENTRY], through=READ_GATE)
+class MemberOpenQuestionsApi(APIView):
+    """The member's open questions a surface may ask them: conflict questions ("you
+    mentioned X earlier — should I update?") and re-confirmations, newest first."""
+
+    class OpenQuestionsQuerySerializer(serializers.Serializer):
+        context = serializers.ChoiceField(
+            choices=RecallContext.choices, default=RecallContext.GENERAL
+        )
+
+    permission_classes = [IsServiceClient]
+
+    @extend_schema(
+        description=f"At most {MAX_QUESTIONS}, newest first. A question is listed only when "
+        "the read gate lets the calling client see the memory it is about and its proposal "
+        "(as the entry it would become), for this member and `context`; the others are "
+        "counted by reason in `withheld`. The member answers in their own memory pages."
+        + CAPABILITIES_NOTE,
+        parameters=[CONTEXT_PARAMETER],
+        responses={200: OpenQuestionsOutputSerializer, **error_responses(400, 403, 404)},
+    )
+    def get(self, request, member_id):
+        member = get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)
+        query = self.OpenQuestionsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        capabilities = principal_capabilities(request.user)
+        context = capabilities.require_context(query.validated_data["context"])
+        read = open_questions_read(
+            member_id=member.pk,
+            capabilities=capabilities,
+            context=context,
+            actor=Actor.of(request.user),
+        )
+        return Response(
+            OpenQuestionsOutputSerializer(
+                {"questions": read.questions, "withheld": read.withheld}
+            ).data
+        )

@@ -1,0 +1,184 @@
+"""What the API docs say beyond the views: the tags operations are grouped in, each
+operation's summary, and request examples that work as written against `make run`'s demo
+data (`tests/iris_site/test_api_docs.py` sends every one of them to a live server).
+
+A drf-spectacular post-processing hook, so the views keep one description each (their
+docstrings) and the grouping lives in one place.
+"""
+
+import re
+
+ACCESS_GUIDE = """
+## Getting a token
+
+Every call carries `Authorization: Bearer <token>`. Tokens are shown once and stored
+hashed; revoking one ends it at once.
+
+- **Assistant surfaces** (service clients): a platform operator opens *Admin → Service
+  clients*, picks the surface's client (one per consumer: `assistant`, `tara`, `veritas`,
+  …) and runs **Issue a token**; the token is shown once on the next page. Its
+  capabilities (which surfaces, contexts and scope kinds it may use) come from the
+  consumer and can only be narrowed.
+- **Members** sign in to the browser pages; the API accepts their session too. A member
+  token for scripts is issued the same way from *Admin → Users* (platform operators only).
+- **Operators** get theirs from a platform operator in the same place.
+- **With `make run`**: `.venv/bin/python manage.py seed_demo --json` prints fresh tokens
+  for every demo member, operator and service client, and the ids the examples need
+  (replace `{member_id}` with a member's `id`).
+
+Errors share one envelope: `{"error": {"code", "message", "fields"}}`.
+"""
+
+# (tag, what it holds), in the order the docs show them: the assistant's calls first.
+TAGS: tuple[tuple[str, str], ...] = (
+    ("recall", "What an assistant may say back: recall for a member, and the recall log."),
+    (
+        "memories",
+        "Remember on a member's behalf, conversation turns, and the member's own memories: "
+        "list, edit, pause, forget, full clear, notices, off the record.",
+    ),
+    (
+        "short-term and bundle",
+        "Working memory with a time to live, its consolidation, and the context bundle.",
+    ),
+    ("continuity", "Continuation tokens: pick up on another device where the member left off."),
+    ("consent", "The member's consent ledger: grants, withdrawals and its verification."),
+    ("data rights", "Export, access and deletion requests, and the operators' queue."),
+    ("inspection", "Gated operator access to a member's memory, and the member's notices."),
+    ("operator", "Audit events, their verification, and the memory-hierarchy views."),
+)
+
+_TAG_RULES: tuple[tuple[str, str], ...] = (
+    (r"/recall/$|/me/recalls/", "recall"),
+    (r"/short-term/|/context-bundle/", "short-term and bundle"),
+    (r"/continuation-tokens/", "continuity"),
+    (r"/me/consents/", "consent"),
+    (r"/data-rights/", "data rights"),
+    (r"/inspection", "inspection"),
+    (r"/operator/", "operator"),
+    (r"/api/v1/", "memories"),
+)
+
+# operationId → (who sends it, the request body, the status it answers with).
+# Who: `member:<email>`, `service:<consumer>` or `operator:<role>` of the demo data.
+EXAMPLES: dict[str, tuple[str, dict, int]] = {
+    "v1_members_recall_create": (
+        "service:assistant",
+        {
+            "surface": "assistant",
+            "scope": {"kind": "profile"},
+            "query": "what coffee do I like",
+            "context": "general",
+        },
+        200,
+    ),
+    "v1_members_memories_create": (
+        "service:assistant",
+        {
+            "scope": {"kind": "session", "session_id": "s-1"},
+            "category": "preference",
+            "subject": "tea",
+            "body": "Prefers green tea in the afternoon",
+            "origin": "model-inferred",
+        },
+        201,
+    ),
+    "v1_members_sessions_turns_create": (
+        "service:assistant",
+        {"speaker": "member", "text": "Could you remind me to water the plants?"},
+        201,
+    ),
+    "v1_members_short_term_create": (
+        "service:assistant",
+        {
+            "scope_kind": "user_session",
+            "scope_id": "s-1",
+            "category": "preference",
+            "content": "prefers morning walks",
+        },
+        201,
+    ),
+    "v1_members_context_bundle_create": (
+        "service:assistant",
+        {"scope_id": "s-1", "query": "walks", "include_episodic": True},
+        200,
+    ),
+    "v1_me_memories_create": (
+        "member:ben@iris.example",
+        {
+            "scope": {"kind": "profile"},
+            "category": "preference",
+            "subject": "coffee",
+            "body": "I take my coffee black",
+        },
+        201,
+    ),
+    "v1_me_off_the_record_update": ("member:ben@iris.example", {"active": False}, 200),
+    "v1_me_consents_events_create": (
+        "member:ben@iris.example",
+        {
+            "consent_type": "category:financial",
+            "kind": "grant",
+            "legal_basis": "consent",
+            "capture_method": "settings-toggle",
+            "terms_version": "2026-11",
+        },
+        201,
+    ),
+    "v1_me_data_rights_create": (
+        "member:ben@iris.example",
+        {"kind": "access", "payload": {"include_operator_actions": True}},
+        201,
+    ),
+    "v1_operator_memory_hierarchy_ltm_create": (
+        "operator:admin",
+        {"justification": "Ticket 1042: the member asked what is kept about coffee"},
+        200,
+    ),
+    "v1_operator_memory_hierarchy_stm_create": (
+        "operator:admin",
+        {"justification": "Ticket 1043: checking a stuck short-term row"},
+        200,
+    ),
+}
+
+# Path parameters the examples' URLs take, besides `{member_id}`.
+EXAMPLE_PATH_VALUES = {"session_id": "s-1", "scope_id": "s-1", "entity_id": "coffee"}
+
+
+def tag_of(path: str) -> str:
+    for pattern, tag in _TAG_RULES:
+        if re.search(pattern, path):
+            return tag
+    return "operator"
+
+
+def summary_of(operation: dict) -> str:
+    """The description's first sentence, as the one-line summary the docs list."""
+    text = " ".join((operation.get("description") or "").split())
+    first = re.split(r"(?<=[.:;])\s", text, maxsplit=1)[0].rstrip(".:;")
+    return first[:120] or operation["operationId"].replace("_", " ")
+
+
+def document_operations(result, generator, request, public):
+    """drf-spectacular post-processing hook: tags, summaries, examples, the token guide."""
+    result["tags"] = [{"name": name, "description": text} for name, text in TAGS]
+    info = result.setdefault("info", {})
+    info["description"] = (info.get("description") or "") + "\n" + ACCESS_GUIDE
+    for path, item in result.get("paths", {}).items():
+        for operation in item.values():
+            if not isinstance(operation, dict) or "operationId" not in operation:
+                continue
+            operation["tags"] = [tag_of(path)]
+            operation.setdefault("summary", summary_of(operation))
+            example = EXAMPLES.get(operation["operationId"])
+            content = operation.get("requestBody", {}).get("content", {})
+            if example and "application/json" in content:
+                who, body, status = example
+                content["application/json"]["examples"] = {
+                    "demo": {
+                        "summary": f"As {who} of the demo data; answers {status}",
+                        "value": body,
+                    }
+                }
+    return result

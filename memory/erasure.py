@@ -1,0 +1,458 @@
+"""The one erasure service: every forgetting path ends here.
+
+Forget one, forget a category, forget every mention of a person, the consent-withdrawal
+cascade, the notebook delete, the retention sweep, the full clear's purge and the data-
+rights soft and hard delete all call `memory_erase`. In one transaction, under the
+member lock, it:
+
+1. collects the entries' text as it ever was (entry and every revision) into a
+   `ResidueMatcher`;
+2. for a forget, records the keyed fingerprints of the facts (`memory.fingerprints`) so
+   nothing re-creates them by itself;
+3. blanks and tombstones the entries that still hold text;
+4. runs every registered content store's `erase` (`memory.stores`, in store order): the
+   term index, recall records, conversation turns, notices, short-term memory,
+   continuation tokens, export files, revisions, the entries themselves and the bundle
+   cache's generation;
+5. starts each forgotten entry's revision chain afresh with one tombstone revision of
+   the erased entry (revisions are append-only: the sanctioned purge path may delete
+   them, never rewrite them), and appends one audit event with ids and counts.
+
+What stays of a forgotten memory: the entry row (ids, timestamps, category, scope ids,
+origin, lifecycle, consent records, provenance ids, revision count) with the keyed
+digest `erased_digest` (HMAC-SHA256 under `IRIS_HASH_SECRET`, as every keyed digest in
+Iris: `hierarchy.crypto.keyed_digest`), and its tombstone revision — no text: body
+"(forgotten)", subject, relationship note and suppression notes empty. The row stays so
+the member's history, the export and the API can say truthfully that the memory existed
+and when it was forgotten. A purge (full clear, data-rights delete) removes the rows too.
+"""
+
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from hierarchy.crypto import keyed_digest
+from hierarchy.enums import Severity
+from hierarchy.events import Actor, audit_event_append
+from iris_site.appendonly import purge_bypass
+from iris_site.services import member_lock
+from memory import policy
+from memory.dsar import (
+    memory_dsar_linked_turn_ids,
+    memory_dsar_texts,
+    memory_recall_records_scrub,
+    memory_turn_texts,
+    memory_turns_purge,
+)
+from memory.enums import EntryAuditAction, Lifecycle
+from memory.fingerprints import fingerprints_record
+from memory.models import (
+    ConversationTurn,
+    MemoryEntry,
+    MemoryEntryTerm,
+    MemoryNotice,
+    MemoryRevision,
+    RecallRecord,
+)
+from memory.recall_store import corpus_stats_apply
+from memory.stores import (
+    ContentStore,
+    Erasure,
+    ResidueMatcher,
+    content_store_register,
+    registered_stores,
+)
+
+POLICY_ID = "iris-memory-erasure-v1"
+# What a forgotten entry's body reads: a fixed word, never the member's.
+FORGOTTEN_BODY = "(forgotten)"
+BATCH = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ErasureReport:
+    """What one erasure did."""
+
+    # Every entry erased (tombstoned now or before), sorted.
+    entry_ids: tuple[str, ...]
+    # The entries this run tombstoned (the rest were forgotten already).
+    tombstoned_ids: tuple[uuid.UUID, ...]
+    # Rows erased per content store.
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+# --- What a forgotten entry keeps ---------------------------------------------------------
+
+
+def erased_content(content: dict) -> dict:
+    """A revision's content snapshot with its text erased (ids, labels, times kept)."""
+    erased = dict(content or {})
+    erased["body"] = FORGOTTEN_BODY
+    erased["subject"] = ""
+    for part, text_field in (("multi_actor", "relationship_note"), ("suppression", "notes")):
+        if isinstance(erased.get(part), dict):
+            erased[part] = {**erased[part], text_field: ""}
+    return erased
+
+
+def _holds_text(content: dict) -> bool:
+    return erased_content(content) != dict(content or {})
+
+
+def _erase_entry_text(entry: MemoryEntry) -> None:
+    """Blank the entry's text in place, keeping a keyed digest of it (the caller saves)."""
+    entry.erased_digest = keyed_digest(
+        "\x1f".join((entry.body, entry.subject, entry.relationship_note)), length=64
+    )
+    entry.body = FORGOTTEN_BODY
+    entry.subject = ""
+    entry.relationship_note = ""
+    entry.suppression_notes = ""
+    entry.conflict_key = policy.conflict_key(
+        category=entry.category, actor_handle=entry.actor_handle, subject=None
+    )
+    entry.term_stats = {}
+
+
+ERASED_FIELDS = (
+    "erased_digest",
+    "body",
+    "subject",
+    "relationship_note",
+    "suppression_notes",
+    "conflict_key",
+    "term_stats",
+)
+
+
+# --- The service ----------------------------------------------------------------------------
+
+
+def _chunks(ids: Sequence[str]) -> Iterable[list[str]]:
+    for start in range(0, len(ids), BATCH):
+        yield list(ids[start : start + BATCH])
+
+
+def memory_erasure_texts(*, member_id, entry_ids: Sequence[str]) -> list[str]:
+    """The text an erasure of these entries removes: theirs as it ever was (entry and
+    every revision) and what the registered stores hold for them."""
+    texts = set(memory_dsar_texts(member_id=member_id, entry_ids=list(entry_ids)))
+    for store in registered_stores():
+        if store.texts is not None and entry_ids:
+            texts.update(store.texts(member_id, entry_ids))
+    return sorted(t for t in texts if t)
+
+
+@transaction.atomic
+def memory_erase(
+    *,
+    member_id,
+    entry_ids: Iterable,
+    actor: Actor,
+    reason: str,
+    purge: bool = False,
+    fingerprint: bool = False,
+    categories: Iterable[str] = (),
+    everything: bool = False,
+    now: datetime | None = None,
+) -> ErasureReport:
+    """Erase these entries of the member from every content store, in this transaction.
+
+    `purge`: the rows go too (full clear, data-rights delete); otherwise the tombstones
+    stay without their text. `fingerprint`: keep keyed fingerprints of the facts so no
+    surface or job re-creates them (a member's forget; not the retention sweep, whose
+    summaries carry the facts on on purpose). `categories` / `everything`: content not
+    tied to an entry goes too when it is of these categories / whatever it is (a data-
+    rights delete; short-term memory is such content). Ids of other members are ignored.
+    """
+    # Imported here: `memory.services` calls this service from its forget functions.
+    from memory.services import _append_revision
+
+    now = now or timezone.now()
+    member_lock(member_id=member_id)
+    wanted = sorted({str(i) for i in entry_ids})
+    entries: list[MemoryEntry] = []
+    for chunk in _chunks(wanted):
+        # No joined revision under the lock (see `memory.services._lock`).
+        entries += MemoryEntry.objects.select_for_update().filter(member_id=member_id, pk__in=chunk)
+    entries.sort(key=lambda e: str(e.pk))
+    ids = tuple(str(e.pk) for e in entries)
+    matcher = ResidueMatcher(memory_erasure_texts(member_id=member_id, entry_ids=ids), ids=ids)
+
+    if fingerprint:
+        fingerprints_record(
+            member_id=member_id, entries=[e for e in entries if not e.erased_digest]
+        )
+
+    live = [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED]
+    corpus_stats_apply(member_id=member_id, removed=[e.term_stats for e in live])
+    # Entries whose text is still stored (a tombstone from before erasure was immediate
+    # among them). A purge removes the rows; a forget has the stores erase the text (the
+    # revisions store deletes every revision holding it: the append-only guard lets a
+    # purge delete, never rewrite; the entries store blanks and tombstones the row), then
+    # starts each chain afresh with one tombstone revision of the erased entry.
+    holding = [] if purge else [e for e in entries if not e.erased_digest]
+
+    erasure = Erasure(
+        member_id=member_id,
+        entry_ids=ids,
+        matcher=matcher,
+        purge=purge,
+        reason=reason,
+        categories=frozenset(categories),
+        everything=everything,
+    )
+    counts = {store.name: store.erase(erasure) for store in registered_stores()}
+    for entry in holding:
+        entry.refresh_from_db()
+        _append_revision(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+    payload = {
+        "entry_ids": list(ids[:1000]),
+        "tombstoned_count": len(live) if not purge else 0,
+        "reason": reason,
+        "stores": counts,
+    }
+    if purge and not ids:  # only content tied to no entry (a data-rights delete's last step)
+        action = "memory.member_content.purged"
+    elif purge:
+        action, payload["purged_count"] = "memory.entries.purged", len(ids)
+    else:
+        action, payload["erased_count"] = "memory.entries.erased", len(ids)
+    audit_event_append(
+        action=action,
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=Severity.WARNING,
+        target_member_id=member_id,
+        payload=payload,
+    )
+    tombstoned = () if purge else tuple(e.pk for e in live)
+    return ErasureReport(entry_ids=ids, tombstoned_ids=tombstoned, counts=counts)
+
+
+def memory_erasure_residue(
+    *,
+    member_id,
+    entry_ids: Sequence[str],
+    texts: Iterable[str],
+    purge: bool,
+    categories: Iterable[str] = (),
+    everything: bool = False,
+) -> dict[str, int]:
+    """What of an erasure remains in any registered store (the forget-completeness
+    check): rows that belong to its entries, or hold their text. Empty when nothing does."""
+    erasure = Erasure(
+        member_id=member_id,
+        entry_ids=tuple(sorted(str(i) for i in entry_ids)),
+        matcher=ResidueMatcher(texts, ids=entry_ids),
+        purge=purge,
+        reason="residue-check",
+        categories=frozenset(categories),
+        everything=everything,
+    )
+    residue = {store.name: store.residue(erasure) for store in registered_stores()}
+    return {name: count for name, count in residue.items() if count}
+
+
+# --- Memory's own content stores ------------------------------------------------------------
+
+
+def _term_index_erase(erasure: Erasure) -> int:
+    erased = 0
+    for chunk in _chunks(erasure.entry_ids):
+        count, _ = MemoryEntryTerm.objects.filter(
+            member_id=erasure.member_id, entry_id__in=chunk
+        ).delete()
+        erased += count
+    return erased
+
+
+def _term_index_residue(erasure: Erasure) -> int:
+    return sum(
+        MemoryEntryTerm.objects.filter(member_id=erasure.member_id, entry_id__in=chunk).count()
+        for chunk in _chunks(erasure.entry_ids)
+    )
+
+
+def _notices(erasure: Erasure):
+    return MemoryNotice.objects.filter(
+        Q(entry_id__in=erasure.entry_ids) | Q(proposed_entry_id__in=erasure.entry_ids),
+        member_id=erasure.member_id,
+    )
+
+
+def _notices_erase(erasure: Erasure) -> int:
+    """A question about a forgotten memory (or proposing one) has nothing left to ask."""
+    count, _ = _notices(erasure).delete()
+    return count
+
+
+def _recall_records_erase(erasure: Erasure) -> int:
+    return memory_recall_records_scrub(
+        member_id=erasure.member_id, entry_ids=erasure.entry_ids, reason=erasure.reason
+    )
+
+
+def _recall_records_residue(erasure: Erasure) -> int:
+    doomed = set(erasure.entry_ids)
+    return sum(
+        1
+        for returned, rationales in RecallRecord.objects.filter(member_id=erasure.member_id)
+        .values_list("returned_ids", "rationales")
+        .iterator(chunk_size=2000)
+        if doomed & {str(i) for i in returned}
+        or doomed & {str(k) for k in rationales}
+        or any(erasure.matcher.text_in(str(v)) for v in rationales.values())
+    )
+
+
+def _turns(erasure: Erasure) -> list[str]:
+    """Turns the entries cite as their provenance, or that repeat their text."""
+    doomed = set(
+        memory_dsar_linked_turn_ids(member_id=erasure.member_id, entry_ids=erasure.entry_ids)
+    )
+    doomed |= {
+        pk
+        for pk, text in memory_turn_texts(member_id=erasure.member_id)
+        if erasure.matcher.text_in(text)
+    }
+    return sorted(doomed)
+
+
+def _turns_texts(member_id, entry_ids: Sequence[str]) -> list[str]:
+    linked = set(memory_dsar_linked_turn_ids(member_id=member_id, entry_ids=entry_ids))
+    return [text for pk, text in memory_turn_texts(member_id=member_id) if pk in linked]
+
+
+def _turns_erase(erasure: Erasure) -> int:
+    doomed = _turns(erasure)
+    if not doomed:
+        return 0
+    return memory_turns_purge(member_id=erasure.member_id, turn_ids=doomed, reason=erasure.reason)
+
+
+def _turns_residue(erasure: Erasure) -> int:
+    return len(_turns(erasure))
+
+
+def _revisions(erasure: Erasure):
+    return MemoryRevision.objects.filter(
+        member_id=erasure.member_id, entry_id__in=erasure.entry_ids
+    )
+
+
+def _revisions_erase(erasure: Erasure) -> int:
+    """Revisions are append-only: the sanctioned purge path removes every revision that
+    holds text (a forget: the entry's chain restarts with its tombstone revision), or
+    all of them (a purge)."""
+    revisions = _revisions(erasure)
+    if not erasure.purge:
+        revisions = revisions.filter(
+            pk__in=[
+                pk for pk, content in revisions.values_list("pk", "content") if _holds_text(content)
+            ]
+        )
+    with purge_bypass(MemoryRevision):
+        MemoryEntry.objects.filter(
+            member_id=erasure.member_id, pk__in=erasure.entry_ids, revision__in=revisions
+        ).update(revision=None)
+        count, _ = revisions.delete()
+    return count
+
+
+def _revisions_residue(erasure: Erasure) -> int:
+    revisions = _revisions(erasure)
+    if erasure.purge:
+        return revisions.count()
+    return sum(1 for content in revisions.values_list("content", flat=True) if _holds_text(content))
+
+
+def _entries(erasure: Erasure):
+    return MemoryEntry.objects.filter(member_id=erasure.member_id, pk__in=erasure.entry_ids)
+
+
+def _entries_erase(erasure: Erasure) -> int:
+    if erasure.purge:
+        count, _ = _entries(erasure).delete()  # deletion holds go with them (cascade)
+        return count
+    erased = 0
+    for entry in _entries(erasure).filter(erased_digest=""):
+        _erase_entry_text(entry)
+        entry.lifecycle = Lifecycle.TOMBSTONED
+        entry.save(update_fields=[*ERASED_FIELDS, "lifecycle"])
+        erased += 1
+    return erased
+
+
+def _entries_residue(erasure: Erasure) -> int:
+    """The erased entries still there (a purge) or still holding text (a forget), and any
+    other entry of the member repeating their text."""
+    entries = _entries(erasure)
+    if erasure.purge:
+        left = entries.count()
+    else:
+        left = entries.filter(Q(erased_digest="") | ~Q(lifecycle=Lifecycle.TOMBSTONED)).count()
+    others = (
+        MemoryEntry.objects.filter(member_id=erasure.member_id)
+        .exclude(pk__in=erasure.entry_ids)
+        .values_list("body", "subject", "relationship_note")
+        .iterator(chunk_size=2000)
+    )
+    return left + sum(1 for texts in others if any(map(erasure.matcher.text_in, texts)))
+
+
+MEMORY_STORES = (
+    ContentStore(
+        name="term-index",
+        erase=_term_index_erase,
+        residue=_term_index_residue,
+        order=10,
+        tables=(MemoryEntryTerm._meta.db_table,),
+    ),
+    ContentStore(
+        name="notices",
+        erase=_notices_erase,
+        residue=lambda erasure: _notices(erasure).count(),
+        order=10,
+        tables=(MemoryNotice._meta.db_table,),
+    ),
+    ContentStore(
+        name="recall-records",
+        erase=_recall_records_erase,
+        residue=_recall_records_residue,
+        order=10,
+        tables=(RecallRecord._meta.db_table,),
+    ),
+    ContentStore(
+        name="conversation-turns",
+        erase=_turns_erase,
+        residue=_turns_residue,
+        texts=_turns_texts,
+        order=10,
+        tables=(ConversationTurn._meta.db_table,),
+    ),
+    ContentStore(
+        name="revisions",
+        erase=_revisions_erase,
+        residue=_revisions_residue,
+        order=80,
+        tables=(MemoryRevision._meta.db_table,),
+    ),
+    ContentStore(
+        name="entries",
+        erase=_entries_erase,
+        residue=_entries_residue,
+        order=90,
+        tables=(MemoryEntry._meta.db_table,),
+    ),
+)
+
+
+def memory_stores_register() -> None:
+    for store in MEMORY_STORES:
+        content_store_register(store)

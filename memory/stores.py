@@ -1,0 +1,151 @@
+"""The registry of content stores: every place a member's content lives, each declaring
+how to erase a forgotten memory from it, how to search it for residue, and how to export
+the member's rows.
+
+The one erasure service (`memory.erasure`) and the forget-completeness check of a data-
+rights delete (`datarights.processing`) both iterate this registry, so a store cannot be
+forgotten by one and remembered by the other. It lives in memory, the lowest app that
+holds member content, so that every app above it (continuity, inspection, datarights,
+hierarchy) can register its own stores from its `AppConfig.ready()` without an upward
+import; memory registers its own tables the same way.
+
+Pure: no ORM import (the stores' callables do their own reads and writes).
+"""
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+# --- The residue matcher ---------------------------------------------------------------
+
+# Shorter texts ("yes", "ok") occur everywhere: they count only as a whole field.
+MIN_SUBSTRING_LENGTH = 16
+_PATTERN_BATCH = 400
+
+
+def normalise_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+class ResidueMatcher:
+    """Finds any of the erased texts in a field: whole-field for short texts, substring
+    for longer ones (whitespace and case folded), and any erased id anywhere."""
+
+    def __init__(self, texts: Iterable[str], ids: Iterable[str] = ()) -> None:
+        normalised = {normalise_text(t) for t in texts if t and t.strip()}
+        self._exact = frozenset(normalised)
+        long = sorted((t for t in normalised if len(t) >= MIN_SUBSTRING_LENGTH), key=len)
+        self._patterns = [
+            re.compile("|".join(re.escape(t) for t in reversed(long[i : i + _PATTERN_BATCH])))
+            for i in range(0, len(long), _PATTERN_BATCH)
+        ]
+        self._ids = frozenset(str(i).lower() for i in ids)
+        self._id_pattern = (
+            re.compile("|".join(re.escape(i) for i in sorted(self._ids))) if self._ids else None
+        )
+
+    @property
+    def empty(self) -> bool:
+        return not self._exact and not self._ids
+
+    def text_in(self, value: str | None) -> bool:
+        if not value:
+            return False
+        folded = normalise_text(value)
+        if folded in self._exact:
+            return True
+        return any(pattern.search(folded) for pattern in self._patterns)
+
+    def quoted_in(self, value: str | None) -> bool:
+        """A short erased text as a whole JSON string inside `value` (a line of JSON)."""
+        if not value:
+            return False
+        folded = normalise_text(value)
+        return any(f'"{text}"' in folded for text in self._exact)
+
+    def id_in(self, value: str | None) -> bool:
+        if not value or self._id_pattern is None:
+            return False
+        return self._id_pattern.search(value.lower()) is not None
+
+    def anything_in(self, value: str | None) -> bool:
+        return self.text_in(value) or self.id_in(value)
+
+
+# --- The registry ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Erasure:
+    """One run of the erasure service, as every store sees it."""
+
+    member_id: object
+    # The forgotten entries (their summaries included), as strings.
+    entry_ids: tuple[str, ...]
+    # Their text as it ever was (bodies, subjects, notes of the entries and every
+    # revision): a store erases what repeats it, and a residue search looks for it.
+    matcher: ResidueMatcher
+    # True: the rows go for good (data-rights hard delete, full clear). False: a forget —
+    # the tombstones stay (ids, timestamps, a keyed digest) with their text erased.
+    purge: bool
+    reason: str
+    # Rows not tied to any entry that go too: those of these categories, or — with
+    # `everything` (a delete of every scope) — all of the member's.
+    categories: frozenset[str] = frozenset()
+    everything: bool = False
+
+    def covers_category(self, category: str) -> bool:
+        return self.everything or category in self.categories
+
+
+@dataclass(frozen=True, slots=True)
+class ContentStore:
+    """One place member content lives. Every callable filters by the member id."""
+
+    name: str
+    # Erase what belongs to the erasure's entries or repeats their text; returns the rows
+    # erased (deleted or blanked). Runs inside the erasure's transaction.
+    erase: Callable[[Erasure], int]
+    # Count what still belongs to them or repeats their text (0 once erased).
+    residue: Callable[[Erasure], int]
+    # The member's rows for an export (JSON-ready dicts), when the store exports itself.
+    export: Callable[[object], Iterable[dict]] | None = None
+    # The text the store holds for these entries (member id, entry ids): the source turn
+    # of a fact, a short-term copy. The erasure looks for it everywhere else too.
+    texts: Callable[[object, Sequence[str]], Iterable[str]] | None = None
+    # Erased in ascending order: rows that point at entries go before the entries.
+    order: int = 50
+    # Content encrypted at rest (or held outside the database): a plain-text search of
+    # the schema cannot see it, only this store's `residue` can.
+    encrypted: bool = False
+    # The database tables the store covers ("" for none: a file tree, a cache).
+    tables: Sequence[str] = ()
+
+
+_STORES: dict[str, ContentStore] = {}
+
+
+def content_store_register(store: ContentStore) -> None:
+    _STORES[store.name] = store
+
+
+def content_store_unregister(name: str) -> ContentStore | None:
+    return _STORES.pop(name, None)
+
+
+def registered_stores() -> list[ContentStore]:
+    return sorted(_STORES.values(), key=lambda s: (s.order, s.name))
+
+
+def content_store(name: str) -> ContentStore | None:
+    return _STORES.get(name)
+
+
+SHORT_TERM_MEMORY = "short-term-memory"
+
+
+def short_term_memory_export(member_id) -> Iterable[dict]:
+    store = _STORES.get(SHORT_TERM_MEMORY)
+    if store is None or store.export is None:
+        return ()
+    return store.export(member_id)
