@@ -13,10 +13,10 @@ from consent.policy import is_in_force
 from consent.selectors import consent_event_list, consent_states
 from consent.services import consent_event_append, consent_ledger_check
 from consent.terms import CURRENT_TERMS_VERSION, TERMS_HASHES
-from hierarchy.events import Actor
 from iris_site.api.gated import content_free
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
+from iris_site.audit.events import Actor
 from iris_site.models import ApiToken
 from iris_site.permissions import IsMember
 

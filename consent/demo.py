@@ -4,7 +4,7 @@ medical and mental-health memory, so the sensitive paths have something to show.
 from consent.enums import CaptureMethod, ConsentEventKind, LegalBasis
 from consent.services import consent_event_append
 from consent.terms import CURRENT_TERMS_VERSION
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.models import User
 
 BASELINE = ["data_processing", "data_storage", "cross_device"]

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from consent.models import ConsentEvent, ConsentLedgerHead
 from consent.policy import LedgerBreak, LedgerHead, LedgerRow, first_untrusted
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
-from hierarchy.policy import GENESIS_HASH
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.policy import GENESIS_HASH
 from iris_site.services import member_lock
 
 POLICY_ID = "iris.consent.ledger.v1"

@@ -12,8 +12,8 @@ from consent.enums import (
     LegalBasis,
 )
 from consent.policy import RECORD_VERSION
-from hierarchy.events import iso
 from iris_site.appendonly import append_only_triggers
+from iris_site.audit.events import iso
 
 
 class ConsentEvent(models.Model):

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from consent.enums import STATUS_FOR_KIND, ConsentEventKind, ConsentStatus
-from hierarchy.policy import GENESIS_HASH, canonical_json
+from iris_site.audit.policy import GENESIS_HASH, canonical_json
 
 RECORD_VERSION = 1
 

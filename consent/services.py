@@ -26,10 +26,10 @@ from consent.policy import (
 from consent.selectors import consent_latest_event, consent_ledger_verify
 from consent.signals import consent_ended
 from consent.terms import TERMS_HASHES
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
-from hierarchy.policy import GENESIS_HASH
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.policy import GENESIS_HASH
 from iris_site.errors import Conflict, InvalidInput
 from iris_site.models import User
 from iris_site.services import member_lock

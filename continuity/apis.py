@@ -41,9 +41,9 @@ from continuity.selectors import (
     member_token_reader,
 )
 from continuity.services import continuation_token_write, continuity_notices_deliver
-from hierarchy.events import Actor
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.schema import error_responses
+from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotPermitted
 from iris_site.models import User

@@ -7,7 +7,7 @@ import uuid
 
 from continuity.contracts import token_parse
 from continuity.services import continuation_token_write
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.models import User
 
 DEMO_NAMESPACE = uuid.UUID("6f1d3c2e-9a7b-4c51-8e0d-2b4a6c8e0f13")

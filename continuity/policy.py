@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from continuity.enums import Surface, WriteOutcome
-from hierarchy.policy import canonical_json
+from iris_site.audit.policy import canonical_json
 
 # Two devices writing the same slot closer together than this were both "playing": the
 # loser is told. Further apart it is an ordinary hand-off and nobody needs a notice.

@@ -23,8 +23,8 @@ from continuity.policy import (
     token_fingerprint,
 )
 from continuity.selectors import continuity_cross_device_grant_id, continuity_notices_pending
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock

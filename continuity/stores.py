@@ -6,8 +6,8 @@ cascade)."""
 
 from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.services import POLICY_ID
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
 from memory.stores import ContentStore, Erasure
 
 

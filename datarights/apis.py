@@ -41,10 +41,10 @@ from datarights.services import (
     datarights_verify_code,
     datarights_verify_session,
 )
-from hierarchy.events import Actor
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
+from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.errors import NotFound
 from iris_site.permissions import IsMember, operator_with_roles

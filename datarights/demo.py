@@ -7,7 +7,7 @@ fulfils it on the DSAR path, so its id is handed on in `data["open_data_rights_r
 from datarights.enums import RequestKind
 from datarights.selectors import datarights_request_list
 from datarights.services import datarights_request_submit
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.models import User
 
 MEMBER = "ada@iris.example"

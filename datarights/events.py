@@ -10,8 +10,8 @@ from django.utils import timezone
 from datarights.enums import TrailEvent
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
 from datarights.policy import trail_time
-from hierarchy.enums import ActorType, Severity
-from hierarchy.events import Actor, audit_event_append
+from iris_site.audit.enums import ActorType, Severity
+from iris_site.audit.events import Actor, audit_event_append
 
 POLICY_ID = "iris.datarights.v1"
 

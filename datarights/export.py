@@ -28,8 +28,8 @@ from consent.selectors import consent_event_list, consent_states
 from datarights import conf
 from datarights.contracts import ExportPayload
 from datarights.policy import art15_information
-from hierarchy.checkpoint import audit_member_chain, audit_member_proof
-from hierarchy.events import iso
+from iris_site.audit.checkpoint import audit_member_chain, audit_member_proof
+from iris_site.audit.events import iso
 from memory.dsar import (
     memory_export_entry_page,
     memory_export_revisions,
@@ -324,7 +324,7 @@ def write_bundle(
         _write_array(write, _consents(member_id))
     if payload.include_opt_outs:
         write(b',\n"opt_outs":' + _dumps(_opt_outs(member_id, generated_at)))
-    # The member's audit chain, verifiable on their own: `python -m hierarchy.seal`.
+    # The member's audit chain, verifiable on their own: `python -m iris_site.audit.seal`.
     write(b',\n"audit_proof":' + _dumps(audit_member_proof(member_id)))
     write(b',\n"audit_chain":')
     _write_array(write, audit_member_chain(member_id))

@@ -67,10 +67,10 @@ from datarights.selectors import (
     datarights_stalled,
 )
 from datarights.services import datarights_expire_unverified_due, datarights_request_transition
-from hierarchy.enums import ActorType, Severity
-from hierarchy.events import Actor, audit_event_append, iso
-from hierarchy.policy import canonical_json
-from hierarchy.selectors import audit_events_for_member
+from iris_site.audit.enums import ActorType, Severity
+from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.policy import canonical_json
+from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
 from memory.dsar import (
     memory_dsar_target_ids,

@@ -44,8 +44,8 @@ from datarights.policy import (
     verify_by,
 )
 from datarights.selectors import datarights_active_code
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, iso
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, iso
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
 from iris_site.models import User
 from iris_site.services import member_lock

@@ -9,7 +9,7 @@ from datarights.enums import TrailEvent
 from datarights.events import trail_append
 from datarights.export import member_dir
 from datarights.selectors import datarights_member_artifacts
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from memory.stores import ContentStore, Erasure, ResidueMatcher
 
 EXPORT_FILES = "export-files"

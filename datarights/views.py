@@ -33,8 +33,8 @@ from datarights.services import (
     datarights_request_submit,
     datarights_verify_session,
 )
-from hierarchy.events import Actor
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
+from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
 from memory.gate import ContentKind
 

@@ -7,8 +7,8 @@ Every such read needs a justification; the text is kept in an append-only
 from django.db import transaction
 from django.utils import timezone
 
-from hierarchy.events import Actor, audit_event_append
 from hierarchy.models import OperatorAccessRecord
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
 
 POLICY_ID = "iris-hierarchy-operator-v1"

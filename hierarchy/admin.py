@@ -1,18 +1,7 @@
 from django.contrib import admin
 
-from hierarchy.models import AuditEvent, OperatorAccessRecord, ShortTermMemory
-from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
-
-
-@admin.register(AuditEvent)
-class AuditEventAdmin(ReadOnlyModelAdmin):
-    """Read-only: the chain is append-only and only services write to it."""
-
-    list_display = ["sequence", "action", "severity", "actor_type", "actor_role", "occurred_at"]
-    list_filter = ["severity", "actor_type", "action"]
-    search_fields = ["=id", "=target_member_id", "=target_tenant_id", "action"]
-    ordering = ["-sequence"]
-    date_hierarchy = "occurred_at"
+from hierarchy.models import OperatorAccessRecord, ShortTermMemory
+from iris_site.admin_readonly import PlatformOnlyMixin
 
 
 @admin.register(ShortTermMemory)

@@ -20,9 +20,7 @@ from django.utils import timezone
 from hierarchy import metrics
 from hierarchy.bundle_cache import bundle_cache_get, bundle_cache_key, bundle_cache_set
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor, audit_event_append, iso
 from hierarchy.freshness import freshness
-from hierarchy.selectors import audit_events_for_member
 from hierarchy.stm import (
     POLICY_ID,
     scope_digest,
@@ -33,6 +31,8 @@ from hierarchy.stm import (
 )
 from hierarchy.stm_policy import default_target_scope
 from hierarchy.transitions import Tier, transition_check
+from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
 from memory.capabilities import Capabilities
 from memory.enums import RecallContext

@@ -19,13 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from hierarchy import metrics
-from hierarchy.enums import Severity, StmScopeKind, StmTrigger
-from hierarchy.events import Actor, audit_event_append
+from hierarchy.enums import StmScopeKind, StmTrigger
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import POLICY_ID, json_contains_id, stm_audit, stm_content, stm_visible
 from hierarchy.stm_policy import AGE_TRIGGER_WINDOW, age_decision, default_target_scope
 from hierarchy.transitions import Tier, transition_check
 from iris_site.api.exceptions import pydantic_fields
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotFound, PolicyRefusal
 from iris_site.models import User
 from memory.contracts import MemoryWriteRequest

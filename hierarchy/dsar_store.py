@@ -5,10 +5,10 @@ bundle's cache."""
 from collections.abc import Iterable
 
 from hierarchy.bundle_cache import bundle_generation_bump
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
 from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import POLICY_ID, stm_content, stm_purge_member
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
 from memory.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
 
 

@@ -9,9 +9,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from hierarchy.enums import ReconfirmState
-from hierarchy.events import Actor, audit_event_append
 from hierarchy.freshness import INFERRED_ORIGINS, staleness
 from hierarchy.models import ReconfirmRequest
+from iris_site.audit.events import Actor, audit_event_append
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
 

@@ -8,14 +8,15 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from hierarchy.enums import ActorType, ReconfirmState, StmScopeKind, StmTrigger
+from hierarchy.enums import ReconfirmState, StmScopeKind, StmTrigger
 from iris_site.appendonly import append_only_triggers
+from iris_site.audit.enums import ActorType
 
 
 class ShortTermMemory(models.Model):
     """One row of a member's working memory in one scope, alive until `ttl_expires`.
 
-    Content of a sensitive category is a Fernet token (hierarchy.crypto), never plain
+    Content of a sensitive category is a Fernet token (iris_site.crypto), never plain
     text. Expiry hard-deletes an ordinary row and anonymizes a sensitive one in place
     (content erased, metadata kept for audit parity).
     """

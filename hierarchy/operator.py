@@ -22,11 +22,11 @@ from django.utils import timezone
 
 from hierarchy.access import access_record_append
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent, ShortTermMemory
+from hierarchy.models import ShortTermMemory
 from hierarchy.stm import scope_digest
+from iris_site.audit.events import Actor
 from iris_site.errors import InvalidInput
-from iris_site.models import TenantMembership
+from iris_site.models import AuditEvent, TenantMembership
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN

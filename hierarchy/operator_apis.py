@@ -18,7 +18,6 @@ from rest_framework.views import APIView
 
 from hierarchy.access import justification_clean, operator_read_audit
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor
 from hierarchy.freshness import freshness
 from hierarchy.operator import (
     LTM_DEFAULT_LIMIT,
@@ -37,6 +36,7 @@ from hierarchy.stm import scope_digest, stm_admin_read
 from hierarchy.stm_apis import StmScopeKindField
 from iris_site.api.gated import content_free
 from iris_site.api.schema import error_responses
+from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsOperator, operator_with_roles
 from iris_site.selectors import operator_tenant_id

@@ -6,11 +6,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hierarchy.events import Actor
 from hierarchy.questions import MAX_QUESTIONS, open_questions_read
 from hierarchy.stm_apis import CAPABILITIES_NOTE, CONTEXT_PARAMETER
 from iris_site.api.gated import READ_GATE, content_view
 from iris_site.api.schema import error_responses
+from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient

@@ -16,8 +16,8 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from hierarchy.events import Actor, audit_event_append
 from hierarchy.question_policy import question_reason
+from iris_site.audit.events import Actor, audit_event_append
 from memory.capabilities import Capabilities
 from memory.gate import Reader, ReaderKind
 from memory.models import MemoryEntry, MemoryNotice

@@ -43,7 +43,7 @@ def entry_saved(sender, instance, **kwargs) -> None:
 _READS = frozenset({"memory.bundle.resolved", "memory.recall.resolved", "memory.stm.read"})
 
 
-@receiver(post_save, sender="hierarchy.AuditEvent", dispatch_uid="hierarchy.member_changed")
+@receiver(post_save, sender="iris_site.AuditEvent", dispatch_uid="hierarchy.member_changed")
 def member_changed(sender, instance, created, **kwargs) -> None:
     """Every change to a member's content ends their cached bundles, in every process.
 

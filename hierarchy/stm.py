@@ -24,13 +24,14 @@ from consent.enums import BaseConsentType, category_consent_type
 from consent.selectors import consent_active
 from hierarchy import metrics
 from hierarchy.access import access_record_append, justification_clean
-from hierarchy.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
-from hierarchy.enums import ActorType, Severity, StmScopeKind
-from hierarchy.events import Actor, audit_event_append
+from hierarchy.enums import StmScopeKind
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm_config import caps_for
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, default_target_scope, normalize_content
 from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
+from iris_site.audit.enums import ActorType, Severity
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock

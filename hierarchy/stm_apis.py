@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 from hierarchy.bundle import get_context_bundle
 from hierarchy.consolidation import ConsolidationInput, member_id_of, stm_consolidate
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import (
     stm_content,
@@ -33,6 +32,7 @@ from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from iris_site.api.gated import READ_GATE, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
+from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import NotFound
 from iris_site.models import User

@@ -7,7 +7,6 @@ Each also runs by hand: `manage.py stm_expire`, `stm_consolidate_due`,
 from crontask import cron
 from django.tasks import task
 
-from hierarchy.checkpoint import audit_checkpoint_seal
 from hierarchy.consolidation import stm_age_consolidation_run
 from hierarchy.freshness_job import freshness_confidence_run
 from hierarchy.stm import stm_expire_due
@@ -32,12 +31,3 @@ def consolidate_short_term_memory() -> dict[str, int]:
 def queue_stale_inferences() -> dict[str, int]:
     """Queue stale low-confidence inferences for member re-confirmation."""
     return freshness_confidence_run().as_dict()
-
-
-@cron("*/10 * * * *")
-@task
-def seal_audit_checkpoint() -> dict[str, int]:
-    """Sign a checkpoint over every audit chain's head; the window in which a rewrite
-    that recomputes every later hash goes unnoticed is the events since the last one."""
-    checkpoint = audit_checkpoint_seal()
-    return {"number": checkpoint.number if checkpoint else 0}

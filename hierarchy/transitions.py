@@ -79,7 +79,7 @@ S, E, STM, LTM, READER = Tier.SOURCE, Tier.EPISODIC, Tier.STM, Tier.LTM, Tier.RE
 TRANSITIONS: tuple[Transition, ...] = (
     # --- write side ---------------------------------------------------------------------
     Transition("T1", "source-to-episodic", W, S, E, "record",
-               "hierarchy.events.audit_event_append", "*", "append-only, indefinite"),
+               "iris_site.audit.events.audit_event_append", "*", "append-only, indefinite"),
     Transition("T2", "source-to-stm", W, S, STM, "write",
                "hierarchy.stm.stm_write", "memory.stm.write", "ttl per scope_kind"),
     Transition("T3", "stm-refresh", W, STM, STM, "refresh",

@@ -1,12 +1,10 @@
 from django.urls import path
 
-from hierarchy import apis, operator_apis, question_apis, stm_apis, views
+from hierarchy import operator_apis, question_apis, stm_apis, views
 
 app_name = "hierarchy"
 
 operator_api_urlpatterns = [
-    path("audit-events/", apis.AuditEventListApi.as_view(), name="audit-event-list"),
-    path("audit-events/verify/", apis.AuditChainVerifyApi.as_view(), name="audit-chain-verify"),
     path(
         "memory-hierarchy/counts/",
         operator_apis.HierarchyCountsApi.as_view(),

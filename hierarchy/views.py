@@ -9,8 +9,8 @@ from consent.selectors import consent_ledger_broken_count
 from hierarchy import operator
 from hierarchy.access import operator_read_audit
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor
 from iris_site.api.gated import content_free
+from iris_site.audit.events import Actor
 from iris_site.permissions import IsOperator
 from iris_site.selectors import operator_tenant_id
 from memory.enums import Lifecycle

@@ -11,7 +11,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from consent.enums import SensitiveCategory
-from hierarchy.enums import ActorType
 from inspection.enums import (
     InspectionState,
     NoticeState,
@@ -41,6 +40,7 @@ from inspection.services import (
 from iris_site.api.gated import INSPECTION, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
+from iris_site.audit.enums import ActorType
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsMember, IsOperator
 from memory.enums import Lifecycle, MemoryCategory, Origin, ScopeKind

@@ -4,10 +4,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from hierarchy.enums import ActorType
 from inspection.enums import InspectionState, NoticeState, ReasonCode
 from inspection.policy import ENTRY_PATHS, FOUR_EYES_PATHS
 from iris_site.appendonly import append_only_triggers
+from iris_site.audit.enums import ActorType
 from iris_site.enums import OperatorRole
 from memory.enums import MemoryCategory, ScopeKind
 

@@ -15,8 +15,8 @@ from types import MappingProxyType
 from typing import Any
 
 from consent.enums import BaseConsentType, category_consent_type
-from hierarchy.policy import canonical_json
 from inspection.enums import InspectionState, ReasonCode
+from iris_site.audit.policy import canonical_json
 from iris_site.enums import OperatorRole
 from memory.enums import ScopeKind, is_sensitive_category
 from memory.policy import KIND_BLUEPRINTS

@@ -17,9 +17,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from consent.selectors import consent_active, consent_event_list
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append, iso
-from hierarchy.policy import MAX_LIST_LENGTH, TOKEN_RE
 from inspection import policy
 from inspection.enums import (
     InspectionState,
@@ -43,6 +40,9 @@ from inspection.selectors import (
     member_tenant_ids,
 )
 from iris_site.api.exceptions import pydantic_fields
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.policy import MAX_LIST_LENGTH, TOKEN_RE
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
 from iris_site.hooks import open_data_rights_request_exists
 from iris_site.models import User

@@ -3,9 +3,10 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.template.response import TemplateResponse
 from django.utils.cache import add_never_cache_headers
 
-from iris_site.admin_readonly import PlatformOnlyMixin
+from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
 from iris_site.models import (
     ApiToken,
+    AuditEvent,
     OperatorProfile,
     ServiceClient,
     Tenant,
@@ -114,3 +115,16 @@ def _platform_only(site: admin.AdminSite) -> None:
 
 
 _platform_only(admin.site)
+
+
+# Registered after the platform-only wrapping above, as it was from its old app: the
+# audit admin keeps its own (read-only, tenant-scoped) rules.
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyModelAdmin):
+    """Read-only: the chain is append-only and only services write to it."""
+
+    list_display = ["sequence", "action", "severity", "actor_type", "actor_role", "occurred_at"]
+    list_filter = ["severity", "actor_type", "action"]
+    search_fields = ["=id", "=target_member_id", "=target_tenant_id", "action"]
+    ordering = ["-sequence"]
+    date_hierarchy = "occurred_at"

@@ -344,7 +344,7 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Iris <no-reply@iris.localhost>")
 
-# Audit checkpoints (hierarchy/checkpoint.py, README "Tamper evidence"): the Ed25519 key
+# Audit checkpoints (iris_site/audit/checkpoint.py, README "Tamper evidence"): the Ed25519 key
 # that signs them lives outside the database: `AUDIT_SIGNING_KEY` (PEM or base64 of 32
 # raw bytes), else the key file, generated with mode 0600 on first use in development.
 # After a rotation, list the old public keys in `AUDIT_VERIFY_KEYS` (comma-separated).
@@ -355,7 +355,7 @@ AUDIT_SIGNING_KEY_FILE = os.environ.get(
 AUDIT_SIGNING_KEY_GENERATE = env_bool("AUDIT_SIGNING_KEY_GENERATE", default=True)
 AUDIT_VERIFY_KEYS = env_list("AUDIT_VERIFY_KEYS")
 AUDIT_CHECKPOINT_SINK = os.environ.get(
-    "AUDIT_CHECKPOINT_SINK", "hierarchy.checkpoint.JsonLinesSink"
+    "AUDIT_CHECKPOINT_SINK", "iris_site.audit.checkpoint.JsonLinesSink"
 )
 AUDIT_CHECKPOINT_PATH = os.environ.get(
     "AUDIT_CHECKPOINT_PATH", str(BASE_DIR / "var" / "audit" / "checkpoints.jsonl")

@@ -19,6 +19,7 @@ from inspection.urls import me_api_urlpatterns as inspection_me_api
 from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import telemetry, views
 from iris_site.api.gated import content_free
+from iris_site.audit.urls import operator_api_urlpatterns as audit_operator_api
 from memory import recall_apis
 from memory.urls import me_api_urlpatterns as memory_me_api
 from memory.urls import service_api_urlpatterns as memory_service_api
@@ -40,7 +41,12 @@ members_api = [
     *memory_service_api,
     path("<uuid:member_id>/recall/", recall_apis.RecallApi.as_view(), name="recall"),
 ]
-operator_api = [*hierarchy_operator_api, *inspection_operator_api, *datarights_operator_api]
+operator_api = [
+    *audit_operator_api,
+    *hierarchy_operator_api,
+    *inspection_operator_api,
+    *datarights_operator_api,
+]
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),

@@ -13,8 +13,8 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 
-from hierarchy.events import Actor
 from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
+from iris_site.audit.events import Actor
 from iris_site.models import ServiceClient
 from memory.capabilities import capabilities_for
 from memory.enums import RecallContext

@@ -11,8 +11,8 @@ import uuid
 from dataclasses import dataclass, field
 
 from consent.selectors import consent_active
-from hierarchy.enums import ActorType
-from hierarchy.events import Actor
+from iris_site.audit.enums import ActorType
+from iris_site.audit.events import Actor
 from iris_site.models import User
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ScopeKind, is_sensitive_category

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
 from memory.enums import Origin, ProvenanceKind
 from memory.models import (
     ConversationTurn,

@@ -21,7 +21,7 @@ member lock, it:
 What stays of a forgotten memory: the entry row (ids, timestamps, category, scope ids,
 origin, lifecycle, consent records, provenance ids, revision count) with the keyed
 digest `erased_digest` (HMAC-SHA256 under `IRIS_HASH_SECRET`, as every keyed digest in
-Iris: `hierarchy.crypto.keyed_digest`), and its tombstone revision — no text: body
+Iris: `iris_site.crypto.keyed_digest`), and its tombstone revision — no text: body
 "(forgotten)", subject, relationship note and suppression notes empty. The row stays so
 the member's history, the export and the API can say truthfully that the memory existed
 and when it was forgotten. A purge (full clear, data-rights delete) removes the rows too.
@@ -36,10 +36,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from hierarchy.crypto import keyed_digest
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.crypto import keyed_digest
 from iris_site.services import member_lock
 from memory import policy
 from memory.dsar import (

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from django.conf import settings
 from django.utils import timezone
 
-from hierarchy.enums import ActorType
-from hierarchy.events import Actor
+from iris_site.audit.enums import ActorType
+from iris_site.audit.events import Actor
 from memory import policy
 from memory.enums import Origin
 from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredActorHandle

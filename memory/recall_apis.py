@@ -7,11 +7,11 @@ from rest_framework import generics, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hierarchy.events import Actor
 from iris_site.api.exceptions import pydantic_fields
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
+from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User

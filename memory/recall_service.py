@@ -8,8 +8,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
 from memory.capabilities import Capabilities
 from memory.models import MemoryEntry, RecallRecord

@@ -43,10 +43,10 @@ from pydantic import ValidationError
 
 from consent.enums import BaseConsentType, category_consent_type
 from consent.selectors import consent_active
-from hierarchy.enums import Severity
-from hierarchy.events import Actor, audit_event_append
-from hierarchy.selectors import audit_events_for_member
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.selectors import audit_events_for_member
 from iris_site.errors import DomainError
 from iris_site.models import User
 from iris_site.services import member_lock

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from consent.enums import BaseConsentType, CaptureMethod, category_consent_type
 from consent.selectors import consent_active, consent_latest_event
-from hierarchy.crypto import keyed_digest
-from hierarchy.enums import ActorType, Severity
-from hierarchy.events import Actor, audit_event_append, iso
+from iris_site.audit.enums import ActorType, Severity
+from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.crypto import keyed_digest
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock

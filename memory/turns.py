@@ -3,7 +3,7 @@
 from django.db import transaction
 from django.utils import timezone
 
-from hierarchy.events import Actor, audit_event_append
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock

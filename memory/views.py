@@ -25,8 +25,8 @@ from consent.policy import is_in_force
 from consent.selectors import consent_states
 from consent.services import consent_event_append
 from consent.terms import CURRENT_TERMS_VERSION
-from hierarchy.events import Actor
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
+from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
 from memory.contracts import SCOPE_KEY_ADAPTER
 from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category

@@ -1,4 +1,14 @@
+from iris_site.models.audit import AuditCheckpoint, AuditEvent
 from iris_site.models.identity import OperatorProfile, Tenant, TenantMembership, User
 from iris_site.models.tokens import ApiToken, ServiceClient
 
-__all__ = ["ApiToken", "OperatorProfile", "ServiceClient", "Tenant", "TenantMembership", "User"]
+__all__ = [
+    "ApiToken",
+    "AuditCheckpoint",
+    "AuditEvent",
+    "OperatorProfile",
+    "ServiceClient",
+    "Tenant",
+    "TenantMembership",
+    "User",
+]

@@ -5,8 +5,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from hierarchy.events import Actor
 from hierarchy.stm import stm_write
+from iris_site.audit.events import Actor
 from tests.consent.factories import record
 from tests.iris_site.factories import PASSWORD, MemberFactory, OperatorFactory
 

@@ -6,7 +6,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry
 from memory.services import memory_remember

@@ -1,5 +1,5 @@
 from consent.services import consent_event_append
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 
 
 def record(member, consent_type: str, kind: str = "grant", **extra):

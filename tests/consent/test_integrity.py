@@ -23,8 +23,8 @@ from consent.policy import (
 )
 from consent.selectors import consent_active
 from consent.services import consent_ledger_purge
-from hierarchy.models import AuditEvent
-from hierarchy.policy import GENESIS_HASH
+from iris_site.audit.policy import GENESIS_HASH
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.models import MemoryEntry
 from tests.conftest import http_request

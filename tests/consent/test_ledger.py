@@ -15,10 +15,10 @@ from consent.models import ConsentEvent
 from consent.selectors import consent_active, consent_ledger_verify
 from consent.services import consent_expire_due, consent_ledger_purge
 from consent.signals import consent_ended
-from hierarchy.models import AuditEvent
-from hierarchy.selectors import audit_chain_verify
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import Conflict, InvalidInput
+from iris_site.models import AuditEvent
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
 from tests.tamper import owner_tamper

@@ -17,7 +17,7 @@ from consent.policy import (
     fnv1a_64,
     is_in_force,
 )
-from hierarchy.policy import GENESIS_HASH
+from iris_site.audit.policy import GENESIS_HASH
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

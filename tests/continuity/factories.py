@@ -3,9 +3,9 @@ from datetime import UTC, datetime
 
 from continuity.contracts import token_parse
 from continuity.services import continuation_token_write
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
-from hierarchy.policy import vet_payload
+from iris_site.audit.events import Actor
+from iris_site.audit.policy import vet_payload
+from iris_site.models import AuditEvent
 from tests.conftest import bearer_client
 from tests.iris_site.factories import ServiceClientFactory
 

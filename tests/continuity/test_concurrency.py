@@ -9,7 +9,7 @@ from django.db import connection
 from continuity.contracts import token_parse
 from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
 from continuity.services import continuation_token_write
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from tests.continuity.factories import audit_events, token_body
 from tests.iris_site.factories import MemberFactory
 

@@ -27,7 +27,7 @@ from continuity.services import (
     continuity_notices_deliver,
     continuity_purge_expired,
 )
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
 from memory.capabilities import capabilities_for
 from memory.gate import MemberState, Reader, ReaderKind, decide

@@ -3,8 +3,8 @@
 from datarights.models import DataRightsRequest
 from datarights.processing import datarights_process
 from datarights.services import datarights_request_submit
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from tests.memory.factories import consenting_member, remember
 
 __all__ = ["consenting_member", "remember"]

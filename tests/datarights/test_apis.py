@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from datarights.models import DataRightsRequest
 from datarights.processing import datarights_process
-from hierarchy.models import AuditEvent
+from iris_site.models import AuditEvent
 from tests.conftest import bearer_client
 from tests.datarights.factories import EXPORT, HARD_DELETE, consenting_member, remember, submit
 from tests.iris_site.factories import MemberFactory, OperatorFactory, TenantFactory

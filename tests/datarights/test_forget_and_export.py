@@ -10,9 +10,9 @@ import pytest
 
 from consent.selectors import consent_latest_event
 from datarights.export import artifact_path, member_dir
-from hierarchy.events import Actor, iso
 from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import stm_write
+from iris_site.audit.events import Actor, iso
 from memory.enums import ScopeKind
 from memory.services import memory_tombstone
 from tests.consent.factories import record

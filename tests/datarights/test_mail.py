@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 
 from datarights.models import DataRightsRequest, VerificationCode
-from hierarchy.models import AuditEvent
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from iris_site.settings import mailer_from_url
 from tests.conftest import http_request

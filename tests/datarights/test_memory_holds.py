@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
+from iris_site.models import AuditEvent
 from memory.capabilities import capabilities_for
 from memory.dsar import memory_held_entry_ids, memory_hold_place, memory_hold_release
 from memory.models import MemoryDeletionHold

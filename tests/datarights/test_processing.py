@@ -19,10 +19,10 @@ from datarights.models import DataRightsRequest
 from datarights.policy import deleted_set_fingerprint
 from datarights.processing import datarights_remove_expired_downloads, datarights_run_due
 from datarights.services import DownloadGone, datarights_cancel, datarights_download_open
-from hierarchy.enums import ActorType
-from hierarchy.events import Actor, audit_event_append
-from hierarchy.models import AuditEvent
+from iris_site.audit.enums import ActorType
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.enums import Consumer
+from iris_site.models import AuditEvent
 from memory import erasure
 from memory.capabilities import capabilities_for
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord

@@ -26,7 +26,7 @@ from datarights.services import (
     datarights_verify_code,
     datarights_verify_session,
 )
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotPermitted
 from tests.datarights.factories import HARD_DELETE, audit_for, process, submit, trail_events
 from tests.iris_site.factories import MemberFactory, OperatorFactory

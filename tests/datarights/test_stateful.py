@@ -33,7 +33,7 @@ from datarights.services import (
     datarights_verify_code,
     datarights_verify_session,
 )
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import DomainError
 from iris_site.models import User

@@ -3,8 +3,8 @@ from collections.abc import Iterator
 
 from django.db import transaction
 
-from hierarchy.events import Actor, audit_event_append
-from hierarchy.models import AuditCheckpoint, AuditEvent
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.models import AuditCheckpoint, AuditEvent
 from tests.tamper import owner_tamper
 
 

@@ -2,9 +2,9 @@
 
 import json
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
 from hierarchy.stm import stm_write
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory, ServiceClientFactory
 

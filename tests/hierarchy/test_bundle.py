@@ -13,8 +13,6 @@ from django.utils import timezone
 
 from hierarchy.bundle import get_context_bundle
 from hierarchy.bundle_cache import bundle_generation, bundle_generation_bump
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
 from hierarchy.stm import (
     stm_consent_cascade,
     stm_expire_due,
@@ -23,7 +21,9 @@ from hierarchy.stm import (
     stm_reader,
     stm_refresh,
 )
+from iris_site.audit.events import Actor
 from iris_site.errors import NotPermitted
+from iris_site.models import AuditEvent
 from memory.capabilities import capabilities_for
 from memory.dsar import memory_hold_place, memory_hold_release
 from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hierarchy.policy import (
+from iris_site.audit.policy import (
     GENESIS_HASH,
     ChainLink,
     PayloadRejected,

@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from iris_site.services import token_revoke
 from memory.services import (
     memory_clear_request,

@@ -11,8 +11,6 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hierarchy.crypto import encrypt
-from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import (
     stm_consent_cascade,
@@ -32,6 +30,8 @@ from hierarchy.stm import (
 )
 from hierarchy.stm_config import DEFAULT_CAPS_FILE, CapsConfigError, parse_caps, stm_caps
 from hierarchy.transitions import IllegalTransition, Tier
+from iris_site.audit.events import Actor
+from iris_site.crypto import encrypt
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
 from memory.capabilities import capabilities_for
 from memory.dsar import memory_hold_place, memory_hold_release

@@ -3,12 +3,12 @@
 from django.conf import settings
 
 from datarights.services import datarights_request_submit
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
 from inspection.enums import InspectionState
 from inspection.models import InspectionRequest
 from inspection.policy import APPROVING_ROLES, incident_signature, needs_second_approver
 from inspection.services import inspection_open, inspection_transition
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from tests.iris_site.factories import OperatorFactory
 from tests.memory.factories import consenting_member, remember
 

@@ -5,9 +5,9 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from hierarchy.models import AuditEvent
 from inspection.models import InspectionRequest
 from inspection.services import inspection_notices_deliver
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from tests.conftest import bearer_client, http_request
 from tests.inspection.factories import (

@@ -4,9 +4,9 @@ from datetime import timedelta
 
 import pytest
 
-from hierarchy.events import Actor
 from inspection.enums import InspectionState
 from inspection.services import inspection_read, inspection_transition
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, NotPermitted
 from memory.services import memory_edit, memory_purge_entries, memory_tombstone
 from tests.inspection.factories import (

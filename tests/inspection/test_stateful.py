@@ -22,7 +22,6 @@ from hypothesis.stateful import (
 
 from datarights.models import DataRightsRequest
 from datarights.services import datarights_cancel
-from hierarchy.events import Actor
 from inspection.enums import InspectionState
 from inspection.models import InspectionEvent, InspectionRequest
 from inspection.policy import ENTRY_PATHS, TERMINAL_STATES, TRANSITIONS, needs_second_approver
@@ -32,6 +31,7 @@ from inspection.services import (
     inspection_read,
     inspection_transition,
 )
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotPermitted
 from tests.inspection.factories import (
     incident_ref,

@@ -9,15 +9,14 @@ from django.utils import timezone
 
 from consent.models import ConsentEvent
 from datarights.models import DataRightsRequest
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
 from inspection.enums import InspectionState, ReasonCode
 from inspection.models import InspectionEvent, InspectionRequest, InspectionSnapshotItem
 from inspection.policy import POLICY_ID, TRANSITIONS, needs_second_approver
 from inspection.selectors import inspection_get
 from inspection.services import inspection_transition
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
-from iris_site.models import OperatorProfile, User
+from iris_site.models import AuditEvent, OperatorProfile, User
 from memory.services import memory_tombstone
 from tests.consent.factories import record
 from tests.inspection.factories import (

@@ -14,10 +14,10 @@ from django.db import DatabaseError, connection, transaction
 from consent.models import ConsentEvent
 from consent.services import consent_ledger_purge
 from hierarchy.access import access_record_append
-from hierarchy.checkpoint import audit_checkpoint_seal
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
 from iris_site.appendonly import TRIGGER_NAME, append_only_models, purge_bypass
+from iris_site.audit.checkpoint import audit_checkpoint_seal
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
 from memory.services import memory_purge_entries
 from memory.turns import conversation_turn_append

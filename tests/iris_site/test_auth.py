@@ -4,10 +4,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from hierarchy.events import Actor, audit_event_append
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.enums import OperatorRole
-from iris_site.models import ApiToken
+from iris_site.models import ApiToken, AuditEvent
 from iris_site.services import token_issue, token_revoke
 from iris_site.tokens import token_digest
 from tests.conftest import bearer_client, http_request

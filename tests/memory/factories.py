@@ -2,8 +2,8 @@
 
 import json
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.services import RememberResult, memory_remember
 from tests.consent.factories import record

@@ -9,11 +9,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.errors import InvalidInput
-from iris_site.models import ServiceClient
+from iris_site.models import AuditEvent, ServiceClient
 from memory.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import (

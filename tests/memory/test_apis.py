@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from hierarchy.models import AuditEvent
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import (

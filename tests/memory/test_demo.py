@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from hierarchy.models import AuditEvent
+from iris_site.models import AuditEvent
 from memory.enums import ScopeKind, is_sensitive_category
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
 

@@ -5,7 +5,7 @@ recalled. Over real HTTP (PostgreSQL and SQLite alike), and on the member page."
 import pytest
 from django.test import Client
 
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from hierarchy.bundle import get_context_bundle
 from hierarchy.bundle_cache import bundle_generation
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from memory.erasure import FORGOTTEN_BODY, erased_content, memory_erase
 from memory.models import MemoryEntry, MemoryEntryTerm, MemoryRevision
 from memory.selectors import principal_capabilities

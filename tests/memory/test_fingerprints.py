@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent, ShortTermMemory
+from hierarchy.models import ShortTermMemory
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.enums import Lifecycle, ScopeKind
 from memory.fingerprints import (

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from continuity.models import ContinuationToken
 from hierarchy.consolidation import stm_consolidate
-from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
-from hierarchy.selectors import audit_chain_verify
+from iris_site.audit.events import Actor
+from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import NotFound
 from iris_site.services import token_issue
 from memory.models import (

@@ -17,8 +17,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
 from memory.selectors import member_read_state, memory_entry_list

@@ -9,9 +9,9 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
 from iris_site.errors import NotPermitted
+from iris_site.models import AuditEvent
 from memory.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, RecallRecord

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from memory.capabilities import capabilities_for
 from memory.enums import (

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from consent.services import consent_expire_due
 from consent.signals import consent_ended
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, MemoryRevision
 from memory.receivers import forget_on_consent_ended

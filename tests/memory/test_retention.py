@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
 from memory.retention import (

@@ -9,8 +9,8 @@ import pytest
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from hierarchy.crypto import keyed_digest
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
+from iris_site.crypto import keyed_digest
 from iris_site.errors import Conflict, NotPermitted, PolicyRefusal
 from memory.enums import ConflictRule, Lifecycle, Origin
 from memory.models import (

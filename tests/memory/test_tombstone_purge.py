@@ -3,8 +3,8 @@ hold text (forgotten before a forget erased it immediately)."""
 
 import pytest
 
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent
+from iris_site.audit.events import Actor
+from iris_site.models import AuditEvent
 from memory.models import MemoryEntry, MemoryRevision
 from memory.services import memory_tombstone, memory_tombstone_purge_due
 from tests.memory.factories import consenting_member, remember

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry
 from memory.services import memory_remember

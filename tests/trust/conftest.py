@@ -21,10 +21,10 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from datarights.services import datarights_cancel
-from hierarchy.events import Actor
 from inspection.enums import InspectionState
 from inspection.models import InspectionNotice
 from inspection.services import inspection_notices_deliver, inspection_transition
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer, OperatorRole
 from iris_site.models import User
 from iris_site.services import token_issue

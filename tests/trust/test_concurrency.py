@@ -21,10 +21,11 @@ from datarights.models import DataRightsRequest
 from datarights.processing import datarights_process
 from datarights.services import datarights_cancel, datarights_verify_session
 from hierarchy.consolidation import stm_consolidate
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent, ShortTermMemory
-from hierarchy.selectors import audit_chain_verify
+from hierarchy.models import ShortTermMemory
+from iris_site.audit.events import Actor
+from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import Conflict
+from iris_site.models import AuditEvent
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, MemoryRevision
 from memory.services import memory_edit

@@ -23,12 +23,13 @@ from continuity.services import continuation_token_write
 from datarights.enums import RequestStatus
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
 from hierarchy.consolidation import stm_consolidate
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent, ShortTermMemory
-from hierarchy.selectors import audit_chain_verify
+from hierarchy.models import ShortTermMemory
 from inspection.enums import InspectionState
 from inspection.models import InspectionEvent, InspectionRequest
 from inspection.services import inspection_transition
+from iris_site.audit.events import Actor
+from iris_site.audit.selectors import audit_chain_verify
+from iris_site.models import AuditEvent
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, MemoryRevision
 from memory.services import memory_edit, memory_tombstone

@@ -21,8 +21,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from datarights.models import DataRightsRequest
-from hierarchy.events import Actor
 from hierarchy.stm import stm_write
+from iris_site.audit.events import Actor
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.erasure import memory_erasure_residue

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from consent.selectors import consent_active
-from hierarchy.selectors import audit_chain_verify
+from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import PolicyRefusal
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry

@@ -141,7 +141,7 @@ def documented_content(callback) -> dict[str, set[str]]:
 
 
 # Free-form objects a content-free answer may carry: an audit event's payload, which its
-# only writer vets to identifiers, enums and numbers (`hierarchy.policy.vet_payload`).
+# only writer vets to identifiers, enums and numbers (`iris_site.audit.policy.vet_payload`).
 VETTED_FREE_FORM = frozenset({"ReplayEventOutput.payload"})
 
 

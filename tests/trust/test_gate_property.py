@@ -43,10 +43,10 @@ from continuity.selectors import (
 )
 from hierarchy.bundle import get_context_bundle, own_surface
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import stm_item, stm_read, stm_reader
 from hierarchy.stm_policy import default_target_scope
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.errors import NotFound, NotPermitted
 from iris_site.models import ServiceClient

@@ -36,11 +36,12 @@ from django.test import Client
 from consent.models import ConsentEvent
 from continuity.models import ContinuationToken, ContinuityNotice
 from hierarchy.access import access_record_append
-from hierarchy.events import Actor
-from hierarchy.models import AuditEvent, ShortTermMemory
+from hierarchy.models import ShortTermMemory
 from hierarchy.stm import stm_demote
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.errors import Conflict
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.capabilities import capabilities_for
 from memory.enums import RecallContext
@@ -574,7 +575,7 @@ import django
 
 django.setup()
 from django.utils import timezone
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.models import User
 from memory.dsar import memory_hold_place
 from memory.models import MemoryEntry

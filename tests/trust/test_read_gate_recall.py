@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hierarchy.events import Actor
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.services import token_issue
 from memory.dsar import memory_hold_place

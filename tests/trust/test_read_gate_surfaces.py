@@ -7,7 +7,7 @@ Run on PostgreSQL (`DATABASE_URL=...`) and SQLite alike.
 
 import pytest
 
-from hierarchy.models import AuditEvent
+from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.models import MemoryEntry
 from tests.conftest import http_request

@@ -28,7 +28,6 @@ from hierarchy.consolidation import (
     stm_consolidation_preview,
 )
 from hierarchy.enums import StmScopeKind
-from hierarchy.events import Actor
 from hierarchy.management.commands._when import parse_when
 from hierarchy.operator import (
     LTM_DEFAULT_LIMIT,
@@ -41,6 +40,7 @@ from hierarchy.operator import (
 from hierarchy.operator_apis import admin_ltm_lookup, admin_stm_row
 from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
 from hierarchy.transitions import Tier, transition_check
+from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
 from iris_site.models import User
 from memory.enums import Lifecycle

@@ -185,7 +185,7 @@ def seed_scratch(*, members: int, entries: int, seed: int) -> dict[str, Any]:
 
     from consent.enums import category_consent_type
     from consent.services import consent_event_append
-    from hierarchy.events import Actor
+    from iris_site.audit.events import Actor
     from iris_site.enums import Consumer
     from iris_site.models import ServiceClient, Tenant, TenantMembership
     from iris_site.services import member_create, token_issue

@@ -41,8 +41,8 @@ from django.db import close_old_connections, connection, connections, models, tr
 from django.utils import timezone
 
 from consent.services import consent_event_append
-from hierarchy.events import Actor
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.events import Actor
 from iris_site.enums import Consumer, UserKind
 from iris_site.models import ServiceClient, Tenant, TenantMembership, User
 from iris_site.services import token_issue

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from hierarchy.checkpoint import audit_checkpoint_seal, signing_key
-from hierarchy.seal import key_id, public_key_text
+from iris_site.audit.checkpoint import audit_checkpoint_seal, signing_key
+from iris_site.audit.seal import key_id, public_key_text
 
 
 class Command(BaseCommand):

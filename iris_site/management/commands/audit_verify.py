@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from hierarchy.selectors import audit_chain_verify
+from iris_site.audit.selectors import audit_chain_verify
 
 
 class Command(BaseCommand):

@@ -1,9 +1,9 @@
 """Signed checkpoints over the audit chains, and the check of a member's proof.
 
-Pure: the standard library, `cryptography` and `hierarchy.policy` only, no Django. So a
+Pure: the standard library, `cryptography` and `iris_site.audit.policy` only, no Django. So a
 member verifies their export with nothing but a checkout of this file's package:
 
-    python -m hierarchy.seal export.json --public-key <base64 or PEM file>
+    python -m iris_site.audit.seal export.json --public-key <base64 or PEM file>
 
 A checkpoint is a *statement* (its number, when it was sealed, the digest of the previous
 statement, the Merkle root over every chain's head, the tree size, the signing key's id),
@@ -25,7 +25,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from hierarchy.policy import GENESIS_HASH, ChainLink, SealedHead, canonical_json, first_break
+from iris_site.audit.policy import GENESIS_HASH, ChainLink, SealedHead, canonical_json, first_break
 
 STATEMENT_FORMAT = "iris-audit-checkpoint"
 PROOF_FORMAT = "iris-audit-proof"
@@ -334,7 +334,7 @@ def public_key_argument(value: str) -> Ed25519PublicKey:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m hierarchy.seal",
+        prog="python -m iris_site.audit.seal",
         description="Verify a member's audit chain and its signed inclusion proof.",
     )
     parser.add_argument("file", help="the export bundle (decrypted) or a proof JSON file")

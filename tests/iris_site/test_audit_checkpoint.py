@@ -21,17 +21,16 @@ from django.utils import timezone
 
 from datarights.contracts import ExportPayload
 from datarights.export import write_bundle
-from hierarchy import tasks
-from hierarchy.checkpoint import (
+from iris_site import tasks
+from iris_site.audit.checkpoint import (
     JsonLinesSink,
     audit_checkpoint_seal,
     audit_member_chain,
     audit_member_proof,
 )
-from hierarchy.events import chain_hash, link_of
-from hierarchy.models import AuditCheckpoint, AuditEvent
-from hierarchy.policy import GENESIS_HASH, ChainLink, first_break
-from hierarchy.seal import (
+from iris_site.audit.events import chain_hash, link_of
+from iris_site.audit.policy import GENESIS_HASH, ChainLink, first_break
+from iris_site.audit.seal import (
     keyring,
     private_key_pem,
     proof_check,
@@ -39,8 +38,9 @@ from hierarchy.seal import (
     signature_check,
     statement_digest,
 )
-from hierarchy.selectors import audit_chain_verify
+from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import Conflict
+from iris_site.models import AuditCheckpoint, AuditEvent
 from tests.hierarchy.factories import append_events, tampering
 
 pytestmark = pytest.mark.django_db
@@ -315,10 +315,10 @@ def _proof_document(member_id) -> dict:
 
 
 def _verify_alone(path: Path, public_key: str) -> subprocess.CompletedProcess:
-    """`python -m hierarchy.seal`, with no Django settings and no database."""
+    """`python -m iris_site.audit.seal`, with no Django settings and no database."""
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(django_settings.BASE_DIR)}
     return subprocess.run(  # noqa: S603 - our own interpreter and module
-        [sys.executable, "-m", "hierarchy.seal", str(path), "--public-key", public_key],
+        [sys.executable, "-m", "iris_site.audit.seal", str(path), "--public-key", public_key],
         env=env,
         capture_output=True,
         text=True,

@@ -3,15 +3,15 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from hierarchy.checkpoint import verify_keys
-from hierarchy.seal import SealError, keyring, proof_check, proof_summary, public_key_argument
+from iris_site.audit.checkpoint import verify_keys
+from iris_site.audit.seal import SealError, keyring, proof_check, proof_summary, public_key_argument
 
 
 class Command(BaseCommand):
     help = (
         "Verify a member's audit chain and inclusion proof (their decrypted export bundle) "
         "with this platform's verify keys. Without Iris's settings or database: "
-        "`python -m hierarchy.seal FILE --public-key KEY`."
+        "`python -m iris_site.audit.seal FILE --public-key KEY`."
     )
 
     def add_arguments(self, parser) -> None:

@@ -1,7 +1,7 @@
 """Signed checkpoints of the audit chains: the key, the sink, the seal, a member's proof.
 
-A periodic job (`hierarchy.tasks.seal_audit_checkpoint`, or `manage.py audit_checkpoint`)
-reads every chain's head, builds the Merkle root over them (`hierarchy.seal`), signs a
+A periodic job (`iris_site.tasks.seal_audit_checkpoint`, or `manage.py audit_checkpoint`)
+reads every chain's head, builds the Merkle root over them (`iris_site.audit.seal`), signs a
 statement naming that root and the previous checkpoint with an Ed25519 key that lives
 outside the database, stores the heads beside the statement (`AuditCheckpoint`) and
 writes the signed statement to an append-only sink outside the database. Someone who can
@@ -33,10 +33,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from hierarchy.events import iso, link_of
-from hierarchy.models import AuditCheckpoint, AuditEvent
-from hierarchy.policy import GENESIS_HASH, SealedHead
-from hierarchy.seal import (
+from iris_site.audit.events import iso, link_of
+from iris_site.audit.policy import GENESIS_HASH, SealedHead
+from iris_site.audit.seal import (
     PROOF_FORMAT,
     STATEMENT_FORMAT,
     VERSION,
@@ -51,6 +50,7 @@ from hierarchy.seal import (
     statement_sign,
 )
 from iris_site.errors import Conflict
+from iris_site.models import AuditCheckpoint, AuditEvent
 
 # Arbitrary constant: the checkpoint job's advisory lock (one sealer at a time; never
 # taken on a request path).
@@ -261,7 +261,7 @@ def audit_member_chain(member_id) -> Iterator[dict[str, Any]]:
 
 def audit_member_proof(member_id) -> dict[str, Any]:
     """The latest signed checkpoint and the Merkle path from the member's sealed head to
-    its root: with `audit_member_chain` (read after this), what `python -m hierarchy.seal`
+    its root: with `audit_member_chain` (read after this), what `python -m iris_site.audit.seal`
     checks. No checkpoint yet, or none since the member's first event: no leaf."""
     chain = str(member_id)
     proof: dict[str, Any] = {

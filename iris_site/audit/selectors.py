@@ -6,11 +6,17 @@ from itertools import groupby
 
 from django.db.models import QuerySet
 
-from hierarchy.checkpoint import checkpoint_sink, record_of, verify_keys
-from hierarchy.events import link_of
-from hierarchy.models import AuditCheckpoint, AuditEvent
-from hierarchy.policy import ChainBreak, SealedHead, first_break
-from hierarchy.seal import SealError, heads_from_rows, merkle_root, sequence_check, statement_of
+from iris_site.audit.checkpoint import checkpoint_sink, record_of, verify_keys
+from iris_site.audit.events import link_of
+from iris_site.audit.policy import ChainBreak, SealedHead, first_break
+from iris_site.audit.seal import (
+    SealError,
+    heads_from_rows,
+    merkle_root,
+    sequence_check,
+    statement_of,
+)
+from iris_site.models import AuditCheckpoint, AuditEvent
 
 
 def audit_event_list(*, tenant_id=None) -> QuerySet[AuditEvent]:

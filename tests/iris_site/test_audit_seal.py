@@ -8,8 +8,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hierarchy.policy import GENESIS_HASH, SealedHead
-from hierarchy.seal import (
+from iris_site.audit.policy import GENESIS_HASH, SealedHead
+from iris_site.audit.seal import (
     SealError,
     audit_path,
     inclusion_holds,

@@ -1,6 +1,6 @@
 import django_filters
 
-from hierarchy.models import AuditEvent
+from iris_site.models import AuditEvent
 
 
 class AuditEventFilter(django_filters.FilterSet):

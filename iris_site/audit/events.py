@@ -12,9 +12,8 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from hierarchy.enums import ActorType, Severity
-from hierarchy.models import AuditEvent
-from hierarchy.policy import (
+from iris_site.audit.enums import ActorType, Severity
+from iris_site.audit.policy import (
     GENESIS_HASH,
     ChainLink,
     PayloadRejected,
@@ -26,6 +25,7 @@ from hierarchy.policy import (
     vet_policy_id,
 )
 from iris_site.errors import InvalidInput
+from iris_site.models import AuditEvent
 
 # Arbitrary constant: the first key of every chain's advisory lock on PostgreSQL (the
 # second is derived from the chain). Two-int advisory keys never meet one-bigint keys.

@@ -17,7 +17,7 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from hierarchy.events import Actor, audit_event_append
+from iris_site.audit.events import Actor, audit_event_append
 from iris_site.enums import UserKind
 from iris_site.models import User
 from iris_site.services import member_lock

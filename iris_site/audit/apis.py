@@ -5,12 +5,12 @@ from rest_framework import generics, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hierarchy.filters import AuditEventFilter
-from hierarchy.models import AuditEvent
-from hierarchy.selectors import audit_chain_verify, audit_event_list
 from iris_site.api.gated import content_free
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
+from iris_site.audit.filters import AuditEventFilter
+from iris_site.audit.selectors import audit_chain_verify, audit_event_list
+from iris_site.models import AuditEvent
 from iris_site.permissions import IsOperator, IsPlatformOperator
 from iris_site.selectors import operator_tenant_id
 

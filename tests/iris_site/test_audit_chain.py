@@ -8,10 +8,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, OperationalError, connection, transaction
 
-from hierarchy.events import Actor, audit_event_append, chain_hash, link_of
-from hierarchy.models import AuditEvent
-from hierarchy.selectors import audit_chain_verify
+from iris_site.audit.events import Actor, audit_event_append, chain_hash, link_of
+from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import InvalidInput
+from iris_site.models import AuditEvent
 from iris_site.services import member_lock
 from tests.hierarchy.factories import append_events, tampering
 from tests.iris_site.factories import MemberFactory
