@@ -18,13 +18,22 @@ from iris_site.services import token_issue, token_revoke
 
 @admin.action(description="Issue a token (shown once)")
 def issue_token(modeladmin, request, queryset):
-    """Mint one bearer token for the one selected member, operator or service client and
-    show it once, on this response only: never in a message, a cookie or the database
-    (only its digest is kept). Revoke it under API tokens."""
+    """Mint one bearer token for the one selected service client, or for the signed-in
+    operator themselves, and show it once, on this response only: never in a message, a
+    cookie or the database (only its digest is kept). Revoke it under API tokens."""
     if queryset.count() != 1:
         modeladmin.message_user(request, "Select exactly one to issue a token for.", messages.ERROR)
         return None
     owner = queryset.get()
+    if isinstance(owner, User) and owner.pk != request.user.pk:
+        # A token for someone else would let the issuer act as them: read a member's
+        # memory outside any inspection, or approve as another operator (four eyes).
+        modeladmin.message_user(
+            request,
+            "A person's token is issued only to that person: select yourself.",
+            messages.ERROR,
+        )
+        return None
     token, raw = token_issue(owner=owner, label=f"issued by {request.user.email}")
     response = TemplateResponse(
         request,

@@ -19,9 +19,10 @@ hashed; revoking one ends it at once.
   …) and runs **Issue a token**; the token is shown once on the next page. Its
   capabilities (which surfaces, contexts and scope kinds it may use) come from the
   consumer and can only be narrowed.
-- **Members** sign in to the browser pages; the API accepts their session too. A member
-  token for scripts is issued the same way from *Admin → Users* (platform operators only).
-- **Operators** get theirs from a platform operator in the same place.
+- **Members** sign in to the browser pages; the API accepts their session too. Nobody
+  else can mint a token in a member's name.
+- **Platform operators** issue their own from *Admin → Users* (select yourself, **Issue a
+  token**); a person's token is never issued to anyone but that person.
 - **With `make run`**: `.venv/bin/python manage.py seed_demo --json` prints fresh tokens
   for every demo member, operator and service client, and the ids the examples need
   (replace `{member_id}` with a member's `id`).
