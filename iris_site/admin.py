@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.utils.cache import add_never_cache_headers
 
@@ -77,6 +78,13 @@ class UserAdmin(PlatformOnlyMixin, DjangoUserAdmin):
     ]
     inlines = [OperatorProfileInline, TenantMembershipInline]
     actions = [issue_token]
+
+    def user_change_password(self, request, id, form_url=""):
+        """Only your own password: setting someone else's would let the operator sign in
+        as them (a member's memory outside any inspection, another operator's approvals)."""
+        if str(id) != str(request.user.pk):
+            raise PermissionDenied("A password is set only by its owner.")
+        return super().user_change_password(request, id, form_url)
 
 
 @admin.register(Tenant)
