@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
@@ -33,6 +33,7 @@ from hierarchy.enums import StmScopeKind
 from hierarchy.mcp.rest import FORWARDED_HEADERS, Caller, RestAnswer, rest_call
 from hierarchy.stm_apis import SCOPE_ID_REGEX
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
+from iris_site.api.exceptions import error_body
 from iris_site.auth import bearer_principal
 from memory.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED
 from memory.contracts import (
@@ -185,7 +186,21 @@ async def _call(
     body: dict | None = None,
     query: dict[str, str] | None = None,
 ) -> CallToolResult:
-    path = reverse(route, kwargs=kwargs)
+    try:
+        path = reverse(route, kwargs=kwargs)
+    except NoReverseMatch:
+        # An id no route can carry (a "/" in a session id, say): refused as REST would
+        # refuse the path, without naming the routes.
+        return _result(
+            RestAnswer(
+                status=400,
+                body=error_body(
+                    "invalid_input",
+                    "An identifier in the call is not one Iris accepts.",
+                    {name: ["Not a valid identifier."] for name in kwargs},
+                ),
+            )
+        )
     # Not thread-sensitive: Django's handler is thread-safe and each call opens and closes
     # its own connection (as a threaded WSGI server's requests), so calls run in parallel.
     call = sync_to_async(rest_call, thread_sensitive=False)

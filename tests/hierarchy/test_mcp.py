@@ -293,6 +293,29 @@ def test_a_capability_refusal_is_a_tool_error_with_the_rest_code(live_server, mc
     assert refused.structured_content["error"]["code"] == "context-not-allowed"
 
 
+def test_an_identifier_no_route_carries_is_refused_without_naming_routes(live_server, mcp_url):
+    """A session id with a slash cannot steer the call to another endpoint."""
+    _, token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
+    member = consenting_member()
+
+    async def calls(session):
+        return await session.call_tool(
+            "append_turn",
+            {
+                "member_id": str(member.pk),
+                "session_id": "s-1/../../../me/memories",
+                "speaker": "member",
+                "text": "hello",
+            },
+        )
+
+    refused = mcp(mcp_url, token, calls)
+    assert refused.is_error and refused.structured_content["status"] == 400
+    assert refused.structured_content["error"]["code"] == "invalid_input"
+    assert "api/v1" not in str(refused.structured_content)
+    assert not ConversationTurn.objects.filter(member=member).exists()
+
+
 def _revoked_service_token() -> str:
     issued, raw = token_issue(owner=ServiceClientFactory(consumer="assistant"))
     token_revoke(token=issued)
