@@ -88,3 +88,20 @@ class CaptureMethod(models.TextChoices):
     DSAR_IMPORT = "dsar-import"
     API = "api"
     OPERATOR_RECORDED = "operator-recorded"
+
+
+class OptOutCategory(models.TextChoices):
+    """Member opt-outs that suppress adapter scopes (memory's blueprints list them in
+    `opt_out_categories`). The seed names the field but not its values; these are
+    Iris's own. An opt-out is recorded in the member's opt-out ledger (`OptOutEvent`)."""
+
+    MEMORY = "memory", "Memory"  # remember nothing in any member-governed scope
+    PERSONALIZATION = "personalization", "Personalisation"  # no durable profile/domain facts
+    CONVERSATION_HISTORY = "conversation_history", "Conversation history"  # no session history
+    EMBODIED = "embodied", "Scenes and movement"  # no scene or pose memory
+    CROSS_DOMAIN_SHARING = "cross_domain_sharing", "Sharing between products"  # one domain only
+
+
+class OptOutEventKind(models.TextChoices):
+    OPT_OUT = "opt-out"  # the member turns a category off
+    OPT_IN = "opt-in"  # the member turns it back on

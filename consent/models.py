@@ -10,6 +10,8 @@ from consent.enums import (
     ConsentEventKind,
     ConsentStatus,
     LegalBasis,
+    OptOutCategory,
+    OptOutEventKind,
 )
 from consent.policy import RECORD_VERSION
 from iris_site.appendonly import append_only_triggers
@@ -162,3 +164,67 @@ class ConsentLedgerHead(models.Model):
 
     def __str__(self) -> str:
         return f"ledger head #{self.sequence} of {self.member_id}"
+
+
+class OptOutEvent(models.Model):
+    """One append-only entry of a member's opt-out ledger: a category of memory scope
+    turned off, or back on. The latest event per category is the member's state; memory's
+    blueprints suppress every scope that lists an opted-out category, on write and read.
+
+    Not purgeable: an opt-out protects the member, so an erasure never brings a
+    category they turned off back on.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="opt_out_events",
+        editable=False,
+    )
+    # Position in the member's opt-out ledger; strictly increasing.
+    sequence = models.PositiveIntegerField(editable=False)
+    category = models.CharField(max_length=32, choices=OptOutCategory, editable=False)
+    kind = models.CharField(max_length=8, choices=OptOutEventKind, editable=False)
+    # Who recorded it (the member themself) and how: "session" or "token:<id>".
+    actor_id = models.UUIDField(null=True, editable=False)
+    witness = models.CharField(max_length=96, editable=False)
+    occurred_at = models.DateTimeField(editable=False)
+
+    class Meta:
+        ordering = ["member", "sequence"]
+        indexes = [
+            models.Index(
+                fields=["member", "category", "-sequence"], name="consent_optout_member_cat_seq"
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "sequence"],
+                name="%(app_label)s_%(class)s_unique_sequence",
+                violation_error_message="The opt-out ledger already has an event here.",
+            ),
+            models.CheckConstraint(
+                condition=Q(category__in=OptOutCategory.values),
+                name="%(app_label)s_%(class)s_category_valid",
+                violation_error_message="Unknown opt-out category.",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=OptOutEventKind.values),
+                name="%(app_label)s_%(class)s_kind_valid",
+                violation_error_message="Unknown opt-out event kind.",
+            ),
+        ]
+        triggers = append_only_triggers()
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.category} #{self.sequence}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("opt-out events are append-only")
+        super().save(*args, **kwargs)
+
+    @property
+    def opted_out(self) -> bool:
+        return self.kind == OptOutEventKind.OPT_OUT

@@ -9,7 +9,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from consent.enums import STATUS_FOR_KIND, ConsentEventKind, ConsentStatus
+from consent.enums import (
+    STATUS_FOR_KIND,
+    CaptureMethod,
+    ConsentEventKind,
+    ConsentStatus,
+    LegalBasis,
+)
 from iris_site.audit.policy import GENESIS_HASH, canonical_json
 
 RECORD_VERSION = 1
@@ -202,3 +208,70 @@ def is_in_force(state: ConsentState, now: datetime) -> bool:
     return state.status == ConsentStatus.GRANTED and (
         state.valid_until is None or state.valid_until > now
     )
+
+
+# --- provenance: who may record which capture method and legal basis ---------------------
+
+
+class PrincipalKind:
+    """Who appends an event (the audit actor's type): the values of `ActorType`."""
+
+    MEMBER = "member"
+    OPERATOR = "operator"
+    SERVICE = "service"
+    SYSTEM = "system"
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenanceRule:
+    """The capture methods and legal bases one kind of principal may record."""
+
+    capture_methods: frozenset[str]
+    legal_bases: frozenset[str]
+
+
+# A member records their own choice, as they make it: in a prompt, a settings toggle or
+# through the API, on the basis of their consent. What the member did not do themselves
+# cannot be claimed by them: an operator records `operator-recorded` events (on whichever
+# Art. 6 basis justifies them), and `dsar-import` and the expiry job's restatement of a
+# grant's provenance are Iris's own (system) writes. A service client records nothing:
+# it asks the member, who answers through their own door.
+PROVENANCE_RULES: Mapping[str, ProvenanceRule] = {
+    PrincipalKind.MEMBER: ProvenanceRule(
+        capture_methods=frozenset(
+            {CaptureMethod.INLINE_PROMPT, CaptureMethod.SETTINGS_TOGGLE, CaptureMethod.API}
+        ),
+        legal_bases=frozenset({LegalBasis.CONSENT}),
+    ),
+    PrincipalKind.OPERATOR: ProvenanceRule(
+        capture_methods=frozenset({CaptureMethod.OPERATOR_RECORDED}),
+        legal_bases=frozenset(LegalBasis.values),
+    ),
+    PrincipalKind.SYSTEM: ProvenanceRule(
+        capture_methods=frozenset(CaptureMethod.values),
+        legal_bases=frozenset(LegalBasis.values),
+    ),
+    PrincipalKind.SERVICE: ProvenanceRule(capture_methods=frozenset(), legal_bases=frozenset()),
+}
+NO_RULE = ProvenanceRule(capture_methods=frozenset(), legal_bases=frozenset())
+PROVENANCE_REFUSAL_CODE = "consent-provenance-not-permitted"
+
+
+def provenance_refusal(
+    principal_kind: str, *, capture_method: str, legal_basis: str
+) -> dict[str, list[str]]:
+    """The field errors refusing this provenance to this kind of principal; empty when
+    it may record it. An unknown kind of principal may record nothing (fail closed)."""
+    rule = PROVENANCE_RULES.get(str(principal_kind), NO_RULE)
+    fields: dict[str, list[str]] = {}
+    if capture_method not in rule.capture_methods:
+        allowed = ", ".join(sorted(rule.capture_methods)) or "none"
+        fields["capture_method"] = [
+            f"A {principal_kind} may not record {capture_method!r}; allowed: {allowed}."
+        ]
+    if legal_basis not in rule.legal_bases:
+        allowed = ", ".join(sorted(rule.legal_bases)) or "none"
+        fields["legal_basis"] = [
+            f"A {principal_kind} may not record the basis {legal_basis!r}; allowed: {allowed}."
+        ]
+    return fields

@@ -3,12 +3,12 @@
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from consent.enums import CATEGORY_PREFIX
+from consent.enums import CATEGORY_PREFIX, OptOutEventKind
 from consent.integrity import consent_ledger_trusted_events
-from consent.models import ConsentEvent, ConsentLedgerHead
+from consent.models import ConsentEvent, ConsentLedgerHead, OptOutEvent
 from consent.policy import (
     ConsentState,
     LedgerBreak,
@@ -83,3 +83,36 @@ def consent_ledger_broken_count(*, tenant_id=None) -> int:
     if tenant_id is not None:
         heads = heads.filter(member__tenant_memberships__tenant_id=tenant_id)
     return heads.count()
+
+
+# --- The opt-out ledger -------------------------------------------------------------------
+
+
+def opt_out_event_list(*, member_id) -> QuerySet[OptOutEvent]:
+    """The member's opt-out ledger (the model's order: oldest first)."""
+    return OptOutEvent.objects.filter(member_id=member_id)
+
+
+def _opt_out_heads(*, member_id) -> QuerySet[OptOutEvent]:
+    newer = OptOutEvent.objects.filter(
+        member_id=OuterRef("member_id"),
+        category=OuterRef("category"),
+        sequence__gt=OuterRef("sequence"),
+    )
+    return OptOutEvent.objects.filter(member_id=member_id).exclude(Exists(newer))
+
+
+def opt_out_latest(*, member_id) -> dict[str, OptOutEvent]:
+    """The latest event per category: the member's opt-out picture (a category never
+    touched has no entry, and is on)."""
+    return {event.category: event for event in _opt_out_heads(member_id=member_id)}
+
+
+def opt_outs_active(*, member_id) -> frozenset[str]:
+    """The categories the member has turned off right now (one query): what memory's
+    scope blueprints are evaluated with on every write and read."""
+    return frozenset(
+        _opt_out_heads(member_id=member_id)
+        .filter(kind=OptOutEventKind.OPT_OUT)
+        .values_list("category", flat=True)
+    )

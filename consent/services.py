@@ -7,30 +7,39 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from consent.enums import CONSENT_TYPES, CaptureMethod, ConsentEventKind, LegalBasis
+from consent.enums import (
+    CONSENT_TYPES,
+    CaptureMethod,
+    ConsentEventKind,
+    LegalBasis,
+    OptOutCategory,
+    OptOutEventKind,
+)
 from consent.integrity import (
     consent_ledger_broken_record,
     consent_ledger_head_advance,
     consent_ledger_trusted_events,
 )
-from consent.models import ConsentEvent
+from consent.models import ConsentEvent, OptOutEvent
 from consent.policy import (
+    PROVENANCE_REFUSAL_CODE,
     RECORD_VERSION,
     ConsentState,
     LedgerBreak,
     compute_event_fingerprint,
     compute_event_hash,
     decide,
+    provenance_refusal,
     status_after,
 )
-from consent.selectors import consent_latest_event, consent_ledger_verify
+from consent.selectors import consent_latest_event, consent_ledger_verify, opt_out_latest
 from consent.signals import consent_ended
 from consent.terms import TERMS_HASHES
 from iris_site.appendonly import purge_bypass
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import GENESIS_HASH
-from iris_site.errors import Conflict, InvalidInput
+from iris_site.errors import Conflict, InvalidInput, NotPermitted
 from iris_site.models import User
 from iris_site.services import member_lock
 
@@ -61,6 +70,19 @@ def _validate(
         raise InvalidInput("The consent event is invalid.", code="invalid", fields=fields)
 
 
+def _check_provenance(*, actor: Actor, capture_method: str, legal_basis: str) -> None:
+    """Every door (API, admin, CLI, MCP, jobs) appends through here: a principal may
+    claim only the capture methods and bases `consent.policy.PROVENANCE_RULES` gives it."""
+    fields = provenance_refusal(actor.type, capture_method=capture_method, legal_basis=legal_basis)
+    if fields:
+        raise NotPermitted(
+            "This capture method or legal basis cannot be recorded by you: "
+            "only the operator or data-rights path that justifies it may record it.",
+            code=PROVENANCE_REFUSAL_CODE,
+            fields=fields,
+        )
+
+
 @transaction.atomic
 def consent_event_append(
     *,
@@ -75,7 +97,8 @@ def consent_event_append(
     valid_until: datetime | None = None,
     now: datetime | None = None,
 ) -> AppendResult:
-    """Append one event after checking it against the member's current state.
+    """Append one event after checking its provenance (who may record which capture
+    method and legal basis) and the member's current state.
 
     A repeated grant (or denial) returns the event already in force and writes nothing;
     an event that contradicts the state (withdrawing what is not granted) is refused.
@@ -87,6 +110,7 @@ def consent_event_append(
         capture_method=capture_method,
         terms_version=terms_version,
     )
+    _check_provenance(actor=actor, capture_method=capture_method, legal_basis=legal_basis)
     now = now or timezone.now()
     if valid_until is not None and (kind != ConsentEventKind.GRANT or valid_until <= now):
         raise InvalidInput(
@@ -254,3 +278,73 @@ def consent_ledger_check(*, member_id) -> LedgerBreak | None:
     if broken is not None and broken.reason != "terms-drift":
         consent_ledger_broken_record(member_id=member_id, broken=broken)
     return broken
+
+
+# --- The opt-out ledger -------------------------------------------------------------------
+
+OPT_OUT_POLICY_ID = "iris.consent.opt-outs.v1"
+OPT_OUT_ACTION = "consent.opt_out.recorded"
+
+
+@dataclass(frozen=True, slots=True)
+class OptOutResult:
+    category: str
+    opted_out: bool  # the category's state after the call
+    event: OptOutEvent | None  # the event in force (None: never opted out)
+    created: bool  # False when the request repeated the current state (idempotent)
+
+
+@transaction.atomic
+def opt_out_record(
+    *,
+    member: User,
+    category: str,
+    opted_out: bool,
+    witness: str,
+    actor: Actor,
+    now: datetime | None = None,
+) -> OptOutResult:
+    """Turn a category of memory scope off (`opted_out=True`) or back on.
+
+    Appends one event when the state changes; repeating the current state writes
+    nothing. Taken under the member lock the write path reads opt-outs under, so an
+    opt-out committed first refuses every later write in the scopes it suppresses.
+    """
+    if category not in OptOutCategory.values:
+        raise InvalidInput(
+            "The opt-out is invalid.",
+            code="invalid",
+            fields={"category": [f"Unknown opt-out category {category!r}."]},
+        )
+    now = now or timezone.now()
+    member_lock(member_id=member.pk)
+    latest = opt_out_latest(member_id=member.pk).get(category)
+    if (latest is not None and latest.opted_out) == opted_out:
+        return OptOutResult(category=category, opted_out=opted_out, event=latest, created=False)
+    head = OptOutEvent.objects.filter(member=member).order_by("-sequence").only("sequence").first()
+    event = OptOutEvent(
+        id=uuid.uuid4(),
+        member=member,
+        sequence=(head.sequence + 1) if head else 1,
+        category=category,
+        kind=OptOutEventKind.OPT_OUT if opted_out else OptOutEventKind.OPT_IN,
+        actor_id=actor.id,
+        witness=witness,
+        occurred_at=now,
+    )
+    event.save(force_insert=True)
+    audit_event_append(
+        action=OPT_OUT_ACTION,
+        policy_id=OPT_OUT_POLICY_ID,
+        actor=actor,
+        severity=Severity.INFO,
+        target_member_id=member.pk,
+        payload={
+            "event_id": str(event.id),
+            "sequence": event.sequence,
+            "category": category,
+            "kind": event.kind,
+        },
+        occurred_at=now,
+    )
+    return OptOutResult(category=category, opted_out=opted_out, event=event, created=True)

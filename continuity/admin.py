@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
+from continuity.models import ContinuationToken, ContinuityNotice
 from iris_site.admin_readonly import ReadOnlyModelAdmin
 
 
@@ -27,13 +27,5 @@ class ContinuityNoticeAdmin(ReadOnlyModelAdmin):
     ]
     list_filter = ["kind"]
     search_fields = ["=member__id", "member__email", "=id"]
-    ordering = ["-created_at"]
-    list_select_related = ["member"]
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(ReadOnlyModelAdmin):
-    list_display = ["member", "key", "created_at"]
-    search_fields = ["=member__id", "member__email", "=key"]
     ordering = ["-created_at"]
     list_select_related = ["member"]

@@ -8,9 +8,7 @@ Views are thin: write bodies are validated by the strict pydantic contract
 
 import pydantic
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -33,6 +31,7 @@ from continuity.contracts import (
     token_parse,
 )
 from continuity.enums import NoticeKind, Posture, Surface, WriteOutcome
+from continuity.models import ContinuationToken
 from continuity.policy import RECENT_DEFAULT, RECENT_MAX, readable_surfaces
 from continuity.selectors import (
     continuation_resume,
@@ -40,12 +39,17 @@ from continuity.selectors import (
     continuation_token_withheld,
     member_token_reader,
 )
-from continuity.services import continuation_token_write, continuity_notices_deliver
+from continuity.services import (
+    continuation_token_write,
+    continuity_notices_deliver,
+    write_answer,
+)
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotPermitted
+from iris_site.idempotency import Scope, idempotent, key_problem
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.gate import ContentKind, Reader, ReaderKind
@@ -54,13 +58,47 @@ from memory.selectors import principal_capabilities
 # DRF's RegexField uses Python's `re`; the contract's pattern is valid there too.
 _REFERENCE = REFERENCE_PATTERN
 
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Optional; when sent it must equal the body's `idempotency_key`.",
-)
+
+def _body_key(request) -> str | None:
+    """A token's idempotency key is its body's `idempotency_key` (the header, when sent,
+    must equal it). A key the contract would refuse, or a header that disagrees, is left
+    to the view's own 400."""
+    data = request.data if isinstance(request.data, dict) else {}
+    body_key = data.get("idempotency_key")
+    header = request.headers.get("Idempotency-Key")
+    if not isinstance(body_key, str) or key_problem(body_key) is not None:
+        return None
+    if header is not None and header != body_key:
+        return None
+    return body_key
+
+
+def _token_wire(request):
+    """The token as the contract reads it, so a retry that spells it differently (key
+    order, UUID case, a time zone offset) is the same request."""
+    try:
+        return token_parse(request.data).wire()
+    except (pydantic.ValidationError, TypeError, ValueError):
+        return request.data
+
+
+def _write_reference(response) -> dict:
+    return {name: response.data[name] for name in ("id", "recorded_at", "revision", "outcome")}
+
+
+def _write_replay(request, reference, *, member_id) -> dict | None:
+    """The first answer again: the token the retry sends (the same, by fingerprint) where
+    and how it landed, while its slot exists (an erasure took it: gone)."""
+    if not ContinuationToken.objects.filter(member_id=member_id, pk=reference["id"]).exists():
+        return None
+    return write_answer(
+        token_parse(request.data),
+        slot_id=reference["id"],
+        recorded_at=reference["recorded_at"],
+        revision=reference["revision"],
+        outcome=reference["outcome"],
+    )
+
 
 # --- Shapes ------------------------------------------------------------------------------
 
@@ -350,22 +388,34 @@ class MemberContinuationTokenApi(APIView):
         surfaces = _consumer_surfaces(request, query.get("surface"))
         return _list_answer(request, member_id=member.pk, query=query, surfaces=surfaces)
 
+    @idempotent(
+        Scope.CONTINUITY_WRITE,
+        replay=_write_replay,
+        reference=_write_reference,
+        key=_body_key,
+        body=_token_wire,
+        field="idempotency_key",
+    )
     @extend_schema(
         operation_id="members_continuation_tokens_write",
         description=(
             "Write the member's token for the caller's own surface (else 403). Idempotent "
-            "by `idempotency_key`: the same key and body answer 200 with the first answer "
-            "(header `Idempotent-Replayed: true`); the same key with another body is 409. "
-            "One token per surface and scope key: the most recent write by server time "
-            "wins; a device that loses a close race gets a notice on its next read."
+            "by the body's `idempotency_key` (an `Idempotency-Key` header, when sent, must "
+            "equal it): the same key and token answer with the first answer, status "
+            "included (header `Idempotent-Replayed: true`); the same key with another "
+            "token is 409. One token per surface and scope key: the most recent write by "
+            "server time wins; a device that loses a close race gets a notice on its next "
+            "read."
         ),
-        parameters=[IDEMPOTENCY_HEADER],
         request=ContinuationTokenSerializer,
         responses={
-            201: OpenApiResponse(ContinuationTokenWriteOutputSerializer, description="A new slot."),
+            201: OpenApiResponse(
+                ContinuationTokenWriteOutputSerializer,
+                description="A new slot (also when replayed).",
+            ),
             200: OpenApiResponse(
                 ContinuationTokenWriteOutputSerializer,
-                description="An existing slot, or a replay.",
+                description="An existing slot (also when replayed).",
             ),
             **error_responses(400, 404, 409, 413),
         },
@@ -391,13 +441,10 @@ class MemberContinuationTokenApi(APIView):
             actor=Actor.of(request.user),
             client=request.user,
         )
-        created = result.outcome == WriteOutcome.CREATED and not result.replayed
-        response = Response(
+        created = result.outcome == WriteOutcome.CREATED
+        return Response(
             result.answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
         )
-        if result.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
 
 
 @content_view(reads=[ContentKind.TOKEN], through=READ_GATE)

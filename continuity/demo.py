@@ -1,11 +1,13 @@
 """Demo continuation tokens: the first demo member was listening to a Tara chapter on a
 laptop and reading a Nisaba edition on a phone, so the continuation cards show something.
 
-Fixed token ids, keys and times make re-running a replay of the same writes (a no-op)."""
+Fixed token ids, keys and times make re-running a no-op: a slot already holding its demo
+token is left as it is."""
 
 import uuid
 
 from continuity.contracts import token_parse
+from continuity.models import ContinuationToken
 from continuity.services import continuation_token_write
 from iris_site.audit.events import Actor
 from iris_site.models import User
@@ -63,6 +65,8 @@ def seed(data: dict) -> None:
                 "last_updated_at": row["last_updated_at"],
             }
         )
+        if ContinuationToken.objects.filter(member=member, token_id=contract.token_id).exists():
+            continue
         continuation_token_write(
             member=member,
             contract=contract,

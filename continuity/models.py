@@ -155,34 +155,3 @@ class ContinuityNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} notice"
-
-
-class IdempotencyRecord(models.Model):
-    """One answered token write, by the member's idempotency key: a retry with the same
-    body gets the same answer; the same key with another body is a conflict."""
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=IDEMPOTENCY_KEY_MAX_LENGTH)
-    # SHA-256 of the validated token's canonical JSON.
-    fingerprint = models.CharField(max_length=64)
-    token = models.ForeignKey(
-        ContinuationToken, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    # The answer as first given (the token's references and the outcome; no content).
-    response = models.JSONField()
-    created_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["created_at"], name="continuity_idem_created")]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["member", "key"],
-                name="%(app_label)s_%(class)s_one_per_key",
-                violation_error_message="This idempotency key has already been used.",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return "idempotency record"

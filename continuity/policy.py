@@ -1,5 +1,5 @@
 """Continuity's pure rules: conflict resolution between devices, who may read or write
-which surface, and the write fingerprint. Who may read a sensitive token is the read
+which surface, and the device reference. Who may read a sensitive token is the read
 gate's token rule (`memory.gate.decide`; its SQL twin is in `continuity.selectors`).
 
 No ORM: these rules are tested without a database.
@@ -8,13 +8,10 @@ No ORM: these rules are tested without a database.
 import hashlib
 import hmac
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from continuity.enums import Surface, WriteOutcome
-from iris_site.audit.policy import canonical_json
 
 # Two devices writing the same slot closer together than this were both "playing": the
 # loser is told. Further apart it is an ordinary hand-off and nobody needs a notice.
@@ -32,16 +29,8 @@ MID_SEGMENT_SURFACES = frozenset(
     {Surface.TARA.value, Surface.PSYCHE.value, Surface.LIVING_SCENE.value}
 )
 
-# A retry is answered from its record for this long; after that the key may be reused.
-IDEMPOTENCY_TTL = timedelta(hours=24)
 # Delivered notices are history; they are purged after this.
 NOTICE_RETENTION = timedelta(days=30)
-
-
-def token_fingerprint(wire: Mapping[str, Any]) -> str:
-    """SHA-256 over the canonical JSON of a validated token: equal bodies, equal prints,
-    whatever the key order or spelling of the request (UUID case, time zone offset)."""
-    return hashlib.sha256(canonical_json(dict(wire))).hexdigest()
 
 
 def device_ref(*, secret: bytes, member_id: uuid.UUID | str, device_id: str) -> str:

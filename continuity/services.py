@@ -1,4 +1,4 @@
-"""Writes of continuity: token writes (idempotent, last-writer-wins), notice delivery,
+"""Writes of continuity: token writes (last-writer-wins), notice delivery,
 the consent-ended record and housekeeping. Each appends its audit event in the same
 transaction; payloads carry ids, enums and numbers only (devices as keyed digests)."""
 
@@ -12,20 +12,18 @@ from django.utils import timezone
 
 from continuity.contracts import ContinuationToken as TokenContract
 from continuity.enums import WriteOutcome
-from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
+from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.policy import (
-    IDEMPOTENCY_TTL,
     NOTICE_RETENTION,
     SlotHead,
     device_ref,
     may_write_surface,
     resolve_write,
-    token_fingerprint,
 )
 from continuity.selectors import continuity_cross_device_grant_id, continuity_notices_pending
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
+from iris_site.errors import InvalidInput, NotFound, NotPermitted
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
 from memory.selectors import ensure_no_pending_clear
@@ -46,21 +44,22 @@ def _device_ref(member_id, device_id: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class WriteResult:
-    # The answer as given the first time: a replay returns exactly this.
+    # The answer: the token as written, its slot, revision and outcome.
     answer: dict[str, Any]
     outcome: WriteOutcome
-    replayed: bool
     token: ContinuationToken | None
     notice: ContinuityNotice | None = None
 
 
-def _answer(
-    contract: TokenContract, *, slot_id, recorded_at: datetime, revision: int, outcome: str
+def write_answer(
+    contract: TokenContract, *, slot_id, recorded_at: datetime | str, revision: int, outcome: str
 ) -> dict[str, Any]:
+    """A write's answer: the token as sent plus where and how it landed. References
+    only, so a replay (`continuity.apis`) rebuilds it from the request and the ids."""
     return {
         "id": str(slot_id),
         **contract.wire(),
-        "recorded_at": _iso(recorded_at),
+        "recorded_at": recorded_at if isinstance(recorded_at, str) else _iso(recorded_at),
         "revision": revision,
         "outcome": outcome,
     }
@@ -176,12 +175,12 @@ def continuation_token_write(
     client: ServiceClient | None = None,
     now: datetime | None = None,
 ) -> WriteResult:
-    """Write a member's token for a surface, idempotently, last writer wins by server time.
+    """Write a member's token for a surface, last writer wins by server time.
 
-    Same idempotency key + same body → the first answer again (nothing written); same
-    key + another body → 409. Otherwise the write takes its slot (member + surface +
-    scope key) unless the slot holds a more recent write; when two devices race within
-    the conflict window, the losing device gets an "also playing" notice.
+    The write takes its slot (member + surface + scope key) unless the slot holds a more
+    recent write; when two devices race within the conflict window, the losing device
+    gets an "also playing" notice. Retries are answered by the one idempotency layer
+    (`iris_site.idempotency`, on the API view, keyed by the contract's idempotency_key).
 
     `client` is the authenticated service client writing (None for a system write such
     as the demo seed): recorded with the device id, it is what lets a sensitive token
@@ -196,25 +195,6 @@ def continuation_token_write(
     ensure_no_pending_clear(member_id=member.pk)
     # Taken under the lock, so the writes of one member are totally ordered in time.
     now = now or timezone.now()
-
-    fingerprint = token_fingerprint(contract.wire())
-    record = IdempotencyRecord.objects.filter(member=member, key=contract.idempotency_key).first()
-    if record is not None and record.created_at <= now - IDEMPOTENCY_TTL:
-        record.delete()  # expired: the key is free again
-        record = None
-    if record is not None:
-        if record.fingerprint != fingerprint:
-            raise Conflict(
-                "This idempotency key was used for a different token.",
-                code="idempotency-key-reused",
-                fields={"idempotency_key": ["Already used with a different body."]},
-            )
-        return WriteResult(
-            answer=record.response,
-            outcome=WriteOutcome(record.response["outcome"]),
-            replayed=True,
-            token=record.token,
-        )
 
     _check_references(member=member, contract=contract, now=now)
 
@@ -254,20 +234,12 @@ def continuation_token_write(
             now=now,
         )
 
-    answer = _answer(
+    answer = write_answer(
         contract,
         slot_id=slot.pk,
         recorded_at=now,
         revision=slot.revision,
         outcome=resolution.outcome,
-    )
-    IdempotencyRecord.objects.create(
-        member=member,
-        key=contract.idempotency_key,
-        fingerprint=fingerprint,
-        token=slot,
-        response=answer,
-        created_at=now,
     )
     audit_event_append(
         action="continuity.token.written",
@@ -309,9 +281,7 @@ def continuation_token_write(
             },
             occurred_at=now,
         )
-    return WriteResult(
-        answer=answer, outcome=resolution.outcome, replayed=False, token=slot, notice=notice
-    )
+    return WriteResult(answer=answer, outcome=resolution.outcome, token=slot, notice=notice)
 
 
 @transaction.atomic
@@ -384,15 +354,15 @@ def continuity_cross_device_ended(
 
 @transaction.atomic
 def continuity_purge_expired(*, now: datetime | None = None) -> dict[str, int]:
-    """Forget idempotency records past their window and notices delivered long ago.
-    Idempotent; records counts only."""
+    """Forget notices delivered long ago (expired idempotency keys are the foundation's
+    job: `iris_site.idempotency.idempotency_purge_expired`). Idempotent; records counts
+    only."""
     now = now or timezone.now()
-    records, _ = IdempotencyRecord.objects.filter(created_at__lte=now - IDEMPOTENCY_TTL).delete()
     notices, _ = ContinuityNotice.objects.filter(
         delivered_at__isnull=False, delivered_at__lte=now - NOTICE_RETENTION
     ).delete()
-    counts = {"idempotency_record_count": records, "notice_count": notices}
-    if records or notices:
+    counts = {"notice_count": notices}
+    if notices:
         audit_event_append(
             action="continuity.housekeeping.purged",
             policy_id=POLICY_ID,

@@ -1,8 +1,8 @@
 """Continuity's content store (registered from `ContinuityConfig.ready()` in the registry
 of `memory.stores`): continuation tokens carry references and posture, never content, but
 their anchor and cursor are strings a surface chose. A token whose anchor or cursor names
-an erased entry or repeats its text goes with it (its notices and idempotency answers by
-cascade)."""
+an erased entry or repeats its text goes with it (its notices by cascade; a retry of the
+write that made it is then 410, `iris_site.idempotency`)."""
 
 from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.services import POLICY_ID

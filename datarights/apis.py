@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from datarights.enums import RequestKind, RequestStatus
 from datarights.models import DataRightsRequest
+from datarights.replays import datarights_submit_replay
 from datarights.selectors import (
     datarights_queue,
     datarights_queue_get,
@@ -47,6 +48,7 @@ from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
 from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.errors import NotFound
+from iris_site.idempotency import Scope, body_without, idempotent
 from iris_site.permissions import IsMember, operator_with_roles
 from iris_site.selectors import operator_tenant_id
 from memory.gate import ContentKind
@@ -109,6 +111,9 @@ class DataRightsListCreateApi(generics.ListAPIView):
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
+    @idempotent(
+        Scope.DATA_RIGHTS_REQUEST, replay=datarights_submit_replay, body=body_without("passphrase")
+    )
     @extend_schema(
         request=DataRightsSubmitInputSerializer,
         responses={201: ReceiptSerializer, **error_responses(400, 409, 413)},

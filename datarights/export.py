@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 
 from consent.enums import category_consent_type
 from consent.policy import ConsentState, is_in_force
-from consent.selectors import consent_event_list, consent_states
+from consent.selectors import consent_event_list, consent_states, opt_out_event_list
 from datarights import conf
 from datarights.contracts import ExportPayload
 from datarights.policy import art15_information
@@ -268,6 +268,16 @@ def _opt_outs(member_id, now: datetime) -> dict:
                 "changed_at": _time(o.changed_at),
             }
             for o in memory_off_the_record_states(member_id=member_id)
+        ],
+        # The member's opt-out ledger, oldest first: what they turned off and back on.
+        "opt_out_ledger": [
+            {
+                "event_id": str(e.pk),
+                "category": e.category,
+                "kind": e.kind,
+                "occurred_at": _time(e.occurred_at),
+            }
+            for e in opt_out_event_list(member_id=member_id).order_by("sequence")
         ],
     }
 

@@ -25,13 +25,15 @@ from hierarchy.stm import POLICY_ID, json_contains_id, stm_audit, stm_content, s
 from hierarchy.stm_policy import AGE_TRIGGER_WINDOW, age_decision, default_target_scope
 from hierarchy.transitions import Tier, transition_check
 from iris_site.api.exceptions import pydantic_fields
-from iris_site.audit.enums import Severity
+from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.refusals import WriteKind, refusal_payload
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotFound, PolicyRefusal
 from iris_site.models import User
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ProvenanceKind, ScopeKind
 from memory.gate import Reader
+from memory.origins import evaluate_origin
 from memory.policy import evaluate_session_profile_promotion
 from memory.services import memory_remember
 
@@ -47,6 +49,9 @@ class ConsolidationInput:
     subject: str | None = None
     origin: str = Origin.MODEL_INFERRED
     confidence: float | None = None
+    # The member's turns the row came from (turn ids): `session-turn` provenance, the only
+    # way a surface may consolidate a row as the member's own word (`memory.origins`).
+    turns: tuple[str, ...] = ()
     # Present only to be refused: an existing entry is never rewritten in place.
     entry_id: str | None = None
 
@@ -89,7 +94,15 @@ def _write_request(row: ShortTermMemory, given: ConsolidationInput, body: str):
                 "kind": provenance,
                 "ref": f"short-term:{row.pk}",
                 "captured_at": row.created_at.isoformat(),
-            }
+            },
+            *(
+                {
+                    "kind": ProvenanceKind.SESSION_TURN,
+                    "ref": str(turn),
+                    "captured_at": row.created_at.isoformat(),
+                }
+                for turn in given.turns
+            ),
         ],
     }
     if given.subject:
@@ -120,14 +133,41 @@ def _promotion(row: ShortTermMemory, write, explicit: bool):
     return decision.reason
 
 
-def _refusal_audit(row_id, member_id, *, actor: Actor, trigger: str, reason: str) -> None:
+def _service_consumer(actor: Actor) -> str | None:
+    return (actor.role or None) if actor.type == ActorType.SERVICE else None
+
+
+def _refusal_audit(
+    row_id,
+    member_id,
+    *,
+    actor: Actor,
+    trigger: str,
+    error: DomainError,
+    consumer: str | None = None,
+    scope_kind: str | None = None,
+) -> None:
+    """The consolidation refusal keeps its own action (and the T5 fields) but carries the
+    payload shape of `memory.write.refused`, so the dashboard's refusal counter counts
+    both as one (`hierarchy.metrics.REFUSAL_ACTIONS`)."""
     audit_event_append(
         action="memory.stm.consolidation_refused",
         policy_id=POLICY_ID,
         actor=actor,
         severity=Severity.WARNING,
         target_member_id=member_id,
-        payload={"stm_id": str(row_id), "trigger": trigger, "reason": reason, "transition": "t5"},
+        payload={
+            **refusal_payload(
+                write=WriteKind.CONSOLIDATE,
+                reason=error.code,
+                status=error.status_code,
+                consumer=consumer,
+                scope_kind=scope_kind,
+            ),
+            "stm_id": str(row_id),
+            "trigger": trigger,
+            "transition": "t5",
+        },
     )
 
 
@@ -158,6 +198,7 @@ def stm_consolidate(
         transition_check(Tier.LTM, Tier.LTM, "rewrite")  # always raises: fail closed
     transition = transition_check(Tier.STM, Tier.LTM, "consolidate")
     now = now or timezone.now()
+    target_kind = None
     try:
         with transaction.atomic():
             rows = ShortTermMemory.objects.select_for_update()
@@ -177,6 +218,7 @@ def stm_consolidate(
             if not body:
                 raise Conflict("This row's content cannot be read.", code="stm-unreadable")
             write = _write_request(row, given, body)
+            target_kind = write.scope.kind
             if reader is not None:
                 # As on the memories endpoint: the client's own write kinds, narrowing included.
                 reader.capabilities.require_write_kind(write.scope.kind)
@@ -189,6 +231,7 @@ def stm_consolidate(
                 actor=actor,
                 consumer=consumer,
                 session_id=session,
+                promoted=promotion_reason,
                 now=now,
             )
             row.consolidated_to = result.entry.pk
@@ -212,7 +255,13 @@ def stm_consolidate(
         # as it was and the refusal is on the chain with its reason.
         if exc.status_code in (403, 422):
             _refusal_audit(
-                stm_id, member_id_of(stm_id), actor=actor, trigger=trigger, reason=exc.code
+                stm_id,
+                member_id_of(stm_id),
+                actor=actor,
+                trigger=trigger,
+                error=exc,
+                consumer=consumer or _service_consumer(actor),
+                scope_kind=target_kind,
             )
         raise
     metrics.increment("memory.stm.consolidated", trigger=trigger, scope_kind=row.scope_kind)
@@ -245,7 +294,11 @@ class ConsolidationPreview:
 
 
 def stm_consolidation_preview(
-    *, stm_id, given: ConsolidationInput | None = None, now: datetime | None = None
+    *,
+    stm_id,
+    given: ConsolidationInput | None = None,
+    writer: str = ActorType.SYSTEM,
+    now: datetime | None = None,
 ) -> ConsolidationPreview:
     given = given or ConsolidationInput()
     if given.entry_id:
@@ -264,6 +317,16 @@ def stm_consolidation_preview(
             _promotion(row, write, given.explicit)
         except DomainError as exc:
             refusal = exc.code
+        else:
+            # Who applies it may assert only its own origins (`memory.origins`); the row
+            # quotes no turn unless the input names some.
+            decision = evaluate_origin(
+                writer=writer,
+                origin=given.origin,
+                scope_kind=write.scope.kind,
+                member_turns=len(given.turns),
+            )
+            refusal = None if decision.allowed else decision.code
     return ConsolidationPreview(
         stm_id=str(row.pk),
         member_id=str(row.member_id),

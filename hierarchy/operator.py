@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
+from django.db.models.fields.json import KT
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
@@ -25,6 +26,7 @@ from hierarchy.enums import StmScopeKind
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import scope_digest
 from iris_site.audit.events import Actor
+from iris_site.audit.refusals import WRITE_REFUSED_ACTION
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, TenantMembership
 from memory.enums import Lifecycle
@@ -33,6 +35,10 @@ from memory.policy import ACTOR_HANDLE_PATTERN
 
 logger = logging.getLogger(__name__)
 EPISODIC_WINDOW = timedelta(hours=24)
+REFUSAL_WINDOW = timedelta(days=7)
+# The refused-write events the counter counts: every write path's `memory.write.refused`
+# and consolidation's own refusal, which carries the same payload shape.
+REFUSAL_ACTIONS = (WRITE_REFUSED_ACTION, "memory.stm.consolidation_refused")
 REPLAY_DEFAULT_LIMIT = 200
 REPLAY_MAX_LIMIT = 1000
 LTM_DEFAULT_LIMIT = 100
@@ -106,6 +112,43 @@ def episodic_hourly_24h(*, tenant_id=None, now: datetime | None = None) -> list[
     return [{"hour": hour, "count": found.get(hour, 0)} for hour in hours]
 
 
+def write_refusal_counts(*, tenant_id=None, now: datetime | None = None) -> list[dict]:
+    """Refused writes per consumer and reason code over the last 24 h and 7 days, most
+    refused first: counts only, read from the refusal events' identifiers (never content).
+
+    One grouped query on the `(action, -occurred_at)` index; a tenant-bound operator
+    counts only refusals that targeted its tenant's members."""
+    now = now or timezone.now()
+    events = AuditEvent.objects.filter(
+        action__in=REFUSAL_ACTIONS, occurred_at__gt=now - REFUSAL_WINDOW, occurred_at__lte=now
+    )
+    if tenant_id is not None:
+        members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
+        events = events.filter(target_member_id__in=members)
+    rows = (
+        events.order_by()
+        .annotate(consumer=KT("payload__consumer"), reason=KT("payload__reason"))
+        .values("consumer", "reason")
+        .annotate(
+            last_7d=Count("id"),
+            last_24h=Count("id", filter=Q(occurred_at__gt=now - EPISODIC_WINDOW)),
+        )
+    )
+    return sorted(
+        (
+            {
+                # JSON null comes back as SQL NULL on PostgreSQL, as "null" on SQLite.
+                "consumer": None if row["consumer"] in (None, "", "null") else row["consumer"],
+                "reason": row["reason"] or "",
+                "last_24h": row["last_24h"],
+                "last_7d": row["last_7d"],
+            }
+            for row in rows
+        ),
+        key=lambda row: (-row["last_7d"], -row["last_24h"], row["consumer"] or "", row["reason"]),
+    )
+
+
 def _part(name: str, compute):
     """One dashboard part, or None when its query fails (rendered as "—")."""
     try:
@@ -123,6 +166,7 @@ class HierarchyCounts:
     episodic_24h: int | None
     episodic_hourly: list[dict] | None
     generated_at: datetime
+    refusals: list[dict] | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -145,6 +189,9 @@ def hierarchy_counts(*, tenant_id=None, with_hourly: bool = False) -> HierarchyC
         if with_hourly
         else None,
         generated_at=now,
+        refusals=_part("refusals", lambda: write_refusal_counts(tenant_id=tenant_id, now=now))
+        if with_hourly
+        else None,
     )
 
 

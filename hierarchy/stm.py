@@ -21,7 +21,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from consent.enums import BaseConsentType, category_consent_type
-from consent.selectors import consent_active
+from consent.selectors import consent_active, opt_outs_active
 from hierarchy import metrics
 from hierarchy.access import access_record_append, justification_clean
 from hierarchy.enums import StmScopeKind
@@ -31,8 +31,16 @@ from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, default_target_scope, no
 from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
-from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, PolicyRefusal
+from iris_site.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotFound,
+    NotPermitted,
+    PolicyRefusal,
+)
 from iris_site.models import User
 from iris_site.services import member_lock
 from memory.capabilities import Capabilities
@@ -53,6 +61,7 @@ from memory.gate import (
     ScopeKey,
     Source,
     decide,
+    kind_opted_out,
     standing_reason,
 )
 from memory.selectors import (
@@ -176,6 +185,24 @@ def _writer_of(actor: Actor) -> str:
     return actor.role or str(actor.type)
 
 
+def _consumer_of(actor: Actor) -> str | None:
+    """The consumer a service actor writes for (its role); None for people and the system."""
+    return (actor.role or None) if actor.type == ActorType.SERVICE else None
+
+
+def _refusal_audited(exc: DomainError, *, member: User, scope_kind: str, actor: Actor) -> None:
+    """A refused short-term write (off the record, pending clear, consent, cap, forgotten
+    fact...) leaves `memory.write.refused` once its transaction has rolled back."""
+    audit_write_refused(
+        exc,
+        write=WriteKind.SHORT_TERM,
+        actor=actor,
+        member_id=member.pk,
+        consumer=_consumer_of(actor),
+        scope_kind=scope_kind,
+    )
+
+
 # --- writes --------------------------------------------------------------------------------
 
 
@@ -216,6 +243,13 @@ def _create(
     if memory_off_the_record(member_id=member.pk, session_id=session):
         raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
     _check_consent(member.pk, category, now)
+    if kind_opted_out(stm_gate_kind(scope_kind), opt_outs_active(member_id=member.pk)):
+        # What the read gate would withhold from every reader is not kept at all.
+        raise PolicyRefusal(
+            f"The member turned off memory of this kind ({stm_gate_kind(scope_kind)}); "
+            "see their scope policies.",
+            code="scope-suppressed",
+        )
     # Working memory is never the member's own statement: a forgotten fact stays out.
     if refusal := fingerprint_refusal(member_id=member.pk, conflict_key="", text=content):
         raise PolicyRefusal(
@@ -265,8 +299,18 @@ def _create(
     return row
 
 
+def stm_write(*, member: User, scope_kind: str, actor: Actor, **kwargs) -> ShortTermMemory:
+    """T2: a surface, agent or tool writes a row of working memory for a member; a
+    refusal is audited (`memory.write.refused`) after the write rolled back."""
+    try:
+        return _stm_write(member=member, scope_kind=scope_kind, actor=actor, **kwargs)
+    except DomainError as exc:
+        _refusal_audited(exc, member=member, scope_kind=scope_kind, actor=actor)
+        raise
+
+
 @transaction.atomic
-def stm_write(
+def _stm_write(
     *,
     member: User,
     scope_kind: str,
@@ -280,7 +324,6 @@ def stm_write(
     origin_tier: str = Tier.SOURCE,
     now: datetime | None = None,
 ) -> ShortTermMemory:
-    """T2: a surface, agent or tool writes a row of working memory for a member."""
     transition = transition_check(origin_tier, Tier.STM, "write")
     return _create(
         member=member,
@@ -340,8 +383,17 @@ def stm_refresh(
     return row
 
 
+def stm_demote(*, member: User, scope_kind: str, actor: Actor, **kwargs) -> ShortTermMemory:
+    """T7 / RC3 (see `_stm_demote`); a refusal is audited after the write rolled back."""
+    try:
+        return _stm_demote(member=member, scope_kind=scope_kind, actor=actor, **kwargs)
+    except DomainError as exc:
+        _refusal_audited(exc, member=member, scope_kind=scope_kind, actor=actor)
+        raise
+
+
 @transaction.atomic
-def stm_demote(
+def _stm_demote(
     *,
     member: User,
     entry_id,

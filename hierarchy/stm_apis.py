@@ -12,9 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hierarchy.bundle import get_context_bundle
-from hierarchy.consolidation import ConsolidationInput, member_id_of, stm_consolidate
+from hierarchy.consolidation import ConsolidationInput, stm_consolidate
 from hierarchy.enums import StmScopeKind
 from hierarchy.models import ShortTermMemory
+from hierarchy.replays import consolidate_reference, consolidate_replay, stm_write_replay
 from hierarchy.stm import (
     stm_content,
     stm_gate,
@@ -35,6 +36,7 @@ from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import NotFound
+from iris_site.idempotency import Scope, idempotent
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient
 from memory.capabilities import capability_table_markdown
@@ -238,6 +240,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
             [stm_output(view.row, view.content) for view in read.views], read.withheld
         )
 
+    @idempotent(Scope.SHORT_TERM_WRITE, replay=stm_write_replay)
     @extend_schema(
         description="Write a row of working memory; the answer echoes it. A `user_session` "
         "row is session memory, the others profile memory: a kind outside the client's "
@@ -318,8 +321,22 @@ class ShortTermConsolidateApi(APIView):
             "user_session row, else the profile.",
         )
         subject = serializers.CharField(required=False, max_length=200)
-        origin = serializers.ChoiceField(choices=Origin.choices, default=Origin.MODEL_INFERRED)
+        origin = serializers.ChoiceField(
+            choices=Origin.choices,
+            default=Origin.MODEL_INFERRED,
+            help_text="Bound to the writer (see the origin table): a surface never asserts "
+            "`user-confirmed` or `operator-copilot`, and a short-term row quotes no member "
+            "turn, so `user-stated` is refused too (403 / 422).",
+        )
         confidence = serializers.FloatField(required=False, min_value=0, max_value=1)
+        turns = serializers.ListField(
+            child=serializers.UUIDField(),
+            required=False,
+            max_length=20,
+            help_text="The member's turns the row came from: `session-turn` provenance, "
+            "checked against the stored turns. With a turn the member spoke, the row may be "
+            "consolidated as `user-stated`.",
+        )
         entry_id = serializers.UUIDField(
             required=False,
             help_text="Refused (409 illegal-transition): entries are never rewritten in place.",
@@ -327,6 +344,9 @@ class ShortTermConsolidateApi(APIView):
 
     permission_classes = [IsServiceClient]
 
+    @idempotent(
+        Scope.SHORT_TERM_CONSOLIDATE, replay=consolidate_replay, reference=consolidate_reference
+    )
     @extend_schema(
         description=GATE_NOTE
         + " A row it withholds is 404, as one that is not there, and nothing is recorded."
@@ -339,7 +359,7 @@ class ShortTermConsolidateApi(APIView):
             **error_responses(400, 403, 404, 409, 422),
         },
     )
-    def post(self, request, stm_id):
+    def post(self, request, member_id, stm_id):
         query = _query(ShortTermReadQuerySerializer, request)
         # Refused before any row is looked up, so a 403 never tells that a row exists.
         principal_capabilities(request.user).require_context(query["context"])
@@ -348,16 +368,17 @@ class ShortTermConsolidateApi(APIView):
         data = dict(serializer.validated_data)
         if data.get("entry_id") is not None:
             data["entry_id"] = str(data["entry_id"])
-        member_id = member_id_of(stm_id)
-        if member_id is None:
-            raise NotFound()
+        data["turns"] = tuple(str(turn) for turn in data.get("turns", ()))
+        member = _member_or_404(member_id)
+        # The row is looked up inside the member named by the path only: another member's
+        # row id is 404, as one that is not there.
         result = stm_consolidate(
             stm_id=stm_id,
             actor=Actor.of(request.user),
             given=ConsolidationInput(**data),
             consumer=request.user.consumer,
-            member_id=member_id,
-            reader=_reader(request, member_id, query["context"]),
+            member_id=member.pk,
+            reader=_reader(request, member.pk, query["context"]),
         )
         output = ConsolidateOutputSerializer(
             {

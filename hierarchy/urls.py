@@ -40,6 +40,11 @@ members_api_urlpatterns = [
         name="short-term-refresh",
     ),
     path(
+        "<uuid:member_id>/short-term/<uuid:stm_id>/consolidate/",
+        stm_apis.ShortTermConsolidateApi.as_view(),
+        name="short-term-consolidate",
+    ),
+    path(
         "<uuid:member_id>/context-bundle/",
         stm_apis.ContextBundleApi.as_view(),
         name="context-bundle",
@@ -48,15 +53,6 @@ members_api_urlpatterns = [
         "<uuid:member_id>/questions/",
         question_apis.MemberOpenQuestionsApi.as_view(),
         name="member-questions",
-    ),
-]
-
-# Mounted at /api/v1/short-term/.
-short_term_api_urlpatterns = [
-    path(
-        "<uuid:stm_id>/consolidate/",
-        stm_apis.ShortTermConsolidateApi.as_view(),
-        name="short-term-consolidate",
     ),
 ]
 

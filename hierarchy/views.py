@@ -72,6 +72,7 @@ def memory_hierarchy_dashboard(request):
                     ("stm", counts.stm),
                     ("ltm", counts.ltm),
                     ("episodic", counts.episodic_24h),
+                    ("refusals", counts.refusals),
                 )
                 if value is None
             ],
@@ -87,6 +88,7 @@ def memory_hierarchy_dashboard(request):
             "ltm_total": None if counts.ltm is None else sum(counts.ltm.values()),
             "episodic_24h": counts.episodic_24h,
             "chart": _chart(counts.episodic_hourly),
+            "refusals": counts.refusals,
             "generated_at": counts.generated_at,
             # Fail closed: members whose consent gates a broken ledger has closed.
             "broken_ledgers": consent_ledger_broken_count(tenant_id=tenant_id),

@@ -21,6 +21,7 @@ from inspection.enums import (
 from inspection.filters import InspectionRequestFilter
 from inspection.models import InspectionNotice, InspectionRequest
 from inspection.policy import ENTRY_PATHS, needs_second_approver
+from inspection.replays import inspection_open_member, inspection_open_replay
 from inspection.selectors import (
     inspection_event_list,
     inspection_get,
@@ -33,6 +34,7 @@ from inspection.services import (
     MAX_INCIDENT_REF_LENGTH,
     MAX_JUSTIFICATION_LENGTH,
     SnapshotItemView,
+    inspection_copilot_note_add,
     inspection_open,
     inspection_read,
     inspection_transition,
@@ -42,6 +44,7 @@ from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.audit.enums import ActorType
 from iris_site.enums import OperatorRole
+from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember, IsOperator
 from memory.enums import Lifecycle, MemoryCategory, Origin, ScopeKind
 from memory.gate import ContentKind
@@ -243,6 +246,7 @@ class InspectionListCreateApi(generics.ListAPIView):
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
+    @idempotent(Scope.INSPECTION_OPEN, replay=inspection_open_replay, member=inspection_open_member)
     @extend_schema(
         request=InspectionOpenInputSerializer,
         responses={201: InspectionOutputSerializer, **error_responses(400, 404)},
@@ -480,6 +484,84 @@ class InspectionReplayApi(APIView):
             ],
         }
         return Response(InspectionReplayOutputSerializer(data).data)
+
+
+class CopilotNoteOutputSerializer(serializers.Serializer):
+    """The stored note by id: the answer carries no content (the operator just sent it)."""
+
+    entry_id = serializers.UUIDField()
+    inspection_id = serializers.UUIDField()
+    scope = InspectionScopeSerializer()
+    category = serializers.ChoiceField(choices=MemoryCategory.choices)
+    origin = serializers.ChoiceField(choices=Origin.choices)
+    lifecycle = serializers.ChoiceField(choices=Lifecycle.choices)
+    created = serializers.BooleanField(
+        help_text="False when the conflict ladder kept an existing note instead."
+    )
+
+
+@content_free
+class InspectionCopilotNoteCreateApi(APIView):
+    """Add an `operator-copilot` note about the inspected member: only the operator the
+    inspection was granted to, only while it is granted and inside its time box.
+
+    Stored through memory's write path as that operator, origin `operator-copilot`, in
+    the member's operator-copilot scope for this operator; recalled only by the operator
+    consumers that scope's blueprint allows, never by a member-facing surface. Someone
+    else's inspection is 403 `not-request-owner` (404 when it is not visible at all);
+    outside the grant 409 `inspection-not-granted` / `grant-expired`; a memory policy's
+    refusal keeps its own code. Audited with ids only; refusals too.
+    """
+
+    permission_classes = [IsOperator]
+
+    class CopilotNoteInputSerializer(serializers.Serializer):
+        body = serializers.CharField(
+            trim_whitespace=False, help_text="The note. Stored as memory, never audited."
+        )
+        category = serializers.ChoiceField(choices=MemoryCategory.choices)
+        subject = serializers.CharField(required=False, allow_null=True, default=None)
+
+    serializer_class = CopilotNoteInputSerializer
+
+    @extend_schema(
+        request=CopilotNoteInputSerializer,
+        responses={
+            201: CopilotNoteOutputSerializer,
+            200: CopilotNoteOutputSerializer,
+            **error_responses(400, 404, 409, 422),
+        },
+    )
+    def post(self, request, pk):
+        inspection = inspection_get(operator=request.user, inspection_id=pk)
+        serializer = self.CopilotNoteInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = inspection_copilot_note_add(
+            inspection=inspection,
+            operator=request.user,
+            body=data["body"],
+            category=data["category"],
+            subject=data.get("subject"),
+        )
+        entry = result.entry
+        payload = {
+            "entry_id": entry.pk,
+            "inspection_id": inspection.pk,
+            "scope": {
+                "kind": entry.scope_kind,
+                "user_id": entry.member_id,
+                "operator_id": entry.operator_id,
+            },
+            "category": entry.category,
+            "origin": entry.origin,
+            "lifecycle": entry.lifecycle,
+            "created": result.created,
+        }
+        return Response(
+            CopilotNoteOutputSerializer(payload).data,
+            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+        )
 
 
 # --- Member ---------------------------------------------------------------------------------

@@ -43,12 +43,15 @@ from iris_site.api.exceptions import pydantic_fields
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.policy import MAX_LIST_LENGTH, TOKEN_RE
+from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
 from iris_site.hooks import open_data_rights_request_exists
 from iris_site.models import User
-from memory.contracts import SCOPE_KEY_ADAPTER, scope_key
-from memory.enums import ScopeKind
+from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
+from memory.enums import Origin, ScopeKind
+from memory.policy import ADMIN_CONSUMER
 from memory.selectors import memory_entry_list, memory_revision_list
+from memory.services import RememberResult, memory_remember
 
 _S = InspectionState
 ACTION_TRANSITION = "iris.admin_inspection.transition"
@@ -58,6 +61,8 @@ ACTION_READ = "iris.admin_inspection.read"
 ACTION_READ_REFUSED = "iris.admin_inspection.read_refused"
 ACTION_NOTICE_QUEUED = "iris.admin_inspection.notice_queued"
 ACTION_NOTICE_DELIVERED = "iris.admin_inspection.notice_delivered"
+ACTION_COPILOT_NOTE = "iris.admin_inspection.copilot_note"
+ACTION_COPILOT_NOTE_REFUSED = "iris.admin_inspection.copilot_note_refused"
 MAX_JUSTIFICATION_LENGTH = 2000
 MAX_INCIDENT_REF_LENGTH = 128
 
@@ -739,6 +744,26 @@ def _reconstruct(inspection: InspectionRequest) -> tuple[list[SnapshotItemView],
     return items, fingerprint
 
 
+def _grant_refusal(
+    current: InspectionRequest, *, operator: User, now: datetime, doing: str = "read it"
+) -> DomainError | None:
+    """Why this operator may not act on the inspection's grant now, or None: only the
+    operator it was granted to, only while granted and inside its time box."""
+    if operator.pk != current.operator_id:
+        return NotPermitted(
+            f"Only the operator who was granted the inspection may {doing}.",
+            code="not-request-owner",
+        )
+    if not policy.is_readable(current.state):
+        return Conflict(
+            f"Nothing is readable while the inspection is {current.state}.",
+            code="inspection-not-granted",
+        )
+    if current.expires_at is not None and now >= current.expires_at:
+        return Conflict("The grant's time box has ended.", code="grant-expired")
+    return None
+
+
 def inspection_read(
     *,
     inspection: InspectionRequest,
@@ -752,19 +777,7 @@ def inspection_read(
     _profile(operator)
     actor = Actor.of(operator)
     current = InspectionRequest.objects.get(pk=inspection.pk)
-    refusal: DomainError | None = None
-    if operator.pk != current.operator_id:
-        refusal = NotPermitted(
-            "Only the operator who was granted the inspection may read it.",
-            code="not-request-owner",
-        )
-    elif not policy.is_readable(current.state):
-        refusal = Conflict(
-            f"Nothing is readable while the inspection is {current.state}.",
-            code="inspection-not-granted",
-        )
-    elif current.expires_at is not None and now >= current.expires_at:
-        refusal = Conflict("The grant's time box has ended.", code="grant-expired")
+    refusal = _grant_refusal(current, operator=operator, now=now)
     if refusal is not None:
         code = refusal.code
 
@@ -795,6 +808,118 @@ def inspection_read(
             matches_grant=fingerprint == current.snapshot_fingerprint,
         )
     return SnapshotView(current, kind, items, fingerprint)
+
+
+# --- Copilot notes ---------------------------------------------------------------------------
+
+
+def _copilot_write(
+    inspection: InspectionRequest,
+    *,
+    operator: User,
+    body: str,
+    category: str,
+    subject: str | None,
+) -> MemoryWriteRequest:
+    try:
+        return MemoryWriteRequest.model_validate(
+            {
+                "scope": {
+                    "kind": ScopeKind.OPERATOR_COPILOT,
+                    "user_id": str(inspection.member_id),
+                    "operator_id": str(operator.pk),
+                },
+                "category": category,
+                "subject": subject,
+                "body": body,
+                "origin": Origin.OPERATOR_COPILOT,
+            }
+        )
+    except pydantic.ValidationError as exc:
+        raise InvalidInput(
+            "The copilot note is invalid.", code="invalid", fields=pydantic_fields(exc)
+        ) from exc
+
+
+def inspection_copilot_note_add(
+    *,
+    inspection: InspectionRequest,
+    operator: User,
+    body: str,
+    category: str,
+    subject: str | None = None,
+    now: datetime | None = None,
+) -> RememberResult:
+    """The operator path for `operator-copilot` memory: the operator an inspection was
+    granted to, while it is granted and inside its time box, adds a note about the
+    inspected member. It is written through `memory_remember` as that operator, with
+    origin `operator-copilot`, into the member's operator-copilot scope for that operator
+    (`{user_id, operator_id}`), which only the operator consumers' blueprint recalls.
+
+    A refusal by the grant (someone else's inspection, not granted, time box ended) is
+    recorded like a refused read; a refusal by memory's write path as
+    `memory.write.refused`; both in their own transaction, then raised. The audit keeps
+    ids, the category and the outcome, never the note."""
+    now = now or timezone.now()
+    _profile(operator)
+    actor = Actor.of(operator)
+    current = InspectionRequest.objects.get(pk=inspection.pk)
+
+    def refused(error: DomainError, state: str) -> DomainError:
+        code = error.code
+
+        def record() -> None:
+            _audit(
+                ACTION_COPILOT_NOTE_REFUSED,
+                current,
+                actor=actor,
+                now=now,
+                severity=Severity.WARNING,
+                state=state,
+                refusal=code,
+            )
+
+        return _refuse_recorded(record, error)
+
+    if refusal := _grant_refusal(current, operator=operator, now=now, doing="add notes"):
+        raise refused(refusal, current.state)
+    write = _copilot_write(
+        current, operator=operator, body=body, category=category, subject=subject
+    )
+    member = User.objects.get(pk=current.member_id)
+    try:
+        with transaction.atomic():
+            # Under the row's lock, so a close (by hand or by the time box) and this note
+            # never interleave: a note lands inside the grant or not at all.
+            locked = InspectionRequest.objects.select_for_update().get(pk=current.pk)
+            if refusal := _grant_refusal(locked, operator=operator, now=now, doing="add notes"):
+                raise refusal
+            result = memory_remember(
+                member=member, write=write, actor=actor, consumer=ADMIN_CONSUMER, now=now
+            )
+            _audit(
+                ACTION_COPILOT_NOTE,
+                locked,
+                actor=actor,
+                now=now,
+                entry_id=str(result.entry.pk),
+                category=result.entry.category,
+                outcome="created" if result.created else "kept-existing",
+            )
+    except DomainError as exc:
+        if exc.code in ("not-request-owner", "inspection-not-granted", "grant-expired"):
+            raise refused(exc, InspectionRequest.objects.get(pk=current.pk).state) from None
+        audit_write_refused(
+            exc,
+            write=WriteKind.COPILOT_NOTE,
+            actor=actor,
+            member_id=current.member_id,
+            consumer=ADMIN_CONSUMER,
+            scope_kind=ScopeKind.OPERATOR_COPILOT,
+            extra={"inspection_id": str(current.pk)},
+        )
+        raise
+    return result
 
 
 # --- Jobs (idempotent; thin task wrappers in inspection.tasks) ------------------------------

@@ -20,6 +20,11 @@ operator_api_urlpatterns = [
         apis.InspectionReplayApi.as_view(),
         name="inspection-replay",
     ),
+    path(
+        "inspections/<uuid:pk>/copilot-notes/",
+        apis.InspectionCopilotNoteCreateApi.as_view(),
+        name="inspection-copilot-notes",
+    ),
 ]
 
 me_api_urlpatterns = [

@@ -235,7 +235,14 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the entries' lifecycle wherever it appears (fields named `state` too).
-    "ENUM_NAME_OVERRIDES": {"LifecycleEnum": "memory.enums.Lifecycle"},
+    "ENUM_NAME_OVERRIDES": {
+        "LifecycleEnum": "memory.enums.Lifecycle",
+        "OptOutCategoryEnum": "consent.enums.OptOutCategory",
+        "OptOutEventKindEnum": "consent.enums.OptOutEventKind",
+        "ConsentEventKindEnum": "consent.enums.ConsentEventKind",
+        "MemoryCategoryEnum": "memory.enums.MemoryCategory",
+        "MemoryScopeKindEnum": "memory.enums.ScopeKind",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "iris_site.api.schema.document_retry_after",

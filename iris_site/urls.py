@@ -14,7 +14,6 @@ from datarights.urls import page_urlpatterns as datarights_pages
 from hierarchy.urls import dashboard_urlpatterns as hierarchy_dashboard
 from hierarchy.urls import members_api_urlpatterns as hierarchy_members_api
 from hierarchy.urls import operator_api_urlpatterns as hierarchy_operator_api
-from hierarchy.urls import short_term_api_urlpatterns as hierarchy_short_term_api
 from inspection.urls import me_api_urlpatterns as inspection_me_api
 from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import telemetry, views
@@ -74,6 +73,5 @@ urlpatterns = [
     ),
     path("api/v1/me/", include((me_api, "me"))),
     path("api/v1/members/", include((members_api, "members"))),
-    path("api/v1/short-term/", include((hierarchy_short_term_api, "short-term"))),
     path("api/v1/operator/", include((operator_api, "operator"))),
 ]

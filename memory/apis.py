@@ -22,6 +22,7 @@ from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotFound
+from iris_site.idempotency import Scope, idempotent
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.contracts import (
@@ -38,6 +39,12 @@ from memory.filters import MemoryEntryFilter
 from memory.gate import ContentKind
 from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.replays import (
+    member_remember_replay,
+    remember_reference,
+    surface_remember_replay,
+    turn_replay,
+)
 from memory.selectors import (
     entry_contract,
     memory_entry_get,
@@ -146,18 +153,28 @@ def _session_id(value: str | None, field: str = "session_id") -> str:
         ) from exc
 
 
+PROMOTION_HEADER = "Iris-Promotion"
+STORED_AS_HEADER = "Iris-Stored-As"
+
+
 def _remember_response(result: RememberResult) -> Response:
     if result.created:
-        return Response(entry_output(result.entry), status=status.HTTP_201_CREATED)
-    return Response(
-        {
-            "outcome": "kept-existing",
-            "conflict_rule": result.conflict_rule,
-            "entry": entry_output(result.entry),
-            "notice_id": str(result.notice.pk) if result.notice else None,
-        },
-        status=status.HTTP_200_OK,
-    )
+        response = Response(entry_output(result.entry), status=status.HTTP_201_CREATED)
+    else:
+        response = Response(
+            {
+                "outcome": "kept-existing",
+                "conflict_rule": result.conflict_rule,
+                "entry": entry_output(result.entry),
+                "notice_id": str(result.notice.pk) if result.notice else None,
+            },
+            status=status.HTTP_200_OK,
+        )
+    if result.promotion is not None:
+        # The session → profile rule's reason, and where the write went because of it.
+        response[PROMOTION_HEADER] = str(result.promotion)
+        response[STORED_AS_HEADER] = str(result.stored_as)
+    return response
 
 
 class StrictInputSerializer(serializers.Serializer):
@@ -213,6 +230,7 @@ class MemoryListCreateApi(generics.ListAPIView):
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
+    @idempotent(Scope.MEMORY_REMEMBER, replay=member_remember_replay, reference=remember_reference)
     @extend_schema(
         request=MemoryCreateInputSerializer,
         responses={**REMEMBER_RESPONSES, **error_responses(400, 409, 413, 422)},
@@ -650,12 +668,27 @@ class MemberMemoryRememberApi(APIView):
     201: stored (possibly superseding an older fact). 200 `kept-existing`: the conflict
     ladder kept what was there (with a notice when the member's own word was at stake).
     422: refused with the seed's reason (`sensitive-category-without-consent`,
-    `sensitive-inference-requires-confirmation`, `paused`, `scope-suppressed`, ...).
-    403: this surface may not write the scope, or the member is not in that tenant.
+    `sensitive-inference-requires-confirmation`, `paused`, `scope-suppressed`,
+    `user-stated-needs-member-turn`, `provenance-turn-not-found`, ...).
+    403: this surface may not write the scope or assert the origin (`origin-not-allowed`:
+    `user-confirmed` comes only from the member's confirmation, `operator-copilot` only
+    from operators), or the member is not in that tenant.
+
+    The origin is bound to the writer: `user-stated` needs a `session-turn` provenance
+    link naming a turn the member spoke; anything else is an inference. A write into the
+    profile comes from a conversation (`session_id`, or the quoted turns' session; else
+    400 `session-required`) and is a session → profile promotion: the member's quoted
+    words, or the fact's third occurrence in session memory, promote it; otherwise it is
+    stored as session memory of that conversation. Either way the response says so in
+    `Iris-Promotion` (the rule's reason code) and `Iris-Stored-As` (`profile` or
+    `session`). Off the record holds for every conversation the write comes from.
     """
 
     permission_classes = [IsServiceClient]
 
+    @idempotent(
+        Scope.MEMORY_SURFACE_REMEMBER, replay=surface_remember_replay, reference=remember_reference
+    )
     @extend_schema(
         request=MemoryRememberInputSerializer,
         parameters=[
@@ -664,7 +697,9 @@ class MemberMemoryRememberApi(APIView):
                 OpenApiTypes.STR,
                 OpenApiParameter.QUERY,
                 required=False,
-                description="The live session the write comes from (off-the-record check).",
+                description="The conversation the write comes from: checked against off "
+                "the record, and where a profile write that is not promoted is kept. "
+                "Required for profile writes that quote no turn.",
             )
         ],
         responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 409, 413, 422)},
@@ -704,6 +739,7 @@ class ConversationTurnAppendApi(APIView):
 
     permission_classes = [IsServiceClient]
 
+    @idempotent(Scope.MEMORY_TURN, replay=turn_replay)
     @extend_schema(
         request=ConversationTurnInputSerializer,
         responses={

@@ -10,7 +10,7 @@ member who already has memory is left alone, so re-running the seed changes noth
 import uuid
 from dataclasses import dataclass, field
 
-from consent.selectors import consent_active
+from consent.selectors import consent_active, opt_outs_active
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from iris_site.models import User
@@ -345,14 +345,16 @@ def _scope(memory: Memory, *, session: str, tenant_ids: list[str], operator: dic
     return scope
 
 
-def _allowed(memory: Memory, *, active: frozenset[str], tenant_ids: list[str]) -> bool:
-    """Seed only what the member's consents and memberships allow."""
+def _allowed(
+    memory: Memory, *, active: frozenset[str], opt_outs: frozenset[str], tenant_ids: list[str]
+) -> bool:
+    """Seed only what the member's consents, opt-outs and memberships allow."""
     if is_sensitive_category(memory.category) and f"category:{memory.category}" not in active:
         return False
     if memory.kind == ScopeKind.TENANT and not tenant_ids:
         return False
     return evaluate_kind_policy(
-        memory.kind, active_consent_types=active, opt_outs=frozenset(), consumer=memory.consumer
+        memory.kind, active_consent_types=active, opt_outs=opt_outs, consumer=memory.consumer
     ).enabled
 
 
@@ -367,8 +369,9 @@ def seed(data: dict) -> None:
         if persona is None or MemoryEntry.objects.filter(member=member).exists():
             continue
         active = consent_active(member_id=member.pk).types
+        opt_outs = opt_outs_active(member_id=member.pk)
         for memory in persona.memories:
-            if not _allowed(memory, active=active, tenant_ids=row["tenant_ids"]):
+            if not _allowed(memory, active=active, opt_outs=opt_outs, tenant_ids=row["tenant_ids"]):
                 continue
             write = MemoryWriteRequest.model_validate(
                 {

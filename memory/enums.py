@@ -223,19 +223,6 @@ class MemoryTier(models.TextChoices):
     SEMANTIC = "semantic"
 
 
-class OptOutCategory(models.TextChoices):
-    """Member opt-outs that suppress adapter scopes (the blueprints' `opt_out_categories`).
-
-    The seed names the field but not its values; these are Iris's own.
-    """
-
-    MEMORY = "memory"  # remember nothing in any member-governed scope
-    PERSONALIZATION = "personalization"  # no durable profile or domain facts
-    CONVERSATION_HISTORY = "conversation_history"  # no session / threaded history
-    EMBODIED = "embodied"  # no scene or pose memory
-    CROSS_DOMAIN_SHARING = "cross_domain_sharing"  # facts stay inside one domain
-
-
 class PiiKind(models.TextChoices):
     """What a redaction token stands for; tokens never carry the original value."""
 

@@ -32,6 +32,7 @@ For a service reader the gates run in this order; the first that fails is the re
 7. ``scope-suppressed``           the kind's required base consents (``data_processing``,
                                   ``data_storage``, ``sensitive_data`` for pose) or an
                                   opt-out; short-term rows need ``data_processing``
+                                  (and no opt-out of the scope they are read in)
 8. ``crisis-frame``               a crisis frame lets only safety items through
 9. the suppression's reason       an active suppression; a timed pause ends at its end
 10. ``lifecycle-<state>``         only active items (an ended timed pause counts as active)
@@ -59,7 +60,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from consent.enums import BaseConsentType
+from consent.enums import CONSENT_TYPES, BaseConsentType
 from iris_site.api.gated import gate_consulted
 from memory.capabilities import Capabilities
 from memory.enums import (
@@ -289,6 +290,7 @@ class ReaderKind:
 # Base consents of the kinds that are not memory entries: working memory is processing of
 # the member's data (what its writes require); tokens carry references, never content.
 _STM_CONSENTS = (BaseConsentType.DATA_PROCESSING.value,)
+_EVERY_CONSENT = frozenset(CONSENT_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,10 +365,23 @@ def _kind_enabled(kind: str, consent_types: frozenset[str], opt_outs: frozenset[
     return policy.enabled
 
 
+@lru_cache(maxsize=1024)
+def kind_opted_out(kind: str, opt_outs: frozenset[str]) -> bool:
+    """Do the opt-outs alone suppress every scope of this kind (whatever is consented)?"""
+    if not opt_outs:
+        return False
+    policy = evaluate_kind_policy(kind, active_consent_types=_EVERY_CONSENT, opt_outs=opt_outs)
+    return not policy.enabled
+
+
 def base_consents_hold(item_kind: str, scope_kind: str | None, state: MemberState) -> bool:
-    """Do the member's base consents and opt-outs let content of this kind be used?"""
+    """Do the member's base consents and opt-outs let content of this kind be used?
+    Short-term rows need only ``data_processing``, but the opt-outs of the scope they are
+    read in apply to them as to long-term memory."""
     if item_kind == ContentKind.STM:
-        return all(c in state.consent_types for c in _STM_CONSENTS)
+        return all(c in state.consent_types for c in _STM_CONSENTS) and not (
+            scope_kind is not None and kind_opted_out(scope_kind, state.opt_outs)
+        )
     if item_kind == ContentKind.TOKEN or scope_kind is None:
         return True
     return _kind_enabled(scope_kind, state.consent_types, state.opt_outs)

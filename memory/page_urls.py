@@ -7,6 +7,7 @@ app_name = "memory"
 urlpatterns = [
     path("", views.memory_index, name="index"),
     path("off-the-record/", views.memory_off_the_record_view, name="off-the-record"),
+    path("opt-outs/", views.memory_opt_out_view, name="opt-out"),
     path("forget-category/", views.memory_forget_category_view, name="forget-category"),
     path("clear/", views.memory_clear_view, name="clear"),
     path("consents/", views.consent_index, name="consents"),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
-from consent.enums import BaseConsentType, category_consent_type
+from consent.enums import BaseConsentType, OptOutCategory, category_consent_type
 from iris_site.enums import Consumer
 from memory.enums import (
     AdapterScope,
@@ -35,7 +35,6 @@ from memory.enums import (
     ConflictRule,
     ExpiryAction,
     MemoryTier,
-    OptOutCategory,
     Origin,
     PiiKind,
     PromotionReason,
@@ -74,11 +73,11 @@ def confidence_for_origin(origin: str) -> float:
 
 # --- Privacy storage gate ---------------------------------------------------------------
 
-# Origins whose sensitive writes are never persisted without the member's confirmation.
-# Summaries and imports are kept out: a deterministic extractive summary quotes the
-# member's own turns and an import is something the member brought in themselves; both
-# still need the per-category consent.
-UNCONFIRMED_ORIGINS: frozenset[str] = frozenset({Origin.MODEL_INFERRED, Origin.OPERATOR_COPILOT})
+# The only origins a sensitive write may be persisted with: the member's own word, or an
+# inference the member confirmed. A summary quotes only some of the member's turns and an
+# import was never confirmed here, so whatever a write is labelled, anything else is an
+# inference that waits for the member (`memory.origins` binds the labels to the writer).
+MEMBER_WORD_ORIGINS: frozenset[str] = frozenset({Origin.USER_STATED, Origin.USER_CONFIRMED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +125,7 @@ def evaluate_privacy_storage_gate(
                 message=f"Storing a sensitive interaction with someone requires `{needed}` "
                 "consent.",
             )
-    if (category_sensitive or multi_actor_sensitive) and origin in UNCONFIRMED_ORIGINS:
+    if (category_sensitive or multi_actor_sensitive) and origin not in MEMBER_WORD_ORIGINS:
         return StorageGateResult(
             allowed=False,
             reason=StorageGateReason.SENSITIVE_INFERENCE_REQUIRES_CONFIRMATION,

@@ -67,6 +67,7 @@ def recall_request_build(
             safety_critical_context=safety_critical_context,
             consented_categories=state.categories,
             multi_actor_consented=state.multi_actor_consented,
+            opt_outs=state.opt_outs,
             budget=budget,
         )
     except InvalidRecallRequest as exc:

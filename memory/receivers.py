@@ -3,7 +3,11 @@
 from django.dispatch import receiver
 
 from consent.signals import consent_ended
+from iris_site.idempotency import idempotency_records_erase, idempotency_records_residue
+from iris_site.models import IdempotencyRecord
 from memory.services import memory_consent_cascade
+from memory.signals import member_content_clear
+from memory.stores import ContentStore, Erasure, content_store_register
 
 
 @receiver(consent_ended, dispatch_uid="memory.consent_cascade")
@@ -15,3 +19,38 @@ def forget_on_consent_ended(sender, *, member_id, consent_type: str, **kwargs) -
     (a crash in between), the retention sweep's consent reconciliation catches up.
     """
     memory_consent_cascade(member_id=member_id, consent_type=consent_type)
+
+
+# --- Idempotency keys ------------------------------------------------------------------------
+# A retry's key remembers which resource its write made (ids only). When that resource is
+# erased, the key is marked gone: a retry is 410 and never writes it again, and nothing of
+# the write (its fingerprint, its reference) stays (`iris_site.idempotency`).
+
+
+def _idempotency_erase(erasure: Erasure) -> int:
+    return idempotency_records_erase(
+        member_id=erasure.member_id, mentions=erasure.matcher.id_in, everything=erasure.everything
+    )
+
+
+def _idempotency_residue(erasure: Erasure) -> int:
+    return idempotency_records_residue(
+        member_id=erasure.member_id, mentions=erasure.matcher.id_in, everything=erasure.everything
+    )
+
+
+content_store_register(
+    ContentStore(
+        name="idempotency-keys",
+        erase=_idempotency_erase,
+        residue=_idempotency_residue,
+        order=10,
+        tables=(IdempotencyRecord._meta.db_table,),
+    )
+)
+
+
+@receiver(member_content_clear, dispatch_uid="memory.idempotency_keys_clear")
+def idempotency_keys_clear(sender, *, member_id, **kwargs) -> None:
+    """A full clear: every key whose write made member content is gone from now on."""
+    idempotency_records_erase(member_id=member_id, everything=True)

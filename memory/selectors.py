@@ -1,5 +1,6 @@
 """Reads of memory. Other apps (recall, inspection, data rights, hierarchy) read here."""
 
+import uuid
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -7,7 +8,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from consent.enums import BaseConsentType
-from consent.selectors import consent_active
+from consent.selectors import consent_active, opt_outs_active
 from iris_site.errors import Conflict
 from memory.capabilities import Capabilities, capabilities_for
 from memory.contracts import (
@@ -22,10 +23,11 @@ from memory.contracts import (
 from memory.contracts import (
     MemoryEntry as MemoryEntryContract,
 )
-from memory.enums import Lifecycle
+from memory.enums import Lifecycle, ScopeKind
 from memory.filters import MemoryEntryFilter
 from memory.gate import MemberState, Source, Suppression
 from memory.models import (
+    ConversationTurn,
     MemoryClearRequest,
     MemoryEntry,
     MemoryNotice,
@@ -98,12 +100,47 @@ def memory_conflicting_entries(
     )
 
 
-def memory_off_the_record(*, member_id, session_id: str = "") -> bool:
-    """Is nothing to be remembered right now for this member (in this session)?"""
-    sessions = [""] if not session_id else ["", session_id]
+def memory_off_the_record(*, member_id, session_id: str = "", sessions: Iterable[str] = ()) -> bool:
+    """Is nothing to be remembered right now for this member (in this session, or in any
+    of `sessions`: every conversation a write comes from)?"""
+    names = {"", session_id, *sessions}
     return OffTheRecordSession.objects.filter(
-        member_id=member_id, session_id__in=sessions, active=True
+        member_id=member_id, session_id__in=names, active=True
     ).exists()
+
+
+def memory_cited_turns(*, member_id, refs: Iterable[str]) -> dict[str, ConversationTurn]:
+    """The member's stored turns among `refs` (turn ids), by id. A ref that is not an id,
+    or names no turn of this member, is simply absent: the caller decides."""
+    ids = set()
+    for ref in refs:
+        try:
+            ids.add(uuid.UUID(ref))
+        except (TypeError, ValueError):
+            continue
+    if not ids:
+        return {}
+    turns = ConversationTurn.objects.filter(member_id=member_id, pk__in=ids).only(
+        "id", "session_id", "speaker", "text"
+    )
+    return {str(turn.pk): turn for turn in turns}
+
+
+def memory_session_occurrences(*, member_id, category: str, conflict_key: str, body: str) -> int:
+    """How often the member's session memory already holds this fact: the same conflict
+    key when it has a subject or a person, else the same body (case-insensitively).
+    Superseded rows count: a recurring fact supersedes its previous mention."""
+    entries = MemoryEntry.objects.filter(
+        member_id=member_id,
+        scope_kind=ScopeKind.SESSION,
+        category=category,
+        lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.SUPERSEDED, Lifecycle.PAUSED],
+    )
+    if conflict_key.strip(":") != category:
+        entries = entries.filter(conflict_key=conflict_key)
+    else:
+        entries = entries.filter(body__iexact=body.strip())
+    return entries.count()
 
 
 def memory_pending_clear(*, member_id) -> MemoryClearRequest | None:
@@ -169,6 +206,7 @@ def member_read_state(
         consent_types=active.types,
         categories=categories,
         multi_actor_consented=active.allows(BaseConsentType.MULTI_ACTOR_SENSITIVE),
+        opt_outs=opt_outs_active(member_id=member_id),
         clear_pending=memory_pending_clear(member_id=member_id) is not None,
         off_the_record=memory_off_the_record(member_id=member_id, session_id=session_id),
     )

@@ -11,16 +11,17 @@ from django.db.models import Q
 from django.utils import timezone
 
 from consent.enums import BaseConsentType, CaptureMethod, category_consent_type
-from consent.selectors import consent_active, consent_latest_event
+from consent.selectors import consent_active, consent_latest_event, opt_outs_active
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.crypto import keyed_digest
-from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
+from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
 from memory import fingerprints, policy
 from memory.capabilities import capabilities_for
-from memory.contracts import MemoryWriteRequest, scope_key
+from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.dsar import memory_turns_purge
 from memory.enums import (
     ConflictOutcome,
@@ -28,6 +29,7 @@ from memory.enums import (
     EntryAuditAction,
     Lifecycle,
     Origin,
+    ProvenanceKind,
     ScopeKind,
     SuppressionReason,
     is_sensitive_category,
@@ -41,14 +43,17 @@ from memory.models import (
     OffTheRecordSession,
     ServiceClientCapabilities,
 )
-from memory.recall.rankers import term_stats_for
+from memory.origins import evaluate_origin, quoted_share
+from memory.recall.rankers import analyze, term_stats_for
 from memory.recall_store import corpus_stats_apply, entry_terms_index
 from memory.selectors import (
     SCOPE_COLUMNS,
     ensure_no_pending_clear,
+    memory_cited_turns,
     memory_conflicting_entries,
     memory_off_the_record,
     memory_pending_clear,
+    memory_session_occurrences,
     multi_actor_of,
     scope_of,
     suppression_of,
@@ -56,6 +61,8 @@ from memory.selectors import (
 from memory.signals import member_content_clear
 
 POLICY_ID = "iris-memory-v1"
+PROVENANCE_TURN_NOT_FOUND = "provenance-turn-not-found"
+SESSION_REQUIRED = "session-required"
 FULL_CLEAR_GRACE = timedelta(days=7)
 # What a revision snapshots: the entry's contract content, not its usage counters.
 CONTENT_FIELDS = (
@@ -207,8 +214,13 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         and not member.tenant_memberships.filter(tenant_id=scope.tenant_id).exists()
     ):
         raise NotPermitted("The member does not belong to this tenant.", code="not-a-tenant-member")
+    # The member's opt-outs, read under the member lock `memory_remember` holds (as
+    # `opt_out_record` takes it): an opt-out committed first refuses this write.
     scope_policy = policy.evaluate_kind_policy(
-        scope.kind, active_consent_types=active, opt_outs=frozenset(), consumer=consumer
+        scope.kind,
+        active_consent_types=active,
+        opt_outs=opt_outs_active(member_id=member.pk),
+        consumer=consumer,
     )
     if not scope_policy.consumer_allowed:
         raise NotPermitted(" ".join(scope_policy.notes), code="consumer-not-allowed-for-scope")
@@ -235,12 +247,17 @@ def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
 
 @dataclass(frozen=True, slots=True)
 class RememberResult:
-    """What a remember did: stored a new entry, or kept the existing one in a conflict."""
+    """What a remember did: stored a new entry, or kept the existing one in a conflict.
+    `promotion` is the session → profile rule's reason code when a write aimed at the
+    profile (`stored_as` says where it went: `profile`, or `session` when the rule kept
+    it in the conversation it came from)."""
 
     entry: MemoryEntry
     created: bool
     conflict_rule: str | None = None
     notice: MemoryNotice | None = None
+    promotion: str | None = None
+    stored_as: str | None = None
 
 
 def _session_of(scope) -> str:
@@ -281,7 +298,103 @@ def _check_not_forgotten(
         )
 
 
-@transaction.atomic
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    """What the write's own provenance proves: the member's turns it quotes and the
+    conversations it came from."""
+
+    member_turns: int
+    sessions: frozenset[str]
+    # How much of the body the member's quoted turns say (`memory.origins.quoted_share`).
+    quoted: float
+
+
+def _evidence(*, member_id, write: MemoryWriteRequest, actor: Actor) -> _Evidence:
+    refs = [link.ref for link in write.provenance if link.kind == ProvenanceKind.SESSION_TURN]
+    turns = memory_cited_turns(member_id=member_id, refs=refs)
+    if actor.type == ActorType.SERVICE and len(turns) != len(set(refs)):
+        # A surface's provenance is checked, not believed: a link to a turn that does not
+        # exist, or is another member's, is refused the same way (nothing tells which).
+        raise PolicyRefusal(
+            "A `session-turn` provenance link names no stored turn of this member.",
+            code=PROVENANCE_TURN_NOT_FOUND,
+        )
+    said = [t for t in turns.values() if t.speaker == ConversationTurn.Speaker.MEMBER]
+    return _Evidence(
+        member_turns=len(said),
+        sessions=frozenset(t.session_id for t in turns.values()),
+        quoted=quoted_share(analyze(write.body), (term for t in said for term in analyze(t.text)))
+        if said
+        else 0.0,
+    )
+
+
+def _check_origin(*, write: MemoryWriteRequest, actor: Actor, evidence: _Evidence) -> None:
+    decision = evaluate_origin(
+        writer=actor.type,
+        origin=write.origin,
+        scope_kind=write.scope.kind,
+        member_turns=evidence.member_turns,
+        quoted=evidence.quoted,
+    )
+    if not decision.allowed:
+        error = NotPermitted if decision.status == 403 else PolicyRefusal
+        raise error(decision.message, code=decision.code)
+
+
+def _is_import(write: MemoryWriteRequest) -> bool:
+    return write.origin == Origin.IMPORTED and any(
+        link.kind == ProvenanceKind.MANUAL_IMPORT for link in write.provenance
+    )
+
+
+def _conversation(*, write: MemoryWriteRequest, session_id: str, evidence: _Evidence) -> str:
+    """The conversation a surface's write comes from: the one it names, else the one its
+    quoted turns belong to."""
+    if session_id:
+        return session_id
+    return _session_of(write.scope) or min(evidence.sessions, default="")
+
+
+def _promote_or_keep_in_session(
+    *,
+    member: User,
+    write: MemoryWriteRequest,
+    evidence: _Evidence,
+    conversation: str,
+    handle: str,
+) -> tuple[MemoryWriteRequest, str]:
+    """A surface's write into the profile is a session → profile promotion: the member's
+    own words (quoted turns) are an explicit request, else the fact must be the third
+    occurrence in session memory. Otherwise it stays in the conversation it came from,
+    as session memory, with the rule's reason code."""
+    occurrences = memory_session_occurrences(
+        member_id=member.pk,
+        category=write.category,
+        conflict_key=policy.conflict_key(
+            category=write.category, actor_handle=handle, subject=write.subject
+        ),
+        body=write.body,
+    )
+    decision = policy.evaluate_session_profile_promotion(
+        explicit=write.origin == Origin.USER_STATED and evidence.member_turns > 0,
+        occurrences=occurrences + 1,
+    )
+    if decision.allowed:
+        return write, decision.reason
+    if not conversation:
+        raise InvalidInput(
+            "A surface's write into the profile comes from a conversation: name it with "
+            "`session_id` (or quote the member's turns).",
+            code=SESSION_REQUIRED,
+            fields={"session_id": ["Required for a profile write from a surface."]},
+        )
+    session_scope = SCOPE_KEY_ADAPTER.validate_python(
+        {"kind": ScopeKind.SESSION, "user_id": str(member.pk), "session_id": conversation}
+    )
+    return write.model_copy(update={"scope": session_scope}), decision.reason
+
+
 def memory_remember(
     *,
     member: User,
@@ -289,25 +402,63 @@ def memory_remember(
     actor: Actor,
     consumer: str | None = None,
     session_id: str = "",
+    promoted: str | None = None,
     now: datetime | None = None,
 ) -> RememberResult:
-    """The consent-checked write path: off-the-record → scope policy → privacy storage
-    gate → forgotten facts and people → conflict ladder → revision. Refusals raise with
-    the seed's reason code."""
-    now = now or timezone.now()
+    """The consent-checked write path: provenance and origin (bound to who writes) →
+    off-the-record (every conversation the write comes from) → session → profile
+    promotion → scope policy → privacy storage gate → forgotten facts and people →
+    conflict ladder → revision. Refusals raise with the seed's reason code and leave an
+    audit event (ids and codes only) that survives the rolled-back write.
+
+    `promoted` is for a caller that already applied the promotion rule (short-term
+    consolidation): its reason code, and the rule is not applied twice."""
+    try:
+        return _remember(
+            member=member,
+            write=write,
+            actor=actor,
+            consumer=consumer,
+            session_id=session_id,
+            promoted=promoted,
+            now=now or timezone.now(),
+        )
+    except DomainError as exc:
+        audit_write_refused(
+            exc,
+            write=WriteKind.REMEMBER,
+            actor=actor,
+            member_id=member.pk,
+            consumer=consumer,
+            scope_kind=write.scope.kind,
+        )
+        raise
+
+
+@transaction.atomic
+def _remember(
+    *,
+    member: User,
+    write: MemoryWriteRequest,
+    actor: Actor,
+    consumer: str | None,
+    session_id: str,
+    promoted: str | None,
+    now: datetime,
+) -> RememberResult:
     # One remember per member at a time, and consent is read under the same lock the
     # consent cascade takes: a withdrawal either commits before this reads it (refused)
     # or its cascade waits for this write to commit and then forgets it. The lock also
     # keeps two writers that both find no conflicting row from each creating one.
     member_lock(member_id=member.pk)
     ensure_no_pending_clear(member_id=member.pk)
+    evidence = _evidence(member_id=member.pk, write=write, actor=actor)
+    conversation = _conversation(write=write, session_id=session_id, evidence=evidence)
     if memory_off_the_record(
-        member_id=member.pk, session_id=session_id or _session_of(write.scope)
+        member_id=member.pk, session_id=conversation, sessions=evidence.sessions
     ):
         raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
-    active = consent_active(member_id=member.pk, now=now).types
-    _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
-
+    _check_origin(write=write, actor=actor, evidence=evidence)
     multi_actor = write.multi_actor
     handle = ""
     if multi_actor is not None:
@@ -316,6 +467,18 @@ def memory_remember(
             member_id=member.pk,
             raw_name=multi_actor.actor_name,
         )
+    promotion = promoted
+    if (
+        promoted is None
+        and actor.type == ActorType.SERVICE
+        and write.scope.kind == ScopeKind.PROFILE
+        and not _is_import(write)
+    ):
+        write, promotion = _promote_or_keep_in_session(
+            member=member, write=write, evidence=evidence, conversation=conversation, handle=handle
+        )
+    active = consent_active(member_id=member.pk, now=now).types
+    _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
     gate = policy.evaluate_privacy_storage_gate(
         category=write.category,
         origin=write.origin,
@@ -359,10 +522,14 @@ def memory_remember(
         entry.suppression_notes = write.suppression.notes
     _apply_scope(entry, write.scope)
 
+    outcome = {
+        "promotion": promotion,
+        "stored_as": write.scope.kind if promotion is not None else None,
+    }
     existing = _conflicts_with(entry).select_for_update().order_by("-updated_at", "id").first()
     if existing is None:
         _create(entry, actor=actor, now=now)
-        return RememberResult(entry=entry, created=True)
+        return RememberResult(entry=entry, created=True, **outcome)
 
     resolution = policy.resolve_write_conflict(
         existing_origin=existing.origin,
@@ -402,7 +569,7 @@ def memory_remember(
             payload=conflict_payload,
         )
         return RememberResult(
-            entry=existing, created=False, conflict_rule=resolution.rule, notice=notice
+            entry=existing, created=False, conflict_rule=resolution.rule, notice=notice, **outcome
         )
 
     _create(entry, actor=actor, now=now)
@@ -416,7 +583,7 @@ def memory_remember(
         target_member_id=member.pk,
         payload=conflict_payload,
     )
-    return RememberResult(entry=entry, created=True, conflict_rule=resolution.rule)
+    return RememberResult(entry=entry, created=True, conflict_rule=resolution.rule, **outcome)
 
 
 @transaction.atomic

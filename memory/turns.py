@@ -4,7 +4,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from iris_site.audit.events import Actor, audit_event_append
-from iris_site.errors import PolicyRefusal
+from iris_site.audit.refusals import WriteKind, audit_write_refused
+from iris_site.errors import DomainError, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
 from memory.models import ConversationTurn
@@ -14,7 +15,6 @@ from memory.selectors import ensure_no_pending_clear, memory_off_the_record
 POLICY_ID = "iris-memory-turns-v1"
 
 
-@transaction.atomic
 def conversation_turn_append(
     *,
     member: User,
@@ -26,7 +26,36 @@ def conversation_turn_append(
     redact_pii: bool = False,
 ) -> ConversationTurn:
     """Append one turn; with `redact_pii`, emails, phones, cards and addresses become
-    tokens before anything is stored."""
+    tokens before anything is stored. A refusal (off the record, a pending clear) is
+    audited as `memory.write.refused` after the write rolled back."""
+    try:
+        return _turn_append(
+            member=member,
+            session_id=session_id,
+            speaker=speaker,
+            text=text,
+            consumer=consumer,
+            actor=actor,
+            redact_pii=redact_pii,
+        )
+    except DomainError as exc:
+        audit_write_refused(
+            exc, write=WriteKind.TURN, actor=actor, member_id=member.pk, consumer=consumer
+        )
+        raise
+
+
+@transaction.atomic
+def _turn_append(
+    *,
+    member: User,
+    session_id: str,
+    speaker: str,
+    text: str,
+    consumer: str,
+    actor: Actor,
+    redact_pii: bool,
+) -> ConversationTurn:
     if memory_off_the_record(member_id=member.pk, session_id=session_id):
         raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
     kinds: list[str] = []

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory import apis
+from memory import apis, policy_apis
 
 me_api_urlpatterns = [
     path("memories/", apis.MemoryListCreateApi.as_view(), name="memory-list"),
@@ -32,6 +32,7 @@ me_api_urlpatterns = [
         name="memory-forget-actor",
     ),
     path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
+    path("scope-policies/", policy_apis.MyScopePolicyListApi.as_view(), name="scope-policies"),
     path("notices/", apis.MemoryNoticeListApi.as_view(), name="memory-notices"),
     path(
         "notices/<uuid:pk>/answer/",
@@ -50,5 +51,10 @@ service_api_urlpatterns = [
         "<uuid:member_id>/sessions/<str:session_id>/turns/",
         apis.ConversationTurnAppendApi.as_view(),
         name="conversation-turns",
+    ),
+    path(
+        "<uuid:member_id>/scope-policies/",
+        policy_apis.MemberScopePolicyListApi.as_view(),
+        name="member-scope-policies",
     ),
 ]

@@ -20,10 +20,11 @@ from consent.enums import (
     CaptureMethod,
     ConsentEventKind,
     LegalBasis,
+    OptOutCategory,
 )
 from consent.policy import is_in_force
 from consent.selectors import consent_states
-from consent.services import consent_event_append
+from consent.services import consent_event_append, opt_out_record
 from consent.terms import CURRENT_TERMS_VERSION
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
@@ -40,6 +41,7 @@ from memory.forms import (
 )
 from memory.gate import ContentKind
 from memory.policy import evaluate_scope_change
+from memory.scope_policies import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
     memory_entry_get,
     memory_entry_list,
@@ -125,6 +127,8 @@ def memory_index(request):
             "query_string": query.urlencode(),
             "pending_clear": memory_pending_clear(member_id=request.user.pk),
             "open_notices": memory_notice_list(member_id=request.user.pk).filter(state="open"),
+            "scope_rows": scope_rows(member_scope_policies(member_id=request.user.pk)),
+            "opt_out_rows": opt_out_rows(member_id=request.user.pk),
         },
     )
 
@@ -337,6 +341,33 @@ def memory_off_the_record_view(request):
         else "Back on the record.",
     )
     return redirect(request.POST.get("next") or reverse("memory:index"))
+
+
+@content_free
+@require_POST
+@member_required
+def memory_opt_out_view(request):
+    """Turn one category of memory off (`state=off`) or back on (`state=on`)."""
+    category, state = request.POST.get("category"), request.POST.get("state")
+    if category not in OptOutCategory.values or state not in ("on", "off"):
+        messages.error(request, "Choose a kind of memory to turn off or back on.")
+        return redirect(reverse("memory:index") + "#what-iris-may-remember")
+    label = OptOutCategory(category).label
+    _attempt(
+        request,
+        lambda: opt_out_record(
+            member=request.user,
+            category=category,
+            opted_out=state == "off",
+            witness="session",
+            actor=Actor.of(request.user),
+        ),
+        f"Turned off “{label}”: nothing new is kept there, and what was kept there is "
+        "hidden from every assistant until you turn it back on."
+        if state == "off"
+        else f"“{label}” is back on.",
+    )
+    return redirect(reverse("memory:index") + "#what-iris-may-remember")
 
 
 def _consent_rows(member_id):

@@ -38,6 +38,8 @@ class Caller:
 class RestAnswer:
     status: int
     body: dict
+    # The answer's `Iris-*` headers (what REST says beside the body, e.g. a promotion).
+    headers: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -96,4 +98,5 @@ def rest_call(
         parsed = {}
     if not isinstance(parsed, dict):
         parsed = {"results": parsed}
-    return RestAnswer(status=response.status_code, body=parsed)
+    iris_headers = {name: value for name, value in response.items() if name.startswith("Iris-")}
+    return RestAnswer(status=response.status_code, body=parsed, headers=iris_headers)

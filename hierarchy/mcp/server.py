@@ -163,6 +163,15 @@ def _caller(ctx: Context) -> Caller:
 def _result(answer: RestAnswer) -> CallToolResult:
     if answer.ok:
         body: dict[str, Any] = answer.body
+        if "Iris-Promotion" in answer.headers:
+            # What REST says in headers, said in the result: the session → profile rule.
+            body = {
+                **body,
+                "promotion": {
+                    "reason": answer.headers["Iris-Promotion"],
+                    "stored_as": answer.headers.get("Iris-Stored-As"),
+                },
+            }
     else:
         error = answer.body.get("error") or {
             "code": f"http-{answer.status}",
@@ -229,8 +238,10 @@ async def remember(
     origin: Annotated[
         OriginValue,
         Field(
-            description="`user-stated` when the member said it; `model-inferred` when you "
-            "concluded it (a sensitive inference then waits for the member's confirmation)."
+            description="`user-stated` when the member said it, with a `session-turn` "
+            "provenance link naming the turn they said it in; `model-inferred` when you "
+            "concluded it (a sensitive inference then waits for the member's confirmation). "
+            "`user-confirmed` and `operator-copilot` are never yours to assert."
         ),
     ],
     subject: Annotated[Subject | None, Field(description="What it is about, briefly.")] = None,
@@ -245,7 +256,11 @@ async def remember(
     ] = None,
     session_id: Annotated[
         Identifier | None,
-        Field(description="The live session it comes from (the off-the-record check)."),
+        Field(
+            description="The conversation it comes from: the off-the-record check, and "
+            "where a profile write the promotion rule does not promote is kept. Required "
+            "for a profile write that quotes no turn."
+        ),
     ] = None,
 ) -> CallToolResult:
     """Remember a fact about the member through Iris's consent-checked write path.
@@ -254,8 +269,11 @@ async def remember(
     conflict ladder kept what was there (a notice asks the member when their own word
     was at stake). Refusals: `sensitive-category-without-consent` (the member has not
     consented to that category), `sensitive-inference-requires-confirmation`, `paused`
-    (off the record), `scope-suppressed`, and `consumer-not-allowed-for-scope` when your
-    consumer may not write that scope kind.
+    (off the record), `scope-suppressed`, `consumer-not-allowed-for-scope` when your
+    consumer may not write that scope kind, `origin-not-allowed`,
+    `user-stated-needs-member-turn` and `provenance-turn-not-found`. A profile write is a
+    session → profile promotion: `promotion` says whether it reached the profile or was
+    kept as session memory of its conversation, and why.
     """
     return await _call(
         ctx,

@@ -43,7 +43,11 @@ TAGS: tuple[tuple[str, str], ...] = (
         "Working memory with a time to live, its consolidation, and the context bundle.",
     ),
     ("continuity", "Continuation tokens: pick up on another device where the member left off."),
-    ("consent", "The member's consent ledger: grants, withdrawals and its verification."),
+    (
+        "consent",
+        "The member's consent ledger: grants, withdrawals and its verification; the "
+        "opt-outs that turn kinds of memory off, and the scope policies they shape.",
+    ),
     ("data rights", "Export, access and deletion requests, and the operators' queue."),
     ("inspection", "Gated operator access to a member's memory, and the member's notices."),
     ("operator", "Audit events, their verification, and the memory-hierarchy views."),
@@ -53,7 +57,7 @@ _TAG_RULES: tuple[tuple[str, str], ...] = (
     (r"/recall/$|/me/recalls/", "recall"),
     (r"/short-term/|/context-bundle/", "short-term and bundle"),
     (r"/continuation-tokens/", "continuity"),
-    (r"/me/consents/", "consent"),
+    (r"/me/consents/|/me/opt-outs/|/scope-policies/", "consent"),
     (r"/data-rights/", "data rights"),
     (r"/inspection", "inspection"),
     (r"/operator/", "operator"),

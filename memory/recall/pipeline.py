@@ -160,7 +160,7 @@ class RecallRequest:
     come from there); ``consented_categories`` holds bare category names
     (``"medical"``), computed by the caller from the consent ledger and possibly
     narrowed; ``multi_actor_consented`` is the ``multi-actor-sensitive`` consent.
-    ``clear_pending`` and ``off_the_record`` are the member's state. ``budget`` can
+    ``clear_pending``, ``off_the_record`` and ``opt_outs`` are the member's state. ``budget`` can
     only narrow the surface's.
     """
 
@@ -178,6 +178,7 @@ class RecallRequest:
     safety_critical_context: bool = False
     consented_categories: frozenset[str] = frozenset()
     multi_actor_consented: bool = False
+    opt_outs: frozenset[str] = frozenset()  # the member's opted-out categories
     dsar: bool = False
     budget: int | None = None
 
@@ -226,6 +227,7 @@ class RecallRequest:
             consent_types=self.consent_types,
             categories=self.consented_categories,
             multi_actor_consented=self.multi_actor_consented,
+            opt_outs=self.opt_outs,
             clear_pending=self.clear_pending,
             off_the_record=self.off_the_record,
         )

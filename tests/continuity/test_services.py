@@ -1,4 +1,4 @@
-"""Token writes through the service: idempotency, last-writer-wins by server time, the
+"""Token writes through the service: last-writer-wins by server time, the
 "also playing" notice, the writing client recorded at write, the read gate's token rule
 and its SQL twin, and the audit of every write."""
 
@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from continuity.contracts import token_parse
 from continuity.enums import WriteOutcome
-from continuity.models import ContinuationToken, ContinuityNotice, IdempotencyRecord
-from continuity.policy import IDEMPOTENCY_TTL, NOTICE_RETENTION
+from continuity.models import ContinuationToken, ContinuityNotice
+from continuity.policy import NOTICE_RETENTION
 from continuity.selectors import (
     continuation_cards,
     continuation_token_get,
@@ -28,7 +28,7 @@ from continuity.services import (
     continuity_purge_expired,
 )
 from iris_site.audit.events import Actor
-from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
+from iris_site.errors import InvalidInput, NotFound, NotPermitted
 from memory.capabilities import capabilities_for
 from memory.gate import MemberState, Reader, ReaderKind, decide
 from tests.consent.factories import record
@@ -53,7 +53,7 @@ def test_a_first_write_creates_the_slot_and_records_an_audit_event():
     # when
     result = write(member, now=T0, idempotency_key="k-1")
     # then
-    assert result.outcome == WriteOutcome.CREATED and not result.replayed
+    assert result.outcome == WriteOutcome.CREATED
     token = ContinuationToken.objects.get(member=member)
     assert (token.surface, token.anchor_id, token.cursor, token.revision) == (
         "tara",
@@ -68,58 +68,6 @@ def test_a_first_write_creates_the_slot_and_records_an_audit_event():
     assert event.payload["outcome"] == "created" and event.payload["revision"] == 1
     assert event.payload["surface"] == "tara" and event.payload["posture"] == "listening"
     assert_no_free_text(event, *CLIENT_STRINGS, "k-1")
-
-
-def test_same_key_same_body_replays_the_first_answer_and_writes_nothing():
-    member = MemberFactory()
-    body = token_body(member.pk, idempotency_key="k-1")
-    first = continuation_token_write(
-        member=member, contract=token_parse(body), consumer="tara", actor=Actor.system(), now=T0
-    )
-    # a retry that spells the same token differently (key order, UUID case) is the same body
-    respelled = dict(reversed(list(body.items())))
-    respelled["token_id"] = body["token_id"].upper()
-    again = continuation_token_write(
-        member=member,
-        contract=token_parse(respelled),
-        consumer="tara",
-        actor=Actor.system(),
-        now=T0 + timedelta(seconds=30),
-    )
-    assert again.replayed and again.answer == first.answer
-    assert ContinuationToken.objects.get(member=member).revision == 1
-    assert IdempotencyRecord.objects.filter(member=member).count() == 1
-    assert len(audit_events("continuity.token.written", member)) == 1
-
-
-def test_same_key_different_body_is_a_conflict():
-    member = MemberFactory()
-    write(member, now=T0, idempotency_key="k-1")
-    with pytest.raises(Conflict) as caught:
-        write(
-            member,
-            now=T0,
-            idempotency_key="k-1",
-            anchor_ref={"surface": "tara", "anchor_id": "chapter-5", "cursor": "00:00:01"},
-        )
-    assert caught.value.code == "idempotency-key-reused"
-    assert list(caught.value.fields) == ["idempotency_key"]
-    assert ContinuationToken.objects.get(member=member).anchor_id == "chapter-4"
-
-
-def test_an_expired_idempotency_record_frees_its_key():
-    member = MemberFactory()
-    write(member, now=T0, idempotency_key="k-1")
-    later = T0 + IDEMPOTENCY_TTL + timedelta(seconds=1)
-    result = write(member, now=later, idempotency_key="k-1", posture="paused")
-    assert result.outcome == WriteOutcome.REPLACED and not result.replayed
-    assert IdempotencyRecord.objects.get(member=member).created_at == later
-
-
-def test_keys_are_per_member():
-    first, second = MemberFactory(), MemberFactory()
-    write(first, now=T0, idempotency_key="k-1")
-    assert write(second, now=T0, idempotency_key="k-1").outcome == WriteOutcome.CREATED
 
 
 def test_two_devices_racing_one_wins_by_server_time_and_the_other_gets_a_notice():
@@ -502,21 +450,17 @@ def test_cards_group_recent_tokens_by_surface_most_recent_surface_first():
     assert continuation_cards(member_id=member.pk, per_surface=1)[0].cards[0].anchor_id
 
 
-def test_housekeeping_forgets_old_records_and_delivered_notices():
+def test_housekeeping_forgets_delivered_notices():
     member = MemberFactory()
     write(member, now=T0, device_id=LAPTOP)
     write(member, now=T0 + timedelta(seconds=1), device_id=PHONE)
     continuity_notices_deliver(
         member_id=member.pk, device_id=LAPTOP, actor=Actor.system(), now=T0 + timedelta(seconds=2)
     )
-    assert continuity_purge_expired(now=T0 + timedelta(hours=1)) == {
-        "idempotency_record_count": 0,
-        "notice_count": 0,
-    }
+    assert continuity_purge_expired(now=T0 + timedelta(hours=1)) == {"notice_count": 0}
     assert continuity_purge_expired(now=T0 + NOTICE_RETENTION + timedelta(minutes=1)) == {
-        "idempotency_record_count": 2,
-        "notice_count": 1,
+        "notice_count": 1
     }
     [purged] = audit_events("continuity.housekeeping.purged")
-    assert purged.payload == {"idempotency_record_count": 2, "notice_count": 1}
+    assert purged.payload == {"notice_count": 1}
     assert ContinuationToken.objects.filter(member=member).count() == 1  # the place stays

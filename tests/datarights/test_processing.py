@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.db import models
 from django.utils import timezone
 
+from consent.services import opt_out_record
 from datarights import processing
 from datarights.crypto import decrypt_lines
 from datarights.enums import RequestStatus
@@ -142,6 +143,25 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
         request.result_fingerprint
     )
     assert COFFEE not in json.dumps([e.payload for e in AuditEvent.objects.all()])
+
+
+def test_the_export_carries_the_opt_out_ledger():
+    member = consenting_member()
+    for opted_out in (True, False, True):
+        opt_out_record(
+            member=member,
+            category="embodied",
+            opted_out=opted_out,
+            witness="test",
+            actor=Actor.of(member),
+        )
+    request = process(submit(member, "export", EXPORT))
+    ledger = json.loads(artifact_path(request).read_bytes())["opt_outs"]["opt_out_ledger"]
+    assert [(e["category"], e["kind"]) for e in ledger] == [
+        ("embodied", "opt-out"),
+        ("embodied", "opt-in"),
+        ("embodied", "opt-out"),
+    ]
 
 
 def test_pose_is_exported_only_with_its_flag_and_marked_aggregate():

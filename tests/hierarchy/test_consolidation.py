@@ -28,7 +28,7 @@ from tests.hierarchy.stm_factories import (
     service_actor,
     write,
 )
-from tests.memory.factories import remember
+from tests.memory.factories import member_turn, remember
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 db = pytest.mark.django_db
@@ -85,7 +85,11 @@ def test_a_sensitive_row_whose_consent_was_withdrawn_is_refused_with_the_reason(
     # when
     with pytest.raises(PolicyRefusal) as caught:
         stm_consolidate(
-            stm_id=row.pk, actor=service_actor(), given=ConsolidationInput(origin="user-stated")
+            stm_id=row.pk,
+            actor=service_actor(),
+            given=ConsolidationInput(
+                origin="user-stated", turns=(member_turn(member, "I take insulin at night"),)
+            ),
         )
     # then
     assert caught.value.code == "sensitive-category-without-consent"
@@ -112,7 +116,11 @@ def test_a_consented_sensitive_row_consolidates_from_its_encrypted_content():
     member = member_with("category:medical")
     row = write(member, category="medical", content="takes insulin at night")
     result = stm_consolidate(
-        stm_id=row.pk, actor=service_actor(), given=ConsolidationInput(origin="user-stated")
+        stm_id=row.pk,
+        actor=service_actor(),
+        given=ConsolidationInput(
+            origin="user-stated", turns=(member_turn(member, "I take insulin at night"),)
+        ),
     )
     assert MemoryEntry.objects.get(pk=result.entry_id).body == "takes insulin at night"
 

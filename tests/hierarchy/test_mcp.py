@@ -26,7 +26,7 @@ from iris_site.services import token_issue, token_revoke
 from memory.models import ConversationTurn, MemoryNotice
 from tests.conftest import http_request
 from tests.iris_site.factories import MemberFactory, ServiceClientFactory
-from tests.memory.factories import consenting_member, remember
+from tests.memory.factories import consenting_member, quoting, remember
 
 COFFEE = "I take my coffee black"
 EXPECTED_TOOLS = {
@@ -129,34 +129,60 @@ def test_the_sdk_client_gets_the_same_answers_and_audit_events_as_rest(live_serv
     by_rest, by_mcp = consenting_member(), consenting_member()
     base = live_server.url + "/api/v1/members/"
 
-    # REST: remember, recall, then a sensitive category without consent.
-    rest_stored = http_request(
-        f"{base}{by_rest.pk}/memories/",
+    # REST: the member's turn, remember it as their word, recall, then a sensitive
+    # category without consent.
+    said = http_request(
+        f"{base}{by_rest.pk}/sessions/s-1/turns/",
         method="POST",
         token=token,
-        body={**REMEMBER, "origin": "user-stated"},
+        body={"speaker": "member", "text": COFFEE},
+    )
+    stated = {"origin": "user-stated", "provenance": quoting(said.body["id"])}
+    rest_stored = http_request(
+        f"{base}{by_rest.pk}/memories/", method="POST", token=token, body={**REMEMBER, **stated}
+    )
+    said_medical = http_request(
+        f"{base}{by_rest.pk}/sessions/s-1/turns/",
+        method="POST",
+        token=token,
+        body={"speaker": "member", "text": MEDICAL["body"]},
     )
     rest_recall = http_request(
         f"{base}{by_rest.pk}/recall/", method="POST", token=token, body=RECALL
     )
+    stated_medical = {"origin": "user-stated", "provenance": quoting(said_medical.body["id"])}
     rest_refused = http_request(
         f"{base}{by_rest.pk}/memories/",
         method="POST",
         token=token,
-        body={**MEDICAL, "origin": "user-stated"},
+        body={**MEDICAL, **stated_medical},
     )
     assert (rest_stored.status, rest_recall.status, rest_refused.status) == (201, 200, 422)
 
     async def calls(session):
         tools = await session.list_tools()
         member = str(by_mcp.pk)
-        stored = await session.call_tool(
-            "remember", {"member_id": member, **REMEMBER, "origin": "user-stated"}
+        turn = await session.call_tool(
+            "append_turn",
+            {"member_id": member, "session_id": "s-1", "speaker": "member", "text": COFFEE},
         )
+        stated = {"origin": "user-stated", "provenance": quoting(turn.structured_content["id"])}
+        stored = await session.call_tool("remember", {"member_id": member, **REMEMBER, **stated})
+        medical_turn = await session.call_tool(
+            "append_turn",
+            {
+                "member_id": member,
+                "session_id": "s-1",
+                "speaker": "member",
+                "text": MEDICAL["body"],
+            },
+        )
+        stated = {
+            "origin": "user-stated",
+            "provenance": quoting(medical_turn.structured_content["id"]),
+        }
         recalled = await session.call_tool("recall", {"member_id": member, **RECALL})
-        refused = await session.call_tool(
-            "remember", {"member_id": member, **MEDICAL, "origin": "user-stated"}
-        )
+        refused = await session.call_tool("remember", {"member_id": member, **MEDICAL, **stated})
         return tools, stored, recalled, refused
 
     tools, stored, recalled, refused = mcp(mcp_url, token, calls)
@@ -170,9 +196,19 @@ def test_the_sdk_client_gets_the_same_answers_and_audit_events_as_rest(live_serv
 
     assert not stored.is_error
     assert stored.structured_content["body"] == rest_stored.body["body"] == COFFEE
+    skipped = ("id", "revision_id", "promotion")
     assert _shape(
-        {k: v for k, v in stored.structured_content.items() if k not in ("id", "revision_id")}
-    ) == _shape({k: v for k, v in rest_stored.body.items() if k not in ("id", "revision_id")})
+        {k: v for k, v in stored.structured_content.items() if k not in skipped}
+    ) == _shape({k: v for k, v in rest_stored.body.items() if k not in skipped})
+    # what REST says in headers, MCP says in the result: the member's words promote it
+    assert (
+        stored.structured_content["promotion"]
+        == {
+            "reason": rest_stored.headers["Iris-Promotion"],
+            "stored_as": rest_stored.headers["Iris-Stored-As"],
+        }
+        == {"reason": "explicit-promotion", "stored_as": "profile"}
+    )
 
     assert not recalled.is_error
     assert _recalled(recalled.structured_content) == _recalled(rest_recall.body)

@@ -122,7 +122,14 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path):
     # given
     row = write(member_with())
     spec = tmp_path / "claim.json"
-    spec.write_text(json.dumps({"origin": "user-stated", "subject": "walks"}))
+    # the CLI speaks for no one: the member's word is refused before anything is applied
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps({"origin": "user-stated", "subject": "walks"}))
+    refused = run_json(
+        "consolidate", "--stm", str(row.pk), "--from-file", str(forged), "--justification", WHY
+    )
+    assert refused["refusal"] == "origin-not-allowed"
+    spec.write_text(json.dumps({"origin": "model-inferred", "subject": "walks"}))
     # when
     dry = run_json(
         "consolidate", "--stm", str(row.pk), "--from-file", str(spec), "--justification", WHY
@@ -135,6 +142,7 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path):
     assert "DRY RUN" in human
     assert not MemoryEntry.objects.exists()
     assert [e.payload["dry_run"] for e in events("admin.memory_tier.cli_invocation")] == [
+        True,
         True,
         True,
     ]
@@ -152,7 +160,7 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path):
     # then
     assert applied["dry_run"] is False
     entry = MemoryEntry.objects.get(pk=applied["entry_id"])
-    assert entry.origin == "user-stated" and entry.subject == "walks"
+    assert entry.origin == "model-inferred" and entry.subject == "walks"
     last = events("admin.memory_tier.cli_invocation")[-1].payload
     assert (last["stm_id"], last["entry_id"], last["dry_run"]) == (
         str(row.pk),

@@ -120,7 +120,7 @@ def test_explicit_consolidation_is_201_then_409(service):
     # given
     member = member_with()
     row = write(member)
-    url = f"/api/v1/short-term/{row.pk}/consolidate/"
+    url = f"/api/v1/members/{member.pk}/short-term/{row.pk}/consolidate/"
     # when
     first = service.post(url, {"explicit": True}, format="json")
     second = service.post(url, {"explicit": True}, format="json")
@@ -136,14 +136,19 @@ def test_explicit_consolidation_is_201_then_409(service):
 def test_consolidation_into_an_existing_entry_is_409_illegal(service):
     row = write(member_with())
     response = service.post(
-        f"/api/v1/short-term/{row.pk}/consolidate/", {"entry_id": str(uuid.uuid4())}, format="json"
+        f"/api/v1/members/{row.member_id}/short-term/{row.pk}/consolidate/",
+        {"entry_id": str(uuid.uuid4())},
+        format="json",
     )
     assert response.status_code == 409
     assert response.json()["error"]["fields"] == {"transition": ["ltm-direct-rewrite"]}
 
 
 def test_consolidation_of_an_unknown_row_is_404(service):
-    response = service.post(f"/api/v1/short-term/{uuid.uuid4()}/consolidate/", {}, format="json")
+    member = member_with()
+    response = service.post(
+        f"/api/v1/members/{member.pk}/short-term/{uuid.uuid4()}/consolidate/", {}, format="json"
+    )
     assert response.status_code == 404
 
 
@@ -186,7 +191,9 @@ def test_only_service_clients_may_use_the_surface_endpoints(who):
     calls = [
         client.get(short_term(member), {"scope_id": "s-1"}),
         client.post(short_term(member), BODY, format="json"),
-        client.post(f"/api/v1/short-term/{row.pk}/consolidate/", {}, format="json"),
+        client.post(
+            f"/api/v1/members/{member.pk}/short-term/{row.pk}/consolidate/", {}, format="json"
+        ),
         client.post(
             f"/api/v1/members/{member.pk}/context-bundle/", {"scope_id": "s-1"}, format="json"
         ),

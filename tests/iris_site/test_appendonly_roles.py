@@ -12,7 +12,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from consent.models import ConsentEvent
-from consent.services import consent_ledger_purge
+from consent.services import consent_ledger_purge, opt_out_record
 from hierarchy.access import access_record_append
 from iris_site.appendonly import TRIGGER_NAME, append_only_models, purge_bypass
 from iris_site.audit.checkpoint import audit_checkpoint_seal
@@ -66,6 +66,13 @@ def world(settings, tmp_path):
     )
     granted(operator, member)
     submit(member, "access")
+    opt_out_record(
+        member=member,
+        category="embodied",
+        opted_out=True,
+        witness="session",
+        actor=Actor.of(member),
+    )
     audit_checkpoint_seal()
     for model in append_only_models():
         assert model.objects.exists(), f"no {model.__name__} row to attack"

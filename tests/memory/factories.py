@@ -1,11 +1,15 @@
 """Memory test data, written through the one write path every caller uses."""
 
+import dataclasses
 import json
+import uuid
 
+from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
-from memory.services import RememberResult, memory_remember
+from memory.services import RememberResult, memory_confirm, memory_remember
+from memory.turns import conversation_turn_append
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
 
@@ -32,13 +36,46 @@ def write_request(member, **fields) -> MemoryWriteRequest:
     return MemoryWriteRequest.model_validate(data, context={"user_id": member.pk})
 
 
-def remember(member, *, actor=None, consumer=None, now=None, **fields) -> RememberResult:
-    """`memory_remember` with a sensible default write; `fields` override it."""
+# An operator writing copilot notes in tests (origins are bound to the writer).
+TEST_OPERATOR = Actor(ActorType.OPERATOR, uuid.UUID(int=7), "support")
+INFERENCE_JOB = Actor.system("test-inference")
+
+
+def writer_for(member, origin: str) -> Actor:
+    """The writer that may assert `origin` (`memory.origins`): the member for their own
+    word, an operator for copilot notes, a job for inferences, summaries and imports."""
+    if origin == "user-stated":
+        return Actor.of(member)
+    if origin == "operator-copilot":
+        return TEST_OPERATOR
+    return INFERENCE_JOB
+
+
+def remember(
+    member, *, actor=None, consumer=None, now=None, session_id=None, **fields
+) -> RememberResult:
+    """`memory_remember` with a sensible default write; `fields` override it. Without an
+    `actor`, the write comes from whoever may assert its origin; `user-confirmed` is an
+    inference the member then confirms, the only way that origin arises."""
+    if fields.get("origin") == "user-confirmed" and actor is None:
+        result = remember(
+            member, consumer=consumer, now=now, **fields | {"origin": "model-inferred"}
+        )
+        if not result.created:
+            return result
+        entry = memory_confirm(entry=result.entry, actor=Actor.of(member))
+        return dataclasses.replace(result, entry=entry)
+    write = write_request(member, **fields)
+    actor = actor or writer_for(member, write.origin)
+    if session_id is None:
+        # A surface writes from a conversation (a profile write without one is refused).
+        session_id = "s-1" if actor.type == ActorType.SERVICE else ""
     return memory_remember(
         member=member,
-        write=write_request(member, **fields),
-        actor=actor or Actor.of(member),
+        write=write,
+        actor=actor,
         consumer=consumer,
+        session_id=session_id,
         now=now,
     )
 
@@ -57,3 +94,25 @@ def assert_no_audit_mentions(*texts: str) -> None:
         payload = json.dumps(event.payload).casefold()
         for text in texts:
             assert text.casefold() not in payload, (event.action, text)
+
+
+def member_turn(member, text: str = "I said so myself", session_id: str = "s-1") -> str:
+    """A turn the member spoke, stored; its id, for `session-turn` provenance."""
+    turn = conversation_turn_append(
+        member=member,
+        session_id=session_id,
+        speaker="member",
+        text=text,
+        consumer="assistant",
+        actor=INFERENCE_JOB,
+    )
+    return str(turn.pk)
+
+
+def quoting(*turn_ids: str) -> list[dict]:
+    """`session-turn` provenance naming the member's turns: what lets a surface write the
+    member's own word (`user-stated`)."""
+    return [
+        {"kind": "session-turn", "ref": turn_id, "captured_at": "2026-11-30T10:00:00Z"}
+        for turn_id in turn_ids
+    ]

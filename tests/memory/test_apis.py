@@ -249,7 +249,7 @@ def test_the_detail_shows_recent_recalls_and_an_open_question():
             created_at=now - timedelta(minutes=minutes),
         )
     proposal = surface().post(
-        service_url(member),
+        f"{service_url(member)}?session_id=s-1",
         {
             "scope": {"kind": "profile"},
             "category": "preference",
@@ -625,11 +625,12 @@ def test_off_the_record_for_one_session():
         "scope": {"kind": "profile"},
         "category": "goal",
         "body": "Run 5k",
-        "origin": "user-stated",
+        "origin": "model-inferred",
     }
     blocked = service.post(f"{service_url(member)}?session_id=s-1", profile_write, format="json")
     assert blocked.status_code == 422 and error(blocked)["code"] == "paused"
-    assert service.post(service_url(member), profile_write, format="json").status_code == 201
+    kept = service.post(f"{service_url(member)}?session_id=s-2", profile_write, format="json")
+    assert kept.status_code == 201 and kept["Iris-Stored-As"] == "session"
     bad = client.put(url, {"active": True, "session_id": "a:b"}, format="json")
     assert bad.status_code == 400 and "session_id" in error(bad)["fields"]
 
@@ -644,7 +645,7 @@ def test_a_conflict_question_is_listed_and_answered_once():
     kept = (
         surface()
         .post(
-            service_url(member),
+            f"{service_url(member)}?session_id=s-1",
             {
                 "scope": {"kind": "profile"},
                 "category": "preference",
@@ -798,13 +799,11 @@ def test_a_surface_remembers_for_a_member():
 def test_the_ladder_keeping_the_existing_fact_is_200_with_the_rule():
     member = consenting_member()
     stated = remember(member, subject="coffee", scope={"kind": "session", "session_id": "s-1"})
-    response = surface().post(
-        service_url(member), remember_body(body=TEA, origin="operator-copilot"), format="json"
-    )
+    response = surface().post(service_url(member), remember_body(body=TEA), format="json")
     assert response.status_code == 200
     kept = response.json()
     assert kept["outcome"] == "kept-existing"
-    assert kept["conflict_rule"] == "admin-copilot-never-trumps-consumer-stated"
+    assert kept["conflict_rule"] == "explicit-user-trumps-inferred"
     assert kept["entry"]["id"] == str(stated.entry.pk) and kept["entry"]["body"] == COFFEE
     assert MemoryNotice.objects.filter(pk=kept["notice_id"], member=member).exists()
     [event] = memory_audit(member, "memory.conflict.resolved")
@@ -826,7 +825,6 @@ def test_the_ladder_keeping_the_existing_fact_is_200_with_the_rule():
             {
                 "multi_actor": {"actor_name": "Anna", "sensitive_interaction": True},
                 "category": "relationship",
-                "origin": "user-stated",
             },
             "multi-actor-sensitive-without-consent",
         ),
@@ -837,7 +835,12 @@ def test_the_storage_gate_refuses_with_422_and_the_seeds_code(consents, fields, 
     response = surface().post(service_url(member), remember_body(**fields), format="json")
     assert response.status_code == 422
     assert error(response)["code"] == code
-    assert not MemoryEntry.objects.exists() and memory_audit(member) == []
+    assert not MemoryEntry.objects.exists()
+    # The only trace is the refusal: its code and who tried, never the text.
+    [refused] = memory_audit(member)
+    assert refused.action == "memory.write.refused"
+    assert (refused.payload["reason"], refused.payload["consumer"]) == (code, "assistant")
+    assert_no_audit_mentions(COFFEE)
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,7 @@ def test_editing_a_draft_proposal_is_refused_with_the_members_current_fact(live_
     member = Member(live_server)
     fact = member.state("I walk every morning", subject="walks")
     proposed = http_request(
-        f"{member.base}/api/v1/members/{member.user.pk}/memories/",
+        f"{member.base}/api/v1/members/{member.user.pk}/memories/?session_id=s-1",
         method="POST",
         token=member.assistant,
         body={

@@ -138,7 +138,9 @@ def test_a_short_term_write_and_a_consolidation_cannot_bring_it_back(live_server
     before = entry_count(world.member)
     # when
     written = world.as_surface(short_term, {**row, "content": FACT.upper()})
-    consolidated = world.as_surface(f"/api/v1/short-term/{carried.body['id']}/consolidate/", {})
+    consolidated = world.as_surface(
+        f"/api/v1/members/{world.member.pk}/short-term/{carried.body['id']}/consolidate/", {}
+    )
     # then: neither stores anything, and the refusal is on the chain with its reason
     assert written.status == 422 and written.body["error"]["code"] == "forgotten-fact"
     assert list(

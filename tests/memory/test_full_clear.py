@@ -109,7 +109,7 @@ class Http:
         """One write down every path a member's content can be stored by."""
         return {
             "remember": self.members(
-                "memories/",
+                "memories/?session_id=s-1",
                 self.assistant,
                 body={
                     "scope": {"kind": "profile"},

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from consent.enums import SensitiveCategory, category_consent_type
+from consent.enums import OptOutCategory, SensitiveCategory, category_consent_type
 from iris_site.enums import Consumer
 from memory.contracts import MultiActor
 from memory.enums import (
@@ -17,7 +17,6 @@ from memory.enums import (
     ConflictRule,
     ExpiryAction,
     MemoryCategory,
-    OptOutCategory,
     Origin,
     PromotionReason,
     ScopeChangeReason,
@@ -124,14 +123,15 @@ def test_a_consent_for_another_category_does_not_count():
     assert result.reason == "sensitive-category-without-consent"
 
 
-@pytest.mark.parametrize(
-    "origin", ["user-stated", "user-confirmed", "summarized-from-session", "imported"]
-)
+@pytest.mark.parametrize("origin", ["user-stated", "user-confirmed"])
 def test_a_sensitive_write_with_consent_is_stored(origin):
     assert gate(category="medical", origin=origin, consents=frozenset({"category:medical"})).allowed
 
 
-@pytest.mark.parametrize("origin", ["model-inferred", "operator-copilot"])
+# Whatever an inference is labelled: a summary or an import was never confirmed here.
+@pytest.mark.parametrize(
+    "origin", ["model-inferred", "operator-copilot", "summarized-from-session", "imported"]
+)
 def test_a_sensitive_inference_is_never_auto_persisted_even_with_consent(origin):
     result = gate(
         category="mental_health", origin=origin, consents=frozenset({"category:mental_health"})

@@ -7,7 +7,6 @@ from django.utils import timezone
 
 from consent.services import consent_expire_due
 from consent.signals import consent_ended
-from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, MemoryRevision
@@ -16,6 +15,7 @@ from memory.retention import memory_entries_compact
 from memory.services import memory_remember
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
+from tests.memory.factories import writer_for
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def _remember(member, *, category, body, subject, origin="user-stated", scope=No
         },
         context={"user_id": member.pk},
     )
-    return memory_remember(member=member, write=write, actor=Actor.of(member)).entry
+    return memory_remember(member=member, write=write, actor=writer_for(member, origin)).entry
 
 
 def test_the_receiver_is_connected_once():
@@ -104,37 +104,32 @@ def test_an_expired_category_consent_cascades_too(django_capture_on_commit_callb
     assert forgotten.payload["category"] == "mental_health"
 
 
-def test_the_cascade_reaches_a_summary_compacted_from_that_category(
-    django_capture_on_commit_callbacks,
-):
-    # given: old medical session memory compacted into a medical summary
+def test_sensitive_session_memory_is_never_compacted_into_a_summary():
+    # given: old medical session memory the member stated
     member = _member("category:medical")
     base = timezone.now()
-    _remember(
+    stated = _remember(
         member,
         category="medical",
         subject="blood pressure",
         body="My blood pressure readings are high in the mornings.",
         scope={"kind": "session", "session_id": "s-1"},
     )
-    summary = memory_entries_compact(
+    # when it is compacted
+    result = memory_entries_compact(
         member_id=member.pk,
         scope_key=f"session:{member.pk}:s-1",
         category="medical",
         actor_handle="",
         now=base + timedelta(days=31),
-    ).summary
-    assert summary is not None and summary.category == "medical"
-    # when
-    with django_capture_on_commit_callbacks(execute=True):
-        record(member, "category:medical", "withdrawal")
-    # then
-    summary.refresh_from_db()
-    assert summary.lifecycle == "tombstoned"
-    assert AuditEvent.objects.get(action="memory.category.forgotten").payload == {
-        "category": "medical",
-        "tombstoned_count": 1,
-    }
+    )
+    # then no machine summary of it is stored (it would be an unconfirmed sensitive
+    # inference), and the raw memory goes all the same
+    assert result.summary is None
+    assert result.outcome == "sensitive-inference-requires-confirmation"
+    stated.refresh_from_db()
+    assert stated.lifecycle == "tombstoned"
+    assert not MemoryEntry.objects.filter(member=member, origin="summarized-from-session").exists()
 
 
 def test_withdrawing_another_consent_type_forgets_nothing(django_capture_on_commit_callbacks):

@@ -30,6 +30,7 @@ from memory.tasks import purge_cleared_memory, sweep_memory_retention
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory, TenantFactory
+from tests.memory.factories import writer_for
 
 DAY = timedelta(days=1)
 ASSISTANT = Actor.system("test-surface")
@@ -67,7 +68,9 @@ def _remember(
         },
         context={"user_id": member.pk},
     )
-    return memory_remember(member=member, write=write, actor=Actor.of(member), now=now).entry
+    return memory_remember(
+        member=member, write=write, actor=writer_for(member, origin), now=now
+    ).entry
 
 
 def _turn(member, text, *, speaker="member", session_id="s-1"):

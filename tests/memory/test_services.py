@@ -35,6 +35,7 @@ from memory.services import (
 from tests.consent.factories import record
 from tests.iris_site.factories import ServiceClientFactory, TenantFactory
 from tests.memory.factories import (
+    TEST_OPERATOR,
     assert_no_audit_mentions,
     consenting_member,
     memory_audit,
@@ -64,7 +65,11 @@ def test_admin_copilot_never_trumps_what_the_member_stated():
     stated = remember(member, subject="coffee", body=COFFEE).entry
     # when
     result = remember(
-        member, subject="coffee", body=TEA, origin=Origin.OPERATOR_COPILOT, actor=surface()
+        member,
+        subject="coffee",
+        body=TEA,
+        origin=Origin.OPERATOR_COPILOT,
+        scope={"kind": "operator-copilot", "operator_id": str(TEST_OPERATOR.id)},
     )
     # then: the member's word stands, and they are asked instead of overruled
     assert not result.created
@@ -102,7 +107,12 @@ def test_an_inference_never_overwrites_an_explicit_statement():
     member = consenting_member()
     stated = remember(member, subject="coffee").entry
     result = remember(
-        member, subject="coffee", body=TEA, origin=Origin.MODEL_INFERRED, actor=surface()
+        member,
+        subject="coffee",
+        body=TEA,
+        origin=Origin.MODEL_INFERRED,
+        actor=surface(),
+        scope={"kind": "session", "session_id": "s-1"},
     )
     assert not result.created
     assert result.conflict_rule == ConflictRule.EXPLICIT_USER_TRUMPS_INFERRED
@@ -118,16 +128,21 @@ def test_user_confirmed_fact_outranks_an_inference():
     assert not kept.created
     assert kept.conflict_rule == ConflictRule.USER_CONFIRMED_TRUMPS_INFERRED
     assert kept.entry.pk == confirmed.pk and kept.notice is not None
-    # and a confirmation replaces an inference
+    # and no write asserts a confirmation: it is the member's own action on an inference
     other = remember(
         member, subject="walks", body="Maybe likes walks", origin=Origin.MODEL_INFERRED
-    )
-    replaced = remember(
-        member, subject="walks", body="Likes morning walks", origin=Origin.USER_CONFIRMED
-    )
-    assert replaced.created
-    assert replaced.conflict_rule == ConflictRule.USER_CONFIRMED_TRUMPS_INFERRED
-    assert lifecycle(other.entry) == Lifecycle.SUPERSEDED
+    ).entry
+    assert memory_confirm(entry=other, actor=Actor.of(member)).origin == Origin.USER_CONFIRMED
+    with pytest.raises(NotPermitted) as refusal:
+        remember(
+            member,
+            subject="walks",
+            body="Likes morning walks",
+            origin=Origin.USER_CONFIRMED,
+            actor=surface(),
+            scope={"kind": "session", "session_id": "s-1"},
+        )
+    assert refusal.value.code == "origin-not-allowed"
 
 
 def test_most_recent_wins_between_equals():
@@ -191,7 +206,11 @@ def test_storage_gate_refuses_a_sensitive_write_without_consent():
     assert refusal.value.code == "sensitive-category-without-consent"
     assert refusal.value.status_code == 422
     assert not MemoryEntry.objects.exists() and not MemoryRevision.objects.exists()
-    assert memory_audit(member) == []
+    [refused] = memory_audit(member)
+    assert (refused.action, refused.payload["reason"]) == (
+        "memory.write.refused",
+        "sensitive-category-without-consent",
+    )
 
 
 def test_a_sensitive_inference_is_never_auto_persisted():
@@ -246,7 +265,13 @@ def test_without_base_consents_the_scope_is_suppressed():
 def test_a_consumer_outside_a_scopes_allow_list_is_not_permitted(consumer, scope):
     member = consenting_member("sensitive_data")
     with pytest.raises(NotPermitted) as refusal:
-        remember(member, scope=scope, consumer=consumer, actor=surface(consumer))
+        remember(
+            member,
+            scope=scope,
+            consumer=consumer,
+            actor=surface(consumer),
+            origin=Origin.MODEL_INFERRED,
+        )
     assert refusal.value.code == "consumer-not-allowed-for-scope"
     assert not MemoryEntry.objects.exists()
 

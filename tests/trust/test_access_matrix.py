@@ -229,6 +229,14 @@ ROWS: tuple[Row, ...] = (
     ),
     Row(ME + "consents/events/<uuid:pk>/", "GET", member_api(200, 404), pk("consent_event")),
     Row(ME + "consents/verify/", "GET", member_api(200)),
+    Row(ME + "opt-outs/", "GET", member_api(200)),
+    Row(
+        ME + "opt-outs/",
+        "POST",
+        member_api(201),
+        body={"category": "embodied", "opted_out": True},
+    ),
+    Row(ME + "scope-policies/", "GET", member_api(200)),
     # --- member API: continuity -----------------------------------------------------------
     Row(ME + "continuation-tokens/", "GET", member_api(200)),
     Row(
@@ -365,6 +373,8 @@ ROWS: tuple[Row, ...] = (
     ),
     # A's open questions (the conflict question) through the read gate, for any surface.
     Row(MEMBERS + "questions/", "GET", service_api(200), A_MEMBER, reveals=ALL_SURFACES),
+    # Which scopes are on for A (no content): every surface, as its own consumer.
+    Row(MEMBERS + "scope-policies/", "GET", service_api(200), A_MEMBER),
     Row(
         MEMBERS + "continuation-tokens/",
         "GET",
@@ -422,10 +432,10 @@ ROWS: tuple[Row, ...] = (
         reveals=ALL_SURFACES,
     ),
     Row(
-        "api/v1/short-term/<uuid:stm_id>/consolidate/",
+        MEMBERS + "short-term/<uuid:stm_id>/consolidate/",
         "POST",
         service_api(201),
-        lambda w: {"stm_id": w["stm"].pk},
+        a_and(stm_id=lambda w: w["stm"].pk),
         body={"explicit": True},
         reveals=ALL_SURFACES,
     ),
@@ -493,6 +503,14 @@ ROWS: tuple[Row, ...] = (
         operator_api(support=200, admin=403, ts=404, legal=404, other_tenant=404),
         pk("inspection"),
         reveals=frozenset({SUPPORT}),
+    ),
+    # A copilot note: only the operator the inspection was granted to (support).
+    Row(
+        OPS + "inspections/<uuid:pk>/copilot-notes/",
+        "POST",
+        operator_api(support=201, admin=403, ts=404, legal=404, other_tenant=404),
+        pk("inspection"),
+        body={"body": "Matrix check: reminder fires an hour early.", "category": "preference"},
     ),
     Row(
         OPS + "data-rights/",
@@ -576,6 +594,13 @@ ROWS: tuple[Row, ...] = (
     # --- member pages: memory ---------------------------------------------------------------
     Row(PROFILE, "GET", member_page(200), page=True),
     Row(PROFILE + "off-the-record/", "POST", member_page(302), body={"active": "1"}, page=True),
+    Row(
+        PROFILE + "opt-outs/",
+        "POST",
+        member_page(302),
+        body={"category": "embodied", "state": "off"},
+        page=True,
+    ),
     Row(
         PROFILE + "forget-category/",
         "GET",

@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 
 from consent.models import ConsentEvent
 from continuity.contracts import token_parse
-from continuity.models import ContinuationToken, IdempotencyRecord
+from continuity.models import ContinuationToken
 from continuity.services import continuation_token_write
 from datarights.enums import RequestStatus
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
@@ -29,7 +29,7 @@ from inspection.models import InspectionEvent, InspectionRequest
 from inspection.services import inspection_transition
 from iris_site.audit.events import Actor
 from iris_site.audit.selectors import audit_chain_verify
-from iris_site.models import AuditEvent
+from iris_site.models import AuditEvent, IdempotencyRecord
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, MemoryRevision
 from memory.services import memory_edit, memory_tombstone

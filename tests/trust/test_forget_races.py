@@ -8,7 +8,6 @@ PostgreSQL is where the interleavings are real (READ COMMITTED, row locks); SQLi
 the same test cheaply, its IMMEDIATE transactions serializing the writers."""
 
 import time
-from collections import Counter
 
 import pytest
 
@@ -20,7 +19,7 @@ from memory.models import MemoryEntry
 from memory.services import RememberResult
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import service_actor
-from tests.memory.factories import consenting_member, remember
+from tests.memory.factories import consenting_member, member_turn, quoting, remember
 from tests.trust.test_concurrency import race
 
 WRITERS = 15
@@ -30,7 +29,7 @@ WORDS = "alder birch cedar daisy elm fern gorse hazel iris juniper kale larch ma
 race_db = pytest.mark.django_db(transaction=True)
 
 
-def _write(member, actor, n: int, stagger: float):
+def _write(member, actor, n: int, stagger: float, said: list[dict]):
     # Distinct words per writer: no write re-creates another's text or subject.
     word = WORDS.split()[n]
 
@@ -46,6 +45,7 @@ def _write(member, actor, n: int, stagger: float):
             category="financial",
             subject=f"{word} account",
             body=f"The {word} fund pays out monthly",
+            provenance=said,
         )
 
     return write
@@ -65,16 +65,21 @@ def test_writes_racing_a_withdrawal_leave_nothing_of_the_category_active(round_,
     actor = service_actor()
     remember(member, category="financial", subject="pension", body="Pension from the old job")
     withdraw = lambda: record(member, "category:financial", "withdrawal")  # noqa: E731
-    calls = [_write(member, actor, n, stagger) for n in range(WRITERS)]
+    # the surface quotes the member's own words (a sensitive fact is only kept as theirs)
+    said = quoting(member_turn(member, "My pension and funds pay out monthly"))
+    calls = [_write(member, actor, n, stagger, said) for n in range(WRITERS)]
     calls.insert(round_ * 3 % WRITERS, withdraw)  # the withdrawal starts among the writers
     # when
     results, errors = race(calls)
-    # then: every failure is the consent refusal; whatever was written is forgotten
+    # then: every failure is the consent refusal, or (once the cascade forgot the entries
+    # and the turn they came from) the quoted turn being gone; whatever was written is
+    # forgotten
     unexpected = [e for e in errors if not isinstance(e, PolicyRefusal)]
     assert unexpected == [], unexpected
-    assert Counter(e.code for e in errors) <= Counter(
-        {"sensitive-category-without-consent": WRITERS}
-    )
+    assert {e.code for e in errors} <= {
+        "sensitive-category-without-consent",
+        "provenance-turn-not-found",
+    }
     stored = [r for r in results if isinstance(r, RememberResult) and r.created]
     assert len(stored) + len(errors) == WRITERS
     assert "category:financial" not in consent_active(member_id=member.pk).types
@@ -94,6 +99,8 @@ def test_writes_racing_a_withdrawal_leave_nothing_of_the_category_active(round_,
             category="financial",
             subject="pension",
             body="Pension from the old job",
+            # the forgotten entries' source turn went with them: the surface quotes anew
+            provenance=quoting(member_turn(member, "About my pension from the old job")),
         )
     assert refused.value.code == "forgotten-fact"
     assert _active_financial(member) == 0

@@ -529,7 +529,9 @@ def test_consolidating_a_row_never_writes_into_another_members_memory(trust_worl
     )
     client = trust_world.api_client("service:assistant")
     response = client.post(
-        f"/api/v1/short-term/{trust_world['stm'].pk}/consolidate/", body, format="json"
+        f"/api/v1/members/{trust_world.a.pk}/short-term/{trust_world['stm'].pk}/consolidate/",
+        body,
+        format="json",
     )
     assert_refused(response, status, trust_world, before)
     after = sorted(

@@ -48,6 +48,7 @@ from memory.enums import RecallContext
 from memory.gate import CONSUMER_NOT_ALLOWED, CROSS_DEVICE_REQUIRED
 from memory.models import MemoryEntry
 from memory.services import memory_pause, service_client_capabilities_set
+from memory.turns import conversation_turn_append
 from tests.conftest import HttpResponse, http_request
 from tests.consent.factories import record
 from tests.continuity.factories import token_body
@@ -112,7 +113,9 @@ def refresh(live_server, member, row_id, token: str, query: str = "", body=None)
 
 
 def consolidate(live_server, row_id, token: str, query: str = "", body=None):
-    path = f"/api/v1/short-term/{row_id}/consolidate/?{query}"
+    owner = ShortTermMemory.objects.filter(pk=row_id).values_list("member_id", flat=True)
+    member_id = owner.first() or uuid.uuid4()
+    path = f"/api/v1/members/{member_id}/short-term/{row_id}/consolidate/?{query}"
     return call(live_server, path, token, "POST", {} if body is None else body)
 
 
@@ -145,6 +148,19 @@ def health_note(live_server, member) -> dict:
     written = stm_post(live_server, member, service("tara"), category="mental_health", content=NOTE)
     assert written.status == 201, written.body
     return written.body
+
+
+def stated(member) -> dict:
+    """A consolidation as the member's own word: it quotes a turn the member spoke."""
+    turn = conversation_turn_append(
+        member=member,
+        session_id="s-1",
+        speaker="member",
+        text=NOTE,
+        consumer="tara",
+        actor=Actor.system("test"),
+    )
+    return {"origin": "user-stated", "turns": [str(turn.pk)]}
 
 
 def row_state(row_id) -> tuple:
@@ -304,7 +320,7 @@ def test_a_client_narrowed_to_write_nothing_writes_no_memory_through_short_term(
     assert [r["id"] for r in stm_list(live_server, member, narrowed).body["results"]] == [
         str(row.pk)
     ]
-    done = consolidate(live_server, row.pk, service("assistant"), body={"origin": "user-stated"})
+    done = consolidate(live_server, row.pk, service("assistant"))
     assert done.status == 201, done.body
 
 
@@ -416,7 +432,7 @@ def test_consolidating_a_row_the_client_may_not_see_reveals_nothing(live_server)
     assert not AuditEvent.objects.filter(action="memory.stm.consolidation_refused").exists()
     # Tara, which may read it in the health context, consolidates it once.
     tara = service("tara")
-    done = consolidate(live_server, note["id"], tara, "context=health", {"origin": "user-stated"})
+    done = consolidate(live_server, note["id"], tara, "context=health", stated(member))
     assert done.status == 201, done.body
     again = consolidate(live_server, note["id"], veritas, body={"origin": "user-stated"})
     assert (again.status, again.body) == (404, missing.body)  # no "already consolidated into"
@@ -429,10 +445,9 @@ def test_parallel_consolidations_by_a_client_that_may_not_read_the_row_never_wri
     member = consenting_member("category:mental_health")
     note = health_note(live_server, member)
     tara, veritas = service("tara"), service("veritas")
+    quoted = stated(member)
     calls = [
-        lambda: consolidate(
-            live_server, note["id"], tara, "context=health", {"origin": "user-stated"}
-        ),
+        lambda: consolidate(live_server, note["id"], tara, "context=health", quoted),
         lambda: consolidate(live_server, note["id"], veritas, body={"origin": "user-stated"}),
     ] * 3
     with ThreadPoolExecutor(max_workers=len(calls)) as pool:
@@ -855,7 +870,7 @@ def test_counts_in_answers_and_audit_payloads_never_carry_content(live_server):
     refresh(live_server, member, ordinary["id"], veritas)
     refresh(live_server, member, note["id"], veritas)
     consolidate(live_server, note["id"], veritas)
-    consolidate(live_server, note["id"], tara, "context=health", {"origin": "user-stated"})
+    consolidate(live_server, note["id"], tara, "context=health", stated(member))
     withheld = [
         answers[0].body["stm_withheld"],
         answers[0].body["ltm"]["audit_envelope"]["suppression_counts"],
@@ -905,7 +920,7 @@ def test_a_member_reaches_none_of_another_members_objects_through_the_member_api
         ("GET", f"{me}/continuation-tokens/{slot}/resume/", None),
         ("GET", f"/api/v1/members/{a.pk}/short-term/?scope_id=s-1", None),
         ("POST", f"/api/v1/members/{a.pk}/short-term/{row.pk}/refresh/", {}),
-        ("POST", f"/api/v1/short-term/{row.pk}/consolidate/", {}),
+        ("POST", f"/api/v1/members/{a.pk}/short-term/{row.pk}/consolidate/", {}),
         ("POST", f"/api/v1/members/{a.pk}/context-bundle/", {"scope_id": "s-1"}),
     ):
         response = call(live_server, path, b_token, method, body)

@@ -219,7 +219,7 @@ LINKS = {
     "v1_members_short_term_create": (
         "201",
         {"stm_id": _CREATED, "member_id": "$request.path.member_id"},
-        ["v1_members_short_term_refresh_create", "v1_short_term_consolidate_create"],
+        ["v1_members_short_term_refresh_create", "v1_members_short_term_consolidate_create"],
     ),
 }
 

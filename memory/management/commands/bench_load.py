@@ -198,6 +198,7 @@ def seed_scratch(*, members: int, entries: int, seed: int) -> dict[str, Any]:
         populate,
     )
     from memory.models import MemoryEntry
+    from memory.turns import conversation_turn_append
 
     consents = [*CONSENTS, *sorted({category_consent_type(c) for c in SENSITIVE_CATEGORIES})]
     now = timezone.now()
@@ -234,16 +235,35 @@ def seed_scratch(*, members: int, entries: int, seed: int) -> dict[str, Any]:
         for number in range(200):
             session = rng.choice(sessions)
             profile = rng.random() < 0.3
-            remembers.append(
-                {
-                    "scope": {"kind": ScopeKind.PROFILE}
-                    if profile
-                    else {"kind": ScopeKind.SESSION, "session_id": session},
-                    "category": rng.choice(REMEMBER_CATEGORIES),
-                    "body": f"{synthetic.vocabulary.fill(rng, rng.choice(TEMPLATES))} (#{number})",
-                    "origin": "user-stated" if profile else "model-inferred",
+            body = f"{synthetic.vocabulary.fill(rng, rng.choice(TEMPLATES))} (#{number})"
+            remember = {
+                "scope": {"kind": ScopeKind.SESSION, "session_id": session},
+                "category": rng.choice(REMEMBER_CATEGORIES),
+                "body": body,
+                "origin": "model-inferred",
+            }
+            if profile:
+                # The member's own word, as a surface may write it: quoting their turn.
+                turn = conversation_turn_append(
+                    member=member,
+                    session_id=session,
+                    speaker="member",
+                    text=body,
+                    consumer=Consumer.ASSISTANT,
+                    actor=Actor.of(client),
+                )
+                remember |= {
+                    "scope": {"kind": ScopeKind.PROFILE},
+                    "origin": "user-stated",
+                    "provenance": [
+                        {
+                            "kind": "session-turn",
+                            "ref": str(turn.pk),
+                            "captured_at": turn.created_at.isoformat(),
+                        }
+                    ],
                 }
-            )
+            remembers.append(remember)
         seeded.append(
             {
                 "id": str(member.pk),
