@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     # the data-rights request datarights' demo files first.
     "datarights",
     "inspection",
+    "console",
 ]
 
 MIDDLEWARE = [

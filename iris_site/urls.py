@@ -60,6 +60,7 @@ urlpatterns = [
     path("accounts/logout/", content_free(auth_views.LogoutView.as_view()), name="logout"),
     path("admin/", admin.site.urls),
     path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
+    path("console/", include("console.urls")),
     path("profile/memory/data/", include((datarights_pages, "datarights"))),
     path("profile/memory/", include("memory.page_urls")),
     # The API's own description holds no member content (framework views are declared here).

@@ -342,12 +342,6 @@ def _check_origin(*, write: MemoryWriteRequest, actor: Actor, evidence: _Evidenc
         raise error(decision.message, code=decision.code)
 
 
-def _is_import(write: MemoryWriteRequest) -> bool:
-    return write.origin == Origin.IMPORTED and any(
-        link.kind == ProvenanceKind.MANUAL_IMPORT for link in write.provenance
-    )
-
-
 def _conversation(*, write: MemoryWriteRequest, session_id: str, evidence: _Evidence) -> str:
     """The conversation a surface's write comes from: the one it names, else the one its
     quoted turns belong to."""
@@ -472,7 +466,6 @@ def _remember(
         promoted is None
         and actor.type == ActorType.SERVICE
         and write.scope.kind == ScopeKind.PROFILE
-        and not _is_import(write)
     ):
         write, promotion = _promote_or_keep_in_session(
             member=member, write=write, evidence=evidence, conversation=conversation, handle=handle

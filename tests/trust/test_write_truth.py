@@ -198,6 +198,18 @@ def test_a_one_off_inference_aimed_at_the_profile_stays_in_its_session(live_serv
 
 
 @live
+def test_labelling_a_fact_an_import_does_not_skip_the_promotion_rule(live_server):
+    world = World(live_server)
+    imported = [{"kind": "manual-import", "ref": "crm-1", "captured_at": "2026-11-30T10:00:00Z"}]
+    response = world.remember("?session_id=s-1", origin="imported", provenance=imported)
+    assert response.status == 201, response.body
+    assert response.headers["Iris-Stored-As"] == "session"
+    assert not MemoryEntry.objects.filter(member=world.member, scope_kind="profile").exists()
+    no_session = world.remember(origin="imported", provenance=imported)
+    assert no_session.status == 400 and no_session.body["error"]["code"] == "session-required"
+
+
+@live
 def test_the_third_occurrence_is_promoted_to_the_profile(live_server):
     world = World(live_server)
     outcomes = [world.remember(f"?session_id=s-{n}").headers["Iris-Promotion"] for n in (1, 2, 3)]
