@@ -1,4 +1,4 @@
-from consent.services import consent_event_append
+from consent.services import consent_event_append, opt_out_record
 from iris_site.audit.events import Actor
 
 
@@ -14,4 +14,15 @@ def record(member, consent_type: str, kind: str = "grant", **extra):
         witness=extra.pop("witness", "session"),
         actor=Actor.of(member),
         **extra,
+    )
+
+
+def opt(member, category: str, opted_out: bool = True):
+    """Turn an opt-out category off (or back on) as the member does, through the service."""
+    return opt_out_record(
+        member=member,
+        category=category,
+        opted_out=opted_out,
+        witness="session",
+        actor=Actor.of(member),
     )

@@ -8,27 +8,17 @@ from django.db import DatabaseError, connection, transaction
 
 from consent.models import OptOutEvent
 from consent.selectors import opt_out_latest, opt_outs_active
-from consent.services import OPT_OUT_ACTION, opt_out_record
-from iris_site.audit.events import Actor
+from consent.services import OPT_OUT_ACTION
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from tests.conftest import bearer_client, http_request
+from tests.consent.factories import opt
 from tests.iris_site.factories import MemberFactory, OperatorFactory, ServiceClientFactory
 
 pytestmark = pytest.mark.django_db
 
 OPT_OUTS = "/api/v1/me/opt-outs/"
-
-
-def opt(member, category: str, opted_out: bool = True):
-    return opt_out_record(
-        member=member,
-        category=category,
-        opted_out=opted_out,
-        witness="session",
-        actor=Actor.of(member),
-    )
 
 
 # --- the service ---------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from django.core.management import call_command
 from django.db import models
 from django.utils import timezone
 
-from consent.services import opt_out_record
 from datarights import processing
 from datarights.crypto import decrypt_lines
 from datarights.enums import RequestStatus
@@ -32,6 +31,7 @@ from memory.selectors import memory_entry_list
 from memory.services import memory_edit, memory_tombstone
 from memory.stores import ContentStore, content_store_register, content_store_unregister
 from memory.turns import conversation_turn_append
+from tests.consent.factories import opt
 from tests.datarights.factories import (
     DAY_MS,
     EXPORT,
@@ -148,13 +148,7 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
 def test_the_export_carries_the_opt_out_ledger():
     member = consenting_member()
     for opted_out in (True, False, True):
-        opt_out_record(
-            member=member,
-            category="embodied",
-            opted_out=opted_out,
-            witness="test",
-            actor=Actor.of(member),
-        )
+        opt(member, "embodied", opted_out)
     request = process(submit(member, "export", EXPORT))
     ledger = json.loads(artifact_path(request).read_bytes())["opt_outs"]["opt_out_ledger"]
     assert [(e["category"], e["kind"]) for e in ledger] == [

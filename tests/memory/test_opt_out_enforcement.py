@@ -11,7 +11,6 @@ from django.db import connection, transaction
 from django.test import Client
 
 from consent.models import OptOutEvent
-from consent.services import opt_out_record
 from hierarchy.models import ShortTermMemory
 from iris_site.audit.events import Actor
 from iris_site.errors import PolicyRefusal
@@ -19,6 +18,7 @@ from iris_site.services import token_issue
 from memory.models import MemoryEntry
 from memory.services import memory_remember
 from tests.conftest import bearer_client, http_request
+from tests.consent.factories import opt
 from tests.iris_site.factories import MemberFactory, ServiceClientFactory, TenantFactory
 from tests.memory.factories import consenting_member, remember, write_request
 
@@ -31,16 +31,6 @@ SESSION_WRITE = {
     "body": "I take my coffee black",
     "origin": "model-inferred",
 }
-
-
-def opt(member, category: str, opted_out: bool = True):
-    return opt_out_record(
-        member=member,
-        category=category,
-        opted_out=opted_out,
-        witness="session",
-        actor=Actor.of(member),
-    )
 
 
 def surface_token(consumer: str = "assistant") -> str:
