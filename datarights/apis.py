@@ -37,6 +37,7 @@ from datarights.services import (
     datarights_code_resend,
     datarights_download_open,
     datarights_extend,
+    datarights_fail,
     datarights_operator_transition,
     datarights_request_submit,
     datarights_verify_code,
@@ -327,6 +328,12 @@ class OperatorTransitionApi(APIView):
     class DataRightsTransitionInputSerializer(serializers.Serializer):
         to = RequestStatusField()
         verification_method = OperatorVerificationMethodField(required=False)
+        reason = serializers.CharField(
+            required=False,
+            max_length=2000,
+            help_text="Required to fail a request: the member is shown it (the audit keeps "
+            "only its length).",
+        )
 
     permission_classes = [IsDataRightsOperator]
 
@@ -338,12 +345,18 @@ class OperatorTransitionApi(APIView):
         queued = _queued(request, pk)
         serializer = self.DataRightsTransitionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        moved = datarights_operator_transition(
-            request=queued,
-            to=serializer.validated_data["to"],
-            verification_method=serializer.validated_data.get("verification_method", ""),
-            actor=Actor.of(request.user),
-        )
+        data = serializer.validated_data
+        if data["to"] == RequestStatus.FAILED:
+            moved = datarights_fail(
+                request=queued, reason=data.get("reason", ""), actor=Actor.of(request.user)
+            )
+        else:
+            moved = datarights_operator_transition(
+                request=queued,
+                to=data["to"],
+                verification_method=data.get("verification_method", ""),
+                actor=Actor.of(request.user),
+            )
         return Response(QueueItemSerializer(moved).data)
 
 

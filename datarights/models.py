@@ -46,6 +46,9 @@ class DataRightsRequest(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     result_fingerprint = models.CharField(max_length=64, blank=True)
     failure_code = models.CharField(max_length=32, choices=FailureCode, blank=True)
+    # An operator's reason for failing the request (operator text, shown to the member;
+    # kept out of the audit, which records its length only).
+    failure_reason = models.TextField(max_length=2000, blank=True)
     appeal_reason = models.TextField(max_length=2000, blank=True)
 
     # Resumable processing: the steps done so far and their counters (ids, numbers).

@@ -166,6 +166,62 @@ def check_extension(
     return ExtensionDecision(True)
 
 
+# --- The operator console -------------------------------------------------------------------
+
+DUE_SOON = timedelta(days=7)  # the queue's "due soon" window
+REASON_MAX_LENGTH = 2000  # an operator's reason (extension, failure), shown to the member
+
+
+class DeadlineState:
+    """A request's deadline as the work queue shows it (also the CSS class suffix)."""
+
+    OVERDUE = "overdue"  # open work past its due time
+    SOON = "soon"  # open work due within DUE_SOON
+    OK = "ok"  # open work with time left
+    DONE = "done"  # finished: the clock stopped
+
+
+def deadline_state(*, status: str, due_at: datetime, now: datetime) -> str:
+    """Finished requests are done (a failed one may be retried, so it still counts)."""
+    if status in FINISHED_STATUSES and status != S.FAILED:
+        return DeadlineState.DONE
+    if now > due_at:
+        return DeadlineState.OVERDUE
+    if due_at - now < DUE_SOON:
+        return DeadlineState.SOON
+    return DeadlineState.OK
+
+
+def operator_reason_problem(reason: str | None) -> str | None:
+    """None for a usable reason, else the stable error code."""
+    text = (reason or "").strip()
+    if not text:
+        return "reason-required"
+    if len(text) > REASON_MAX_LENGTH:
+        return "reason-too-long"
+    return None
+
+
+def operator_moves(*, status: str, verified: bool) -> list[str]:
+    """The moves an operator may offer now, in the state machine's order, besides
+    `failed` (which is its own decision, with a reason). Mirrors the operator service:
+    `completed` only decides an appeal; everything else is the table's word."""
+    moves = []
+    for target in (S.VERIFIED, S.IN_PROGRESS, S.COMPLETED, S.CANCELLED):
+        if not is_transition_allowed(status, target):
+            continue
+        if target == S.COMPLETED and status != S.APPEALED:
+            continue
+        if target == S.IN_PROGRESS and not verified:
+            continue
+        moves.append(target)
+    return moves
+
+
+def can_fail(*, status: str, verified: bool) -> bool:
+    return verified and is_transition_allowed(status, S.FAILED)
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     is_past_deadline: bool

@@ -101,6 +101,7 @@ class ReceiptSerializer(serializers.ModelSerializer):
     verification = serializers.SerializerMethodField()
     result_fingerprint = serializers.SerializerMethodField()
     failure_code = serializers.SerializerMethodField()
+    failure_reason = serializers.SerializerMethodField()
 
     class Meta:
         model = DataRightsRequest
@@ -123,6 +124,7 @@ class ReceiptSerializer(serializers.ModelSerializer):
             "finished_at",
             "result_fingerprint",
             "failure_code",
+            "failure_reason",
             "grace_ends_at",
             "download_url",
             "download_expires_at",
@@ -148,6 +150,14 @@ class ReceiptSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_failure_code(self, obj) -> str | None:
         return obj.failure_code or None
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True, help_text="Why an operator failed the request, as they wrote it."
+        )
+    )
+    def get_failure_reason(self, obj) -> str | None:
+        return obj.failure_reason or None
 
     def _timing(self, obj: DataRightsRequest):
         now = self.context.get("now") or timezone.now()

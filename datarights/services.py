@@ -35,12 +35,15 @@ from datarights.policy import (
     CODE_MAX_ISSUED,
     OPERATOR_TARGETS,
     TransitionRefused,
+    can_fail,
     check_extension,
     check_transition,
     code_digest,
     code_matches,
     deadline_for,
     generate_code,
+    latest_extension,
+    operator_reason_problem,
     verify_by,
 )
 from datarights.selectors import datarights_active_code
@@ -550,13 +553,11 @@ def datarights_operator_transition(
     if to == RequestStatus.COMPLETED and locked.status != RequestStatus.APPEALED:
         raise Conflict("Only processing completes a request.", code="illegal-transition")
     if to == RequestStatus.FAILED:
-        return datarights_request_transition(
-            request=locked,
-            to=to,
-            actor=actor,
-            now=now,
-            failure_code=FailureCode.OPERATOR_DECISION,
-            detail={"failure_code": FailureCode.OPERATOR_DECISION},
+        # Failing is its own decision, with a reason the member is shown.
+        raise InvalidInput(
+            "Failing a request needs a reason (`datarights_fail`).",
+            fields={"reason": ["A reason is required."]},
+            code="reason-required",
         )
     if to == RequestStatus.IN_PROGRESS:
         from datarights.processing import retry_progress
@@ -567,32 +568,85 @@ def datarights_operator_transition(
     return datarights_request_transition(request=locked, to=to, actor=actor, now=now)
 
 
+def _reason_checked(reason: str | None, *, what: str) -> str:
+    """An operator's reason, stripped; 400 (`reason-required` / `reason-too-long`)."""
+    problem = operator_reason_problem(reason)
+    if problem == "reason-required":
+        raise InvalidInput(
+            f"Say why ({what}): the member is shown the reason.",
+            fields={"reason": ["A reason is required."]},
+            code="reason-required",
+        )
+    if problem == "reason-too-long":
+        raise InvalidInput(
+            "The reason is too long.",
+            fields={"reason": ["At most 2000 characters."]},
+            code="reason-too-long",
+        )
+    return (reason or "").strip()
+
+
 @transaction.atomic
-def datarights_extend(
+def datarights_fail(
     *,
     request: DataRightsRequest,
-    until: datetime,
     reason: str,
     actor: Actor,
     now: datetime | None = None,
 ) -> DataRightsRequest:
-    """Extend the deadline once (GDPR Art. 12(3)), by at most two further months, with
-    the reason recorded and the member told, within the first month."""
+    """An operator fails the request (e.g. identity doubtful, or an appeal rejected),
+    with a reason the member sees; the audit records the reason's length, not its text."""
+    reason = _reason_checked(reason, what="failing a request")
     now = now or timezone.now()
     locked = _lock(request.pk)
+    if not can_fail(status=locked.status, verified=locked.verified_at is not None):
+        raise Conflict(f"A {locked.status} request cannot be failed.", code="illegal-transition")
+    return datarights_request_transition(
+        request=locked,
+        to=RequestStatus.FAILED,
+        actor=actor,
+        now=now,
+        failure_code=FailureCode.OPERATOR_DECISION,
+        failure_reason=reason,
+        detail={
+            "failure_code": FailureCode.OPERATOR_DECISION,
+            "reason_length": len(reason),
+            "member_notified": True,
+        },
+    )
+
+
+@transaction.atomic
+def datarights_extend(
+    *,
+    request: DataRightsRequest,
+    reason: str,
+    actor: Actor,
+    until: datetime | None = None,
+    now: datetime | None = None,
+) -> DataRightsRequest:
+    """Extend the deadline once (GDPR Art. 12(3)), by at most two further months (the
+    full two when `until` is not given), with the reason recorded on the request and
+    the member told (the "Your data" page, the receipt, a mail), within the first
+    month. The audit records the reason's length, never its text."""
+    reason = _reason_checked(reason, what="extending the deadline")
+    now = now or timezone.now()
+    locked = _lock(request.pk)
+    zone = conf.deadline_zone()
+    until = until or latest_extension(locked.deadline_at, zone)
     decision = check_extension(
         status=locked.status,
         deadline_at=locked.deadline_at,
         already_extended=locked.extended_deadline_at is not None,
         new_deadline=until,
-        reason=reason or "",
+        reason=reason,
         now=now,
-        tz=conf.deadline_zone(),
+        tz=zone,
     )
     if not decision.allowed:
         raise Conflict(decision.message, code=decision.code)
     locked.extended_deadline_at = until
-    locked.extension_reason = reason.strip()
+    locked.extension_reason = reason
     locked.extended_at = now
     locked.due_at = until
     locked.updated_at = now
@@ -601,7 +655,11 @@ def datarights_extend(
         request=locked,
         event=TrailEvent.EXTENDED,
         actor=actor,
-        detail={"extended_deadline_at": iso(until), "member_notified": True},
+        detail={
+            "extended_deadline_at": iso(until),
+            "reason_length": len(reason),
+            "member_notified": True,
+        },
         now=now,
     )
     email, request_id = locked.member.email, locked.pk

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from datarights.apis import download_response
-from datarights.enums import RequestKind, RequestStatus
+from datarights.enums import FINISHED_STATUSES, RequestKind, RequestStatus
 from datarights.forms import AccessForm, AppealForm, DeleteForm, ExportForm
 from datarights.policy import receipt_timing
 from datarights.selectors import (
@@ -84,9 +84,24 @@ def _rows(request) -> list[dict]:
     return rows
 
 
+def _notices(rows: list[dict]) -> list[dict]:
+    """What an operator decided that the member must be told: an extended deadline
+    (while the work is open) and a failure with its reason."""
+    notices = []
+    for row in rows:
+        item = row["request"]
+        if item.extended_deadline_at and item.status not in FINISHED_STATUSES:
+            notices.append({"kind": "extended", "request": item})
+        if item.status == RequestStatus.FAILED and item.failure_reason:
+            notices.append({"kind": "failed", "request": item})
+    return notices
+
+
 def _page(request, *, status: int = 200, errors: list[str] | None = None, **forms):
+    rows = _rows(request)
     context = {
-        "rows": _rows(request),
+        "rows": rows,
+        "notices": _notices(rows),
         "export_form": forms.get("export_form") or ExportForm(),
         "delete_form": forms.get("delete_form") or DeleteForm(user=request.user),
         "access_form": forms.get("access_form") or AccessForm(),

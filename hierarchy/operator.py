@@ -13,13 +13,16 @@ import re
 import uuid
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.db.models.fields.json import KT
-from django.db.models.functions import TruncHour
+from django.db.models.functions import TruncDay, TruncHour
 from django.utils import timezone
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from hierarchy.access import access_record_append
 from hierarchy.enums import StmScopeKind
@@ -83,11 +86,21 @@ def ltm_counts_by_lifecycle(*, tenant_id=None) -> dict[str, int]:
     return _by_lifecycle(_tenant_entries(tenant_id))
 
 
+def tenant_events(events: QuerySet[AuditEvent], tenant_id=None) -> QuerySet[AuditEvent]:
+    """Audit events a tenant-bound operator may count: about its tenant's members (by
+    `TenantMembership`, not the optional `target_tenant_id` column, which most events
+    leave empty), minus those scoped to another tenant (a member may belong to several)."""
+    if tenant_id is None:
+        return events
+    members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
+    return events.filter(
+        Q(target_tenant_id=None) | Q(target_tenant_id=tenant_id), target_member_id__in=members
+    )
+
+
 def _episodic_events(*, tenant_id=None, now: datetime) -> QuerySet[AuditEvent]:
     events = AuditEvent.objects.filter(occurred_at__gt=now - EPISODIC_WINDOW, occurred_at__lte=now)
-    if tenant_id is not None:
-        events = events.filter(target_tenant_id=tenant_id)
-    return events
+    return tenant_events(events, tenant_id)
 
 
 def episodic_count_24h(*, tenant_id=None, now: datetime | None = None) -> int:
@@ -122,9 +135,7 @@ def write_refusal_counts(*, tenant_id=None, now: datetime | None = None) -> list
     events = AuditEvent.objects.filter(
         action__in=REFUSAL_ACTIONS, occurred_at__gt=now - REFUSAL_WINDOW, occurred_at__lte=now
     )
-    if tenant_id is not None:
-        members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
-        events = events.filter(target_member_id__in=members)
+    events = tenant_events(events, tenant_id)
     rows = (
         events.order_by()
         .annotate(consumer=KT("payload__consumer"), reason=KT("payload__reason"))
@@ -193,6 +204,225 @@ def hierarchy_counts(*, tenant_id=None, with_hourly: bool = False) -> HierarchyC
         if with_hourly
         else None,
     )
+
+
+# --- trends over a time range (the dashboard) ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRange:
+    key: str
+    label: str
+    span: timedelta
+    unit: str  # "hour" | "day": one bucket each
+
+
+TIME_RANGES: dict[str, TimeRange] = {
+    r.key: r
+    for r in (
+        TimeRange("24h", "Last 24 hours", timedelta(hours=24), "hour"),
+        TimeRange("7d", "Last 7 days", timedelta(days=7), "day"),
+        TimeRange("30d", "Last 30 days", timedelta(days=30), "day"),
+    )
+}
+DEFAULT_TIME_RANGE = "24h"
+
+
+def time_range(key: str | None) -> TimeRange:
+    """The named range; anything else (absent, unknown) is the default, never an error."""
+    return TIME_RANGES.get(key or "", TIME_RANGES[DEFAULT_TIME_RANGE])
+
+
+def range_buckets(span: TimeRange, now: datetime) -> list[datetime]:
+    """The starts of the range's buckets (UTC), oldest first; the last holds `now`."""
+    if span.unit == "hour":
+        top = now.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+        step = timedelta(hours=1)
+    else:
+        top = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        step = timedelta(days=1)
+    n = int(span.span / step)
+    return [top - step * offset for offset in range(n - 1, -1, -1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Trend:
+    """Counts per bucket and series (a series is an enum value from the events'
+    identifiers — a surface, a reason code, a step — never content)."""
+
+    key: str
+    title: str
+    buckets: list[datetime]
+    series: list[str]
+    counts: dict[tuple[datetime, str], int]
+
+    def row(self, bucket: datetime) -> list[int]:
+        return [self.counts.get((bucket, name), 0) for name in self.series]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+# What the dashboard charts: (key, title, audit actions, how a series is named). A series
+# is a payload identifier (`payload__…`), or the action itself named by `labels`.
+_DATARIGHTS_EVENTS = ("submitted", "extended", "completed", "failed", "cancelled", "expired")
+AUDIT_TRENDS: tuple[tuple[str, str, tuple[str, ...], str, dict[str, str]], ...] = (
+    ("recalls", "Recalls by surface", ("memory.recall.resolved",), "payload__surface", {}),
+    (
+        "writes",
+        "Writes by tier",
+        ("memory.entry.created", "memory.stm.write"),
+        "action",
+        {"memory.entry.created": "long-term", "memory.stm.write": "short-term"},
+    ),
+    ("refusals", "Refused writes by reason", REFUSAL_ACTIONS, "payload__reason", {}),
+    ("consolidations", "Consolidations", ("memory.stm.consolidated",), "action", {}),
+    ("expiries", "Short-term expiries", ("memory.stm.expired",), "action", {}),
+    (
+        "inspections",
+        "Inspection steps by state reached",
+        ("iris.admin_inspection.transition",),
+        "payload__to_state",
+        {},
+    ),
+    (
+        "datarights",
+        "Data-rights requests by event",
+        tuple(f"datarights.request.{e}" for e in _DATARIGHTS_EVENTS),
+        "action",
+        {f"datarights.request.{e}": e for e in _DATARIGHTS_EVENTS},
+    ),
+)
+_SERIES_DEFAULT = {"consolidations": "consolidated", "expiries": "expired"}
+
+
+def _trunc(unit: str, field: str):
+    return (TruncHour if unit == "hour" else TruncDay)(field, tzinfo=UTC)
+
+
+def audit_trend(
+    *,
+    key: str,
+    title: str,
+    actions: tuple[str, ...],
+    series_by: str,
+    labels: dict[str, str],
+    span: TimeRange,
+    now: datetime,
+    tenant_id=None,
+) -> Trend:
+    """One grouped query on the `(action, -occurred_at)` index: events per bucket and
+    series inside the range, for a tenant-bound operator by its members' tenancy."""
+    buckets = range_buckets(span, now)
+    events = tenant_events(
+        AuditEvent.objects.filter(
+            action__in=actions, occurred_at__gte=buckets[0], occurred_at__lte=now
+        ),
+        tenant_id,
+    )
+    name = KT(series_by) if series_by.startswith("payload__") else F(series_by)
+    rows = (
+        events.order_by()
+        .annotate(bucket=_trunc(span.unit, "occurred_at"), name=name)
+        .values("bucket", "name")
+        .annotate(n=Count("id"))
+        .values_list("bucket", "name", "n")
+    )
+    counts: Counter = Counter()
+    for bucket, raw, n in rows:
+        raw = "" if raw in (None, "null") else str(raw)
+        label = _SERIES_DEFAULT.get(key) or labels.get(raw) or raw or "unspecified"
+        counts[(bucket.astimezone(UTC), label)] += n
+    preferred = list(dict.fromkeys(labels.values()))  # named series: always a column
+    others = sorted({name for _, name in counts} - set(preferred))
+    series = preferred + others or [_SERIES_DEFAULT.get(key) or "events"]
+    return Trend(key, title, buckets, series, dict(counts))
+
+
+def task_failure_trend(*, span: TimeRange, now: datetime) -> Trend:
+    """Background tasks that failed, per bucket (platform-wide)."""
+    buckets = range_buckets(span, now)
+    rows = (
+        DBTaskResult.objects.failed()
+        .filter(finished_at__gte=buckets[0], finished_at__lte=now)
+        .order_by()
+        .annotate(bucket=_trunc(span.unit, "finished_at"))
+        .values("bucket")
+        .annotate(n=Count("id"))
+        .values_list("bucket", "n")
+    )
+    counts = {(bucket.astimezone(UTC), "failed"): n for bucket, n in rows}
+    return Trend("task-failures", "Failed background tasks", buckets, ["failed"], counts)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskHealth:
+    ready: int  # queue depth: runnable now
+    oldest_ready_age: timedelta | None
+    running: int
+    stalled: int  # RUNNING past the lease: a lost worker (`tasks_recover_stalled` requeues)
+    failed_in_range: int
+    lease: timedelta
+
+    @property
+    def oldest_ready_age_text(self) -> str:
+        if self.oldest_ready_age is None:
+            return ""
+        seconds = int(self.oldest_ready_age.total_seconds())
+        if seconds < 120:
+            return f"{seconds} s"
+        if seconds < 2 * 3600:
+            return f"{seconds // 60} min"
+        return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
+def task_health(*, span: TimeRange, now: datetime) -> TaskHealth:
+    """The background-task queue (django-tasks-db's rows): platform-wide counts only."""
+    lease = timedelta(seconds=settings.IRIS_TASK_LEASE_SECONDS)
+    ready = DBTaskResult.objects.filter(status=TaskResultStatus.READY).filter(
+        Q(run_after__lte=now) | Q(run_after=get_date_max())
+    )
+    oldest = ready.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
+    running = DBTaskResult.objects.running()
+    return TaskHealth(
+        ready=ready.count(),
+        oldest_ready_age=None if oldest is None else max(now - oldest, timedelta(0)),
+        running=running.count(),
+        stalled=running.filter(started_at__lt=now - lease).count(),
+        failed_in_range=DBTaskResult.objects.failed()
+        .filter(finished_at__gte=range_buckets(span, now)[0], finished_at__lte=now)
+        .count(),
+        lease=lease,
+    )
+
+
+def dashboard_tasks(*, span: TimeRange, now: datetime) -> tuple[TaskHealth | None, Trend | None]:
+    """Task health and failures per bucket, each on its own (None when it fails)."""
+    return (
+        _part("tasks", lambda: task_health(span=span, now=now)),
+        _part("task-failures", lambda: task_failure_trend(span=span, now=now)),
+    )
+
+
+def dashboard_trends(*, span: TimeRange, now: datetime, tenant_id=None) -> dict[str, Trend | None]:
+    """Every audit trend of the range, each on its own (None when its query fails)."""
+    return {
+        key: _part(
+            f"trend-{key}",
+            lambda key=key, title=title, actions=actions, by=by, labels=labels: audit_trend(
+                key=key,
+                title=title,
+                actions=actions,
+                series_by=by,
+                labels=labels,
+                span=span,
+                now=now,
+                tenant_id=tenant_id,
+            ),
+        )
+        for key, title, actions, by, labels in AUDIT_TRENDS
+    }
 
 
 # --- replay (R1) and reconstruction (RC1) --------------------------------------------------

@@ -9,9 +9,10 @@ from django.dispatch import receiver
 from consent.signals import consent_ended
 from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.consolidation import stm_signal_stamp
+from hierarchy.freshness_job import reconfirm_request_resolve
 from hierarchy.stm import stm_consent_cascade, stm_purge_member
 from memory.enums import Lifecycle
-from memory.signals import member_content_clear
+from memory.signals import member_content_clear, reconfirm_settled
 
 logger = logging.getLogger(__name__)
 
@@ -71,3 +72,10 @@ def member_content_clear_stm(sender, *, member_id, reason: str, **kwargs) -> Non
     """A full clear's request erases the member's working memory at once, in its
     transaction."""
     stm_purge_member(member_id=member_id, reason=reason)
+
+
+@receiver(reconfirm_settled, dispatch_uid="hierarchy.reconfirm_settled")
+def reconfirm_settled_resolve(sender, member_id, entry_id, answer, **kwargs) -> None:
+    """The member answered "Is this still true?": the freshness job's request is closed in
+    the answer's transaction."""
+    reconfirm_request_resolve(member_id=member_id, entry_id=entry_id, answer=answer)

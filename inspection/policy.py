@@ -105,6 +105,90 @@ def approvable_paths(role: str) -> frozenset[str]:
     return frozenset(path for path, approver in APPROVING_ROLES.items() if approver == role)
 
 
+# --- What to offer an operator --------------------------------------------------------------
+
+# The order steps are offered in: routing first, then the decision, then the end.
+STEP_ORDER: tuple[str, ...] = (*ENTRY_PATHS, _S.GRANTED, _S.DENIED, _S.CLOSED)
+
+
+def is_four_eyes(request) -> bool:
+    """Whether granting this request is a second operator's step (see `may_move`)."""
+    return request.state in ENTRY_PATHS and needs_second_approver(
+        path=request.state, include_sensitive=request.include_sensitive
+    )
+
+
+def _role_of(operator) -> str:
+    profile = getattr(operator, "operator_profile", None)
+    return getattr(profile, "role", "") or ""
+
+
+def _step_refusal(request, *, is_requester: bool, role: str, to: str) -> str:
+    """Why `may_move` refuses this operator the step, in the words the page shows."""
+    if is_requester:
+        approver = OperatorRole(APPROVING_ROLES[request.state]).label
+        return f"A second operator with the {approver} role grants this request, never you."
+    if to in ENTRY_PATHS:
+        return "Only the operator who opened the request routes it."
+    if to == _S.GRANTED and is_four_eyes(request):
+        approver = OperatorRole(APPROVING_ROLES[request.state]).label
+        return f"Only a second operator with the {approver} role grants this request."
+    if to == _S.GRANTED:
+        return "Only the operator who opened the request grants it."
+    return "Only the operator who opened the request (or admin oversight) may do this."
+
+
+def available_steps(request, operator, *, gate=None) -> list[tuple[str, bool, str]]:
+    """Every step the transition map offers from where the request stands, for this
+    operator: (step, allowed, reason). `allowed` is what `inspection_transition` would
+    decide about who moves (`may_move` and the map, including admin oversight's way out
+    of a request not yet routed); `reason` says why not ("" when allowed).
+
+    `gate`, when given, is the policy gate's decision about granting now
+    (`inspection.services.inspection_gate_preview`): a grant it would refuse is offered
+    as not allowed, with the gate's explanation (deny stays open). Without it the gate
+    still runs at `→ granted` and may end the request in `denied`.
+
+    Pure: reads the request's state, requester and sensitivity, and the operator's id and
+    role; no query."""
+    state = request.state
+    is_requester = operator.pk == request.operator_id
+    role = _role_of(operator)
+    targets = set(TRANSITIONS.get(state, frozenset()))
+    oversight = not is_requester and role in OVERSIGHT_ROLES
+    if state == _S.REQUESTED and oversight:
+        targets.add(_S.DENIED)  # by way of routine-review, as the service does
+    steps = []
+    for to in sorted(targets, key=STEP_ORDER.index):
+        allowed = may_move(
+            is_requester=is_requester,
+            role=role,
+            from_state=state,
+            to_state=to,
+            include_sensitive=request.include_sensitive,
+        )
+        reason = (
+            "" if allowed else _step_refusal(request, is_requester=is_requester, role=role, to=to)
+        )
+        if allowed and to == _S.GRANTED and gate is not None and not gate.granted:
+            allowed, reason = False, f"The policy gate would refuse: {gate.explanation}"
+        steps.append((to, allowed, reason))
+    return steps
+
+
+def read_refusal(request, operator, *, now) -> str:
+    """Why this operator may not read the request's snapshot now ("" when they may):
+    only its requester, only while granted, only inside the time box (as the read
+    service decides)."""
+    if operator.pk != request.operator_id:
+        return "Only the operator who was granted the inspection may read it."
+    if not is_readable(request.state):
+        return f"Nothing is readable while the inspection is {request.state}."
+    if request.expires_at is not None and now >= request.expires_at:
+        return "The grant's time box has ended."
+    return ""
+
+
 # --- Incident references ----------------------------------------------------------------------
 
 # `<incident id>.<signature>`: the incident system signs "iris-incident-v1:<id>:<member id>"

@@ -17,12 +17,19 @@ from inspection.models import (
     InspectionRequest,
     InspectionSnapshotItem,
 )
-from inspection.policy import UNDECIDED_STATES, approvable_paths, may_see_others_requests
+from inspection.policy import (
+    UNDECIDED_STATES,
+    approvable_paths,
+    may_see_others_requests,
+    scope_admin_reviewable,
+)
 from iris_site.enums import OperatorRole
 from iris_site.errors import NotFound
 from iris_site.models import User
 from iris_site.selectors import operator_tenant_id
-from memory.enums import is_sensitive_category
+from memory.contracts import parse_scope_key
+from memory.enums import ScopeKind, is_sensitive_category
+from memory.selectors import memory_entry_list
 
 
 def member_tenant_ids(*, member_id) -> frozenset:
@@ -40,6 +47,56 @@ def inspection_target_member(*, operator: User, member_id) -> User:
     if tenant_id is not None and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
         raise NotFound("No such member.")
     return member
+
+
+def inspection_member_find(*, operator: User, email: str) -> User | None:
+    """The one member with exactly this email (letter case aside) whom the operator may
+    open a request about, or None. A member outside the operator's tenant binding is None
+    as well, exactly as if there were no such member (no existence leak)."""
+    address = (email or "").strip()
+    if not address:
+        return None
+    members = list(User.objects.filter(email__iexact=address)[:2])
+    if len(members) != 1 or not members[0].is_member:
+        return None
+    tenant_id = operator_tenant_id(operator)
+    member = members[0]
+    if tenant_id is not None and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
+        return None
+    return member
+
+
+def inspection_scope_options(*, operator: User, member: User) -> list[dict]:
+    """The scopes an operator may ask to inspect for this member, each a scope key as
+    `inspection_open` takes it (`{"kind", identifiers…}`) with its kind: the profile and
+    crisis frames, every other admin-reviewable scope the member has memory in, and each
+    of the member's tenants. A tenant-bound operator is offered its own tenant's scope
+    only (the gate would refuse anything else). Identifiers, never content."""
+    tenant_id = operator_tenant_id(operator)
+    tenants = member.tenant_memberships.select_related("tenant").order_by("tenant__name")
+    options = [
+        {"scope": {"kind": ScopeKind.TENANT, "tenant_id": str(m.tenant_id)}, "tenant": m.tenant}
+        for m in tenants
+        if tenant_id is None or m.tenant_id == tenant_id
+    ]
+    if tenant_id is not None:
+        return options
+    fixed = [{"scope": {"kind": kind}} for kind in (ScopeKind.PROFILE, ScopeKind.CRISIS)]
+    seen = {ScopeKind.PROFILE, ScopeKind.CRISIS, ScopeKind.TENANT}
+    keys = (
+        memory_entry_list(member_id=member.pk)
+        .exclude(scope_kind__in=seen)
+        .order_by("scope_kind", "scope_key")
+        .values_list("scope_kind", "scope_key")
+        .distinct()
+    )
+    found = []
+    for _, key in keys:
+        scope = parse_scope_key(key).model_dump(mode="json")
+        scope.pop("user_id", None)
+        found.append({"scope": scope})
+    every = [*fixed, *found, *options]
+    return [o for o in every if scope_admin_reviewable(o["scope"]["kind"])]
 
 
 def inspection_list(*, operator: User, filters: dict | None = None) -> QuerySet[InspectionRequest]:

@@ -362,23 +362,20 @@ def _candidates(inspection: InspectionRequest) -> list[_Candidate]:
     return candidates
 
 
-def _grant_or_deny(
-    inspection: InspectionRequest, *, operator: User | None, actor: Actor, now: datetime
-) -> TransitionResult:
-    """The fail-closed grant boundary: the gate runs first; a refusal becomes `denied`."""
-    from_state = inspection.state
-    candidates = _candidates(inspection)
-    ledger_head = consent_event_list(member_id=inspection.member_id).order_by("-sequence").first()
+def _gate(
+    inspection: InspectionRequest, candidates: list[_Candidate], ledger_head, *, now: datetime
+) -> policy.GateDecision:
+    """The policy gate's decision about granting this request now, from where it stands."""
     scope = SCOPE_KEY_ADAPTER.validate_python(inspection.scope)
     # The gate judges the requester (who will read) as they are now: a changed role or
     # binding counts. On a four-eyes request the grant is someone else's step.
     profile = getattr(inspection.operator, "operator_profile", None)
     current_role = profile.role if profile else ""
     current_tenant = profile.tenant_id if profile else None
-    decision = policy.evaluate_grant(
+    return policy.evaluate_grant(
         role=current_role,
         role_at_request=inspection.operator_role,
-        path=from_state,
+        path=inspection.state,
         sensitive=inspection.include_sensitive,
         target_member_id=inspection.member_id,
         member_tenant_ids=member_tenant_ids(member_id=inspection.member_id),
@@ -399,6 +396,28 @@ def _grant_or_deny(
             contents=[c.content for c in candidates if c.sensitive],
         ),
     )
+
+
+def inspection_gate_preview(
+    *, inspection: InspectionRequest, now: datetime | None = None
+) -> policy.GateDecision | None:
+    """What the policy gate would say about `→ granted` now (None: not on an entry path).
+    A read: nothing is written or recorded; the grant itself runs the gate again."""
+    if inspection.state not in policy.ENTRY_PATHS:
+        return None
+    now = now or timezone.now()
+    ledger_head = consent_event_list(member_id=inspection.member_id).order_by("-sequence").first()
+    return _gate(inspection, _candidates(inspection), ledger_head, now=now)
+
+
+def _grant_or_deny(
+    inspection: InspectionRequest, *, operator: User | None, actor: Actor, now: datetime
+) -> TransitionResult:
+    """The fail-closed grant boundary: the gate runs first; a refusal becomes `denied`."""
+    from_state = inspection.state
+    candidates = _candidates(inspection)
+    ledger_head = consent_event_list(member_id=inspection.member_id).order_by("-sequence").first()
+    decision = _gate(inspection, candidates, ledger_head, now=now)
     inspection.consent_snapshot_event_id = ledger_head.pk if ledger_head else None
     inspection.updated_at = now
     if not decision.granted:
@@ -688,6 +707,12 @@ class SnapshotItemView:
     revision_number: int | None = None
     recorded_at: datetime | None = None
     content: dict | None = None  # redacted for the path; None when purged
+    redacted: tuple[str, ...] = ()  # what was taken out of it (REDACTION_* reasons)
+
+
+# Why part of a pinned entry, or all of it, is not shown (counted on every read).
+REDACTION_PURGED = "purged"  # erased by a hard delete since the grant: erasure wins
+REDACTION_MULTI_ACTOR = "multi-actor"  # mentions of other people (every path but DSAR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -704,6 +729,15 @@ class SnapshotView:
     @property
     def purged_entry_ids(self) -> list[uuid.UUID]:
         return [i.entry_id for i in self.items if i.status == ReplayItemStatus.PURGED]
+
+    @property
+    def redaction_counts(self) -> dict[str, int]:
+        """How many pinned entries lost what, by reason (purged: the whole entry)."""
+        counts: dict[str, int] = {}
+        for item in self.items:
+            for reason in item.redacted:
+                counts[reason] = counts.get(reason, 0) + 1
+        return counts
 
 
 def _reconstruct(inspection: InspectionRequest) -> tuple[list[SnapshotItemView], str]:
@@ -724,10 +758,13 @@ def _reconstruct(inspection: InspectionRequest) -> tuple[list[SnapshotItemView],
                     ReplayItemStatus.PURGED,
                     pin.sensitive,
                     pin.category,
+                    redacted=(REDACTION_PURGED,),
                 )
             )
             continue
         present.append((str(pin.entry_id), str(pin.revision_id), revision.content))
+        view = policy.redact_for_inspection(revision.content, path=inspection.path)
+        shown = revision.content.get("multi_actor")
         items.append(
             SnapshotItemView(
                 pin.entry_id,
@@ -737,7 +774,8 @@ def _reconstruct(inspection: InspectionRequest) -> tuple[list[SnapshotItemView],
                 pin.category,
                 revision_number=revision.number,
                 recorded_at=revision.created_at,
-                content=policy.redact_for_inspection(revision.content, path=inspection.path),
+                content=view,
+                redacted=(REDACTION_MULTI_ACTOR,) if view.get("multi_actor") != shown else (),
             )
         )
     fingerprint = policy.snapshot_fingerprint(present)

@@ -73,6 +73,7 @@ from memory.serializers import (
     OffTheRecordStateSerializer,
 )
 from memory.services import (
+    ReconfirmAnswer,
     RememberResult,
     memory_change_scope,
     memory_clear_cancel,
@@ -85,6 +86,7 @@ from memory.services import (
     memory_notice_answer,
     memory_off_the_record_set,
     memory_pause,
+    memory_reconfirm_answer,
     memory_remember,
     memory_resume,
     memory_tombstone,
@@ -611,7 +613,9 @@ class OffTheRecordApi(APIView):
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryNoticeListApi(generics.ListAPIView):
     """Questions about my memory, newest first: "you mentioned X earlier — should I
-    update?" with the proposal that would replace it."""
+    update?" with the proposal that would replace it (kind `conflict-question`), and "Is
+    this still true?" about an old, low-confidence inference (kind `reconfirm`: answer
+    `confirm` or `forget`, or edit the memory through its edit endpoint)."""
 
     class Pagination(CursorPagination):
         ordering = "-created_at"
@@ -632,11 +636,15 @@ class MemoryNoticeListApi(generics.ListAPIView):
 
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryNoticeAnswerApi(APIView):
-    """Answer a question: accept takes the proposal (the old memory is superseded);
-    declining drops the proposal. A question is answered once (409 after)."""
+    """Answer a question. A `conflict-question` takes `accept`: true takes the proposal
+    (the old memory is superseded), false drops it. A `reconfirm` ("Is this still true?")
+    takes `answer`: `confirm` makes it your confirmed word (its confidence rises and its
+    freshness starts afresh), `forget` forgets it everywhere. A question is answered once
+    (409 after)."""
 
     class MemoryNoticeAnswerInputSerializer(StrictInputSerializer):
-        accept = serializers.BooleanField()
+        accept = serializers.BooleanField(required=False)
+        answer = serializers.ChoiceField(choices=ReconfirmAnswer.CHOICES, required=False)
 
     permission_classes = [IsMember]
 
@@ -650,11 +658,19 @@ class MemoryNoticeAnswerApi(APIView):
             raise NotFound()
         serializer = self.MemoryNoticeAnswerInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        notice = memory_notice_answer(
-            notice=notice,
-            accept=serializer.validated_data["accept"],
-            actor=Actor.of(request.user),
-        )
+        data = serializer.validated_data
+        if notice.kind == MemoryNotice.Kind.RECONFIRM:
+            if "answer" not in data or "accept" in data:
+                raise InvalidInput(fields={"answer": ["Answer `confirm` or `forget`."]})
+            notice = memory_reconfirm_answer(
+                notice=notice, answer=data["answer"], actor=Actor.of(request.user)
+            )
+        else:
+            if "accept" not in data or "answer" in data:
+                raise InvalidInput(fields={"accept": ["Answer true or false."]})
+            notice = memory_notice_answer(
+                notice=notice, accept=data["accept"], actor=Actor.of(request.user)
+            )
         return Response(MemoryNoticeSerializer(notice).data)
 
 

@@ -13,9 +13,11 @@ What the sweep does for each expiry action of `memory.policy.retention_envelope_
   sweep does nothing here; whoever deletes a notebook calls `memory_forget_notebook`.
 - review (profile, operator-copilot, tenant, crisis): a human decides, so the sweep never
   deletes. Profile memory is durable (no age limit) and is left alone. Past the window,
-  each entry gets exactly one `memory.retention.review_due` audit event (ids only); the
-  operator dashboard lists them. Nothing else changes: the entry stays recallable until
-  someone acts on it.
+  each entry gets one open `RetentionReview` (and a `memory.retention.review_due` audit
+  event, ids only); the console's review page lists them. Nothing else changes: the entry
+  stays recallable until an operator decides (`retention_review_decide`): keep (due again
+  one window after the decision), summarize (a summary through the write path, then the
+  raw entry erased through `memory_erase`) or delete (`memory_erase`).
 
 Ages: turns count from `created_at`; entries from `updated_at`, so a memory the member
 restated (edited) is fresh again, while being recalled does not extend its life.
@@ -38,6 +40,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from pydantic import ValidationError
 
@@ -46,9 +49,16 @@ from consent.selectors import consent_active
 from iris_site.appendonly import purge_bypass
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from iris_site.audit.selectors import audit_events_for_member
-from iris_site.errors import DomainError
-from iris_site.models import User
+from iris_site.enums import OperatorRole
+from iris_site.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotFound,
+    NotPermitted,
+    PolicyRefusal,
+)
+from iris_site.models import TenantMembership, User
 from iris_site.services import member_lock
 from memory.contracts import MAX_BODY_LENGTH, MemoryWriteRequest
 from memory.enums import (
@@ -60,8 +70,9 @@ from memory.enums import (
     ProvenanceKind,
     ScopeKind,
 )
+from memory.erasure import memory_erase
 from memory.fingerprints import forgotten_texts_flag
-from memory.models import ConversationTurn, MemoryEntry
+from memory.models import ConversationTurn, MemoryEntry, RetentionReview
 from memory.policy import retention_envelope_for_kind
 from memory.recall.rankers import analyze
 from memory.selectors import memory_off_the_record, scope_of
@@ -490,19 +501,22 @@ def _expire_summaries(now: datetime) -> int:
 
 
 def _flag_reviews(now: datetime) -> int:
+    """One open `RetentionReview` per entry past its window (idempotent: an entry with an
+    open review, or kept within the last window, is skipped)."""
     flagged = 0
     for kind in _kinds_with(ExpiryAction.REVIEW):
         envelope = retention_envelope_for_kind(kind)
         if envelope.raw_days is None:
             continue  # durable (profile): kept until the member or the account goes
+        window = timedelta(days=envelope.raw_days)
         due = (
             MemoryEntry.objects.filter(
                 scope_kind=kind,
-                updated_at__lt=now - timedelta(days=envelope.raw_days),
+                updated_at__lt=now - window,
                 lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
             )
             .order_by("member_id", "updated_at", "id")
-            .values_list("member_id", "pk", "category", "revision_id")
+            .values_list("member_id", "pk", "category", "revision_id", "updated_at")
         )
         by_member: dict[uuid.UUID, list[tuple]] = defaultdict(list)
         for member_id, *rest in due:
@@ -510,15 +524,27 @@ def _flag_reviews(now: datetime) -> int:
         for member_id, rows in by_member.items():
             with transaction.atomic():
                 member_lock(member_id=member_id)
-                already = {
-                    payload.get("entry_id")
-                    for payload in audit_events_for_member(member_id=member_id)
-                    .filter(action=REVIEW_DUE_ACTION)
-                    .values_list("payload", flat=True)
-                }
-                for entry_id, category, revision_id in rows:
-                    if str(entry_id) in already:
+                reviews = RetentionReview.objects.filter(
+                    member_id=member_id, entry_id__in=[row[0] for row in rows]
+                )
+                skip = set(
+                    reviews.filter(state=RetentionReview.State.OPEN).values_list(
+                        "entry_id", flat=True
+                    )
+                ) | set(
+                    reviews.filter(
+                        state=RetentionReview.State.KEPT, decided_at__gte=now - window
+                    ).values_list("entry_id", flat=True)
+                )
+                for entry_id, category, revision_id, updated_at in rows:
+                    if entry_id in skip:
                         continue
+                    RetentionReview.objects.create(
+                        member_id=member_id,
+                        entry_id=entry_id,
+                        due_at=updated_at + window,
+                        flagged_at=now,
+                    )
                     audit_event_append(
                         action=REVIEW_DUE_ACTION,
                         policy_id=POLICY_ID,
@@ -535,6 +561,161 @@ def _flag_reviews(now: datetime) -> int:
                     )
                     flagged += 1
     return flagged
+
+
+# --- Retention reviews: an operator decides -----------------------------------------------
+
+# Who decides a review-due memory: admin (platform governance) and trust & safety (crisis
+# memory is theirs to weigh). Support handles routine inspections, legal data-rights
+# requests; neither decides what Iris keeps. Decisions are made on metadata (scope kind,
+# category, dates): operators never read member memory outside a granted inspection.
+REVIEWER_ROLES = frozenset({OperatorRole.ADMIN, OperatorRole.TRUST_AND_SAFETY})
+REVIEW_REASON = "retention-review"
+
+
+class ReviewDecision:
+    KEEP = "keep"
+    SUMMARIZE = "summarize"
+    DELETE = "delete"
+    CHOICES = (KEEP, SUMMARIZE, DELETE)
+
+
+def _operator_tenant(operator: User):
+    profile = getattr(operator, "operator_profile", None)
+    return profile.tenant_id if profile is not None else None
+
+
+def retention_reviews_visible(*, operator: User):
+    """The reviews an operator may see: all of them for a platform operator; for one bound
+    to a tenant, its members' entries not scoped to another tenant."""
+    reviews = RetentionReview.objects.select_related("entry", "member")
+    tenant_id = _operator_tenant(operator)
+    if tenant_id is None:
+        return reviews
+    members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
+    return reviews.filter(
+        Q(entry__tenant_id=None) | Q(entry__tenant_id=tenant_id), member_id__in=members
+    )
+
+
+def retention_reviews_open(*, operator: User):
+    return retention_reviews_visible(operator=operator).filter(state=RetentionReview.State.OPEN)
+
+
+def _summarize_one(entry: MemoryEntry, *, now: datetime, summarizer: Summarizer):
+    provenance = [
+        {
+            "kind": ProvenanceKind.SESSION_SUMMARY,
+            "ref": str(entry.pk),
+            "captured_at": entry.created_at,
+        },
+        *entry.provenance_chain,
+    ]
+    multi_actor = None
+    if entry.actor_handle:
+        multi_actor = {
+            "actor_handle": entry.actor_handle,
+            "relationship_note": entry.relationship_note,
+            "sensitive_interaction": entry.sensitive_interaction,
+        }
+    return _write_summary(
+        member=User.objects.get(pk=entry.member_id),
+        scope=scope_of(entry),
+        category=entry.category,
+        subject=f"Summary of {entry.scope_kind} memory #{_digest([entry.pk])}",
+        texts=[entry.body],
+        provenance=provenance,
+        summarizer=summarizer,
+        now=now,
+        multi_actor=multi_actor,
+    )
+
+
+@transaction.atomic
+def retention_review_decide(
+    *,
+    review_id,
+    decision: str,
+    operator: User,
+    now: datetime | None = None,
+    summarizer: Summarizer = extractive_summarizer,
+) -> RetentionReview:
+    """An operator decides one open review: keep, summarize or delete.
+
+    Refused unless the operator holds a reviewer role (403 `not-a-reviewer`); a review the
+    operator may not see (another tenant's) is 404 to them (the caller looks it up through
+    `retention_reviews_visible`, and this re-checks). A decided review is 409
+    `review-decided`; a summary the write path refuses is 422 with its code (the entry is
+    left as it is: keep or delete it instead). Audited with ids and labels only."""
+    if decision not in ReviewDecision.CHOICES:
+        raise InvalidInput(fields={"decision": [f"One of: {', '.join(ReviewDecision.CHOICES)}."]})
+    profile = getattr(operator, "operator_profile", None)
+    if profile is None or profile.role not in REVIEWER_ROLES:
+        raise NotPermitted(
+            "Only admin and trust & safety operators decide retention reviews.",
+            code="not-a-reviewer",
+        )
+    found = retention_reviews_visible(operator=operator).filter(pk=review_id).first()
+    if found is None:
+        raise NotFound()
+    now = now or timezone.now()
+    member_lock(member_id=found.member_id)
+    review = RetentionReview.objects.select_for_update().get(pk=found.pk)
+    if review.state != RetentionReview.State.OPEN:
+        raise Conflict("This review was already decided.", code="review-decided")
+    entry = MemoryEntry.objects.select_for_update().get(pk=review.entry_id)
+    actor = Actor.of(operator)
+    if decision != ReviewDecision.DELETE and entry.lifecycle == Lifecycle.TOMBSTONED:
+        raise Conflict("This memory was forgotten already.", code="tombstoned")
+    summary = None
+    if decision == ReviewDecision.KEEP:
+        review.state = RetentionReview.State.KEPT
+    elif decision == ReviewDecision.SUMMARIZE:
+        summary, outcome = _summarize_one(entry, now=now, summarizer=summarizer)
+        if summary is None:
+            raise PolicyRefusal(
+                f"No summary could be written ({outcome}); keep or delete the memory instead.",
+                code=outcome,
+            )
+        memory_erase(
+            member_id=entry.member_id,
+            entry_ids=[entry.pk],
+            actor=actor,
+            reason=REVIEW_REASON,
+            now=now,
+        )
+        review.state = RetentionReview.State.SUMMARIZED
+        review.summary_entry_id = summary.pk
+    else:
+        memory_erase(
+            member_id=entry.member_id,
+            entry_ids=[entry.pk],
+            actor=actor,
+            reason=REVIEW_REASON,
+            now=now,
+        )
+        review.state = RetentionReview.State.DELETED
+    review.decided_by = operator.pk
+    review.decided_at = now
+    review.save(update_fields=["state", "decided_by", "decided_at", "summary_entry_id"])
+    audit_event_append(
+        action="memory.retention.review_decided",
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=review.member_id,
+        target_tenant_id=entry.tenant_id,
+        payload={
+            "review_id": str(review.pk),
+            "entry_id": str(entry.pk),
+            "decision": decision,
+            "state": review.state,
+            "scope_kind": entry.scope_kind,
+            "category": entry.category,
+            "summary_entry_id": str(summary.pk) if summary else None,
+        },
+        occurred_at=now,
+    )
+    return review
 
 
 def retention_sweep(

@@ -40,6 +40,7 @@ from memory.forms import (
     ScopeChangeForm,
 )
 from memory.gate import ContentKind
+from memory.models import MemoryNotice
 from memory.policy import evaluate_scope_change
 from memory.scope_policies import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
@@ -54,6 +55,7 @@ from memory.selectors import (
     suppression_of,
 )
 from memory.services import (
+    ReconfirmAnswer,
     memory_change_scope,
     memory_clear_cancel,
     memory_clear_request,
@@ -63,6 +65,7 @@ from memory.services import (
     memory_notice_answer,
     memory_off_the_record_set,
     memory_pause,
+    memory_reconfirm_answer,
     memory_resume,
     memory_tombstone,
 )
@@ -480,7 +483,19 @@ def notice_answer_view(request, notice_id):
     notice = memory_notice_list(member_id=request.user.pk).filter(pk=notice_id).first()
     if notice is None:
         raise Http404
-    accept = request.POST.get("answer") == "update"
+    answer = request.POST.get("answer")
+    if notice.kind == MemoryNotice.Kind.RECONFIRM:
+        _attempt(
+            request,
+            lambda: memory_reconfirm_answer(
+                notice=notice, answer=answer, actor=Actor.of(request.user)
+            ),
+            "Confirmed: Iris keeps it as your word."
+            if answer == ReconfirmAnswer.CONFIRM
+            else "Forgotten.",
+        )
+        return redirect("memory:notices")
+    accept = answer == "update"
     _attempt(
         request,
         lambda: memory_notice_answer(notice=notice, accept=accept, actor=Actor.of(request.user)),

@@ -4,6 +4,7 @@ from memory.models.fingerprints import ForgottenFact, RetiredActorHandle
 from memory.models.holds import MemoryDeletionHold
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
 from memory.models.ranking import MemoryCorpusStats
+from memory.models.retention import RetentionReview
 from memory.models.sessions import ConversationTurn, OffTheRecordSession
 from memory.models.terms import MemoryEntryTerm
 
@@ -19,6 +20,7 @@ __all__ = [
     "MemoryRevision",
     "OffTheRecordSession",
     "RecallRecord",
+    "RetentionReview",
     "RetiredActorHandle",
     "ServiceClientCapabilities",
 ]

@@ -18,6 +18,10 @@ class MemoryNotice(models.Model):
         OPEN = "open"
         ACCEPTED = "accepted"  # the member took the proposed change
         DISMISSED = "dismissed"  # the member kept what they had
+        # A re-confirmation ("Is this still true?") answered:
+        CONFIRMED = "confirmed"  # yes: the inference became the member's confirmed word
+        EDITED = "edited"  # the member restated it (an edit)
+        FORGOTTEN = "forgotten"  # no: forgotten (the erasure removes the notice itself)
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     member = models.ForeignKey(
@@ -40,6 +44,14 @@ class MemoryNotice(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["member", "state", "-created_at"], name="memory_notice_open")
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry"],
+                condition=Q(kind="reconfirm", state="open"),
+                name="%(app_label)s_%(class)s_one_open_reconfirm",
+                violation_error_message="This memory already awaits re-confirmation.",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -223,6 +223,25 @@ def test_tenant_bound_operators_see_only_their_tenant():
     )
 
 
+def test_failing_a_request_over_http_needs_a_reason_the_member_is_shown():
+    member = MemberFactory()
+    request = submit(member, "access", session=False)
+    client = bearer_client(OperatorFactory(role="legal"))
+    url = f"{QUEUE}{request.pk}/transition/"
+    client.post(url, {"to": "verified", "verification_method": "court-order"}, format="json")
+    client.post(url, {"to": "in-progress"}, format="json")
+    # when failed without a reason
+    unexplained = client.post(url, {"to": "failed"}, format="json")
+    # then refused, and nothing moved
+    assert unexplained.status_code == 400 and _error(unexplained) == "reason-required"
+    assert client.get(f"{QUEUE}{request.pk}/").json()["status"] != "failed"
+    # with one, it fails and the member reads why
+    failed = client.post(url, {"to": "failed", "reason": "Identity not confirmed."}, format="json")
+    assert failed.status_code == 200 and failed.json()["status"] == "failed"
+    receipt = bearer_client(member).get(f"{LIST}{request.pk}/").json()
+    assert receipt["failure_reason"] == "Identity not confirmed."
+
+
 def test_operator_transitions_and_extension_over_http():
     member = MemberFactory()
     request = submit(member, "access", session=False)

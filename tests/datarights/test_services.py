@@ -21,6 +21,7 @@ from datarights.services import (
     datarights_code_resend,
     datarights_expire_unverified_due,
     datarights_extend,
+    datarights_fail,
     datarights_operator_transition,
     datarights_request_transition,
     datarights_verify_code,
@@ -283,7 +284,12 @@ def test_an_operator_verifies_out_of_band_and_restarts_failed_work():
     running = datarights_request_transition(
         request=verified, to="in-progress", actor=Actor.system(), enqueue=False
     )
-    failed = datarights_operator_transition(request=running, to="failed", actor=Actor.of(legal))
+    with pytest.raises(InvalidInput) as unexplained:
+        datarights_operator_transition(request=running, to="failed", actor=Actor.of(legal))
+    assert unexplained.value.code == "reason-required"
+    failed = datarights_fail(
+        request=running, reason="Identity not confirmed", actor=Actor.of(legal)
+    )
     assert failed.failure_code == "operator-decision"
     again = datarights_operator_transition(request=failed, to="in-progress", actor=Actor.of(legal))
     assert again.status == "in-progress" and again.failure_code == ""

@@ -1,5 +1,6 @@
-"""The operator dashboard /dashboard/admin/memory-hierarchy: operators only, counts per
-tier, "—" for a part whose query fails, audited."""
+"""The operator dashboard (/console/dashboard/, still served at its first address
+/dashboard/admin/memory-hierarchy): operators only, counts per tier, "—" for a part whose
+query fails, audited."""
 
 import pytest
 from django.test import Client
@@ -9,7 +10,8 @@ from tests.iris_site.factories import PASSWORD, OperatorFactory
 from tests.memory.factories import remember
 
 pytestmark = pytest.mark.django_db
-URL = "/dashboard/admin/memory-hierarchy"
+URL = "/console/dashboard/"
+FIRST_URL = "/dashboard/admin/memory-hierarchy"
 
 
 def signed_in(user) -> Client:
@@ -35,7 +37,7 @@ def test_an_operator_sees_counts_for_every_tier_and_the_hourly_chart():
     assert "—" not in html.split("<h1>")[1].split("</p>", 1)[1]
     assert "morning walks" not in html and "coffee" not in html
     [event] = events("admin.memory_hierarchy.counts.read")
-    assert event.payload == {"surface": "dashboard", "failed_parts": []}
+    assert event.payload == {"surface": "dashboard", "range": "24h", "failed_parts": []}
 
 
 @pytest.mark.parametrize(
@@ -78,3 +80,10 @@ def test_members_are_forbidden_and_anonymous_visitors_sign_in_first():
     assert signed_in(member_with()).get(URL).status_code == 403
     response = Client().get(URL)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_first_address_serves_the_same_page():
+    response = signed_in(OperatorFactory()).get(FIRST_URL)
+    assert response.status_code == 200
+    assert response.resolver_match.func.__name__ == "memory_hierarchy_dashboard"
+    assert "<h1>Memory hierarchy dashboard</h1>" in response.content.decode()

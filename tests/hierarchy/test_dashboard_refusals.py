@@ -23,7 +23,7 @@ from tests.conftest import http_request
 from tests.hierarchy.stm_factories import member_with, service_actor, write
 from tests.iris_site.factories import PASSWORD, OperatorFactory, ServiceClientFactory, TenantFactory
 
-URL = "/dashboard/admin/memory-hierarchy"
+URL = "/console/dashboard/"
 SECRET = "the spare key is under the blue flowerpot"
 ROW = re.compile(
     r'<tr data-consumer="(?P<consumer>[^"]*)" data-reason="(?P<reason>[^"]*)">.*?'

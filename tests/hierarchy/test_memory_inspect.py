@@ -1,5 +1,6 @@
 """`manage.py memory_inspect`: every subcommand in both output modes, justification for
-member data, dry runs by default, and the audit of each invocation."""
+member data, dry runs by default, and the audit of each invocation, which names the
+operator running it (`--operator EMAIL`, an operator account with a role) as its actor."""
 
 import io
 import json
@@ -8,22 +9,33 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from hierarchy.models import ShortTermMemory
+from iris_site.audit.enums import ActorType
+from iris_site.enums import OperatorRole
+from iris_site.models import AuditEvent, User
 from memory.models import MemoryEntry
 from tests.hierarchy.stm_factories import events, member_with, write
+from tests.iris_site.factories import MemberFactory, OperatorFactory, TenantFactory
 from tests.memory.factories import remember
 
 pytestmark = pytest.mark.django_db
 WHY = "incident 77: reconstructing what the agent saw"
+OPERATOR = "cli-operator@example.test"
 
 
-def run(*args) -> str:
+@pytest.fixture(autouse=True)
+def operator():
+    return OperatorFactory(email=OPERATOR, role=OperatorRole.TRUST_AND_SAFETY)
+
+
+def run(*args, operator: str | None = OPERATOR) -> str:
     out = io.StringIO()
-    call_command("memory_inspect", *args, stdout=out)
+    given = ("--operator", operator) if operator is not None else ()
+    call_command("memory_inspect", *args, *given, stdout=out)
     return out.getvalue()
 
 
-def run_json(*args):
-    return json.loads(run(*args, "--json"))
+def run_json(*args, operator: str | None = OPERATOR):
+    return json.loads(run(*args, "--json", operator=operator))
 
 
 def test_counts_in_both_modes():
@@ -118,18 +130,34 @@ def test_ltm_by_subject_answers_counts_only_in_both_modes():
         run("ltm", "--entity", "coffee", "--justification", WHY, "--history")
 
 
-def test_consolidate_is_a_dry_run_unless_applied(tmp_path):
+def test_consolidate_is_a_dry_run_unless_applied(tmp_path, operator):
     # given
     row = write(member_with())
     spec = tmp_path / "claim.json"
-    # the CLI speaks for no one: the member's word is refused before anything is applied
-    forged = tmp_path / "forged.json"
-    forged.write_text(json.dumps({"origin": "user-stated", "subject": "walks"}))
-    refused = run_json(
-        "consolidate", "--stm", str(row.pk), "--from-file", str(forged), "--justification", WHY
-    )
-    assert refused["refusal"] == "origin-not-allowed"
-    spec.write_text(json.dumps({"origin": "model-inferred", "subject": "walks"}))
+    # the CLI speaks for no one but its operator: neither the member's word nor a model's
+    # inference is theirs to assert; refused before anything is applied
+    for origin in ("user-stated", "model-inferred"):
+        forged = tmp_path / f"{origin}.json"
+        forged.write_text(json.dumps({"origin": origin, "subject": "walks"}))
+        refused = run_json(
+            "consolidate", "--stm", str(row.pk), "--from-file", str(forged), "--justification", WHY
+        )
+        assert refused["refusal"] == "origin-not-allowed"
+    with pytest.raises(CommandError, match="origin-not-allowed"):
+        run(
+            "consolidate",
+            "--stm",
+            str(row.pk),
+            "--from-file",
+            str(tmp_path / "model-inferred.json"),
+            "--justification",
+            WHY,
+            "--apply",
+        )
+    assert not MemoryEntry.objects.exists()
+    # an operator's own note, into their copilot scope, is theirs
+    note = {"kind": "operator-copilot", "operator_id": str(operator.pk)}
+    spec.write_text(json.dumps({"origin": "operator-copilot", "scope": note, "subject": "walks"}))
     # when
     dry = run_json(
         "consolidate", "--stm", str(row.pk), "--from-file", str(spec), "--justification", WHY
@@ -142,6 +170,7 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path):
     assert "DRY RUN" in human
     assert not MemoryEntry.objects.exists()
     assert [e.payload["dry_run"] for e in events("admin.memory_tier.cli_invocation")] == [
+        True,
         True,
         True,
         True,
@@ -160,13 +189,14 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path):
     # then
     assert applied["dry_run"] is False
     entry = MemoryEntry.objects.get(pk=applied["entry_id"])
-    assert entry.origin == "model-inferred" and entry.subject == "walks"
-    last = events("admin.memory_tier.cli_invocation")[-1].payload
-    assert (last["stm_id"], last["entry_id"], last["dry_run"]) == (
+    assert entry.origin == "operator-copilot" and entry.subject == "walks"
+    last = events("admin.memory_tier.cli_invocation")[-1]
+    assert (last.payload["stm_id"], last.payload["entry_id"], last.payload["dry_run"]) == (
         str(row.pk),
         applied["entry_id"],
         False,
     )
+    assert (last.actor_type, last.actor_id) == (ActorType.OPERATOR, operator.pk)
     with pytest.raises(CommandError, match="already-consolidated"):
         run(
             "consolidate",
@@ -223,3 +253,81 @@ def test_demote_seeds_a_workbench_row_only_when_applied():
     assert row.scope_kind == "admin_session" and row.related_entry_ids == [str(entry.pk)]
     assert events("memory.stm.demoted")[0].payload["transition"] == "rc3"
     assert "Seeded admin_session row" in run(*args, "--apply")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("counts",),
+        ("replay", "--scope", "run-3"),
+        ("stm", "--scope", "s-1", "--justification", WHY),
+        ("ltm", "--entity", "coffee", "--justification", WHY),
+    ],
+)
+def test_every_action_names_its_operator_and_is_recorded_as_them(operator, args):
+    # when
+    run(*args)
+    # then every audit event it wrote has the operator as its actor, none a system actor
+    written = list(AuditEvent.objects.order_by("sequence"))
+    assert written, args
+    assert {(e.actor_type, e.actor_id, e.actor_role) for e in written} == {
+        (ActorType.OPERATOR, operator.pk, OperatorRole.TRUST_AND_SAFETY)
+    }
+    [invocation] = events("admin.memory_tier.cli_invocation")
+    assert invocation.payload["operator_id"] == str(operator.pk)
+
+
+def test_a_write_is_recorded_as_the_operator(operator):
+    member = member_with()
+    entry = remember(member).entry
+    before = AuditEvent.objects.count()
+    run(
+        "demote",
+        "--entry",
+        str(entry.pk),
+        "--member",
+        str(member.pk),
+        "--scope-id",
+        "bench-1",
+        "--justification",
+        WHY,
+        "--apply",
+    )
+    written = AuditEvent.objects.order_by("sequence")[before:]
+    assert {e.action for e in written} >= {"memory.stm.demoted", "admin.memory_tier.cli_invocation"}
+    assert all(e.actor_type == ActorType.OPERATOR and e.actor_id == operator.pk for e in written)
+
+
+@pytest.mark.parametrize(
+    "who",
+    ["nobody@example.test", "member@example.test", "bare-superuser@example.test", "   "],
+)
+def test_an_action_without_an_operator_with_a_role_is_refused(who):
+    # given a member, and an operator with no role (what createsuperuser makes)
+    MemberFactory(email="member@example.test")
+    User.objects.create_superuser("bare-superuser@example.test", "pw-not-used-here")
+    # when / then
+    with pytest.raises(CommandError, match="not an operator account with a role"):
+        run("counts", operator=who)
+    assert not events("admin.memory_tier.cli_invocation")
+
+
+def test_the_operator_flag_is_required():
+    with pytest.raises(CommandError, match="--operator"):
+        run("counts", operator=None)
+
+
+def test_a_tenant_bound_operator_reaches_its_tenants_members_only():
+    # given an operator bound to one tenant, and a member outside it
+    bound = OperatorFactory(
+        email="bound@example.test", role=OperatorRole.SUPPORT, tenant=TenantFactory()
+    )
+    member = member_with()
+    entry = remember(member).entry
+    args = ("--entry", str(entry.pk), "--member", str(member.pk), "--scope-id", "bench-1")
+    # when / then the member is not found for them, as if there were none
+    with pytest.raises(CommandError, match="not_found"):
+        run("demote", *args, "--justification", WHY, operator=bound.email)
+    # and the counts they see leave the member out
+    assert run_json("counts", operator=bound.email)["ltm"].get("active", 0) == 0
+    assert run_json("counts")["ltm"]["active"] == 1

@@ -1,4 +1,5 @@
-"""`seed_demo` adds one closed, DSAR-path inspection of Ada's memory, once."""
+"""`seed_demo` adds one closed, DSAR-path inspection of Ada's memory and one routine
+review of Ben's waiting for support, once."""
 
 import json
 
@@ -10,13 +11,14 @@ from inspection.models import InspectionNotice, InspectionRequest
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_has_one_closed_inspection_with_a_delivered_notice(capsys):
+def test_the_demo_has_one_closed_inspection_and_one_waiting_for_support(capsys):
     call_command("seed_demo", "--json")
     data = json.loads(capsys.readouterr().out)
-    (inspection,) = InspectionRequest.objects.all()
-    ada = next(m for m in data["members"] if m["email"] == "ada@iris.example")
-    assert str(inspection.member_id) == ada["id"]
+    ids = {m["email"]: m["id"] for m in data["members"]}
+    inspection = InspectionRequest.objects.get(member_id=ids["ada@iris.example"])
     assert inspection.state == "closed" and inspection.path == "dsar-fulfillment"
     assert InspectionNotice.objects.get().state == "delivered"
+    waiting = InspectionRequest.objects.get(member_id=ids["ben@iris.example"])
+    assert waiting.state == "requested" and waiting.operator.email == "support@iris.example"
     call_command("seed_demo", "--json")
-    assert InspectionRequest.objects.count() == 1
+    assert InspectionRequest.objects.count() == 2

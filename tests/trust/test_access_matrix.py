@@ -207,9 +207,30 @@ def _continuity_resume(consumer: str) -> int:
     return 404 if consumer in CONTINUITY_SURFACES else 403
 
 
+def _retention_review(world: World):
+    """An open retention review of A's entry (made in the case's own savepoint)."""
+    from django.utils import timezone
+
+    from memory.models import RetentionReview
+
+    now = timezone.now()
+    return RetentionReview.objects.create(
+        member=world.a, entry=world["entry"], due_at=now, flagged_at=now
+    )
+
+
 ROWS: tuple[Row, ...] = (
     # --- site, health, auth, docs ---------------------------------------------------------
-    Row("", "GET", everyone(200), page=True),
+    # Signed in, a person lands on their own place: operators the console, members
+    # their memory page.
+    Row(
+        "",
+        "GET",
+        everyone(200)
+        | dict.fromkeys((MEMBER_A, MEMBER_B), Redirect("/profile/memory/"))
+        | dict.fromkeys((*OPERATORS, OTHER_TENANT_OPERATOR), Redirect("/console/")),
+        page=True,
+    ),
     Row("healthz", "GET", everyone(200), page=True),
     # Off unless enabled, and then its own scrape token, never a principal's
     # (tests/iris_site/test_telemetry.py).
@@ -543,6 +564,124 @@ ROWS: tuple[Row, ...] = (
     ),
     # --- operator dashboard -----------------------------------------------------------------
     Row("dashboard/admin/memory-hierarchy", "GET", operator_page(200), page=True),
+    # --- console: the home and the dashboard ---------------------------------------------
+    Row("console/", "GET", operator_page(200), page=True),
+    Row("console/dashboard/", "GET", operator_page(200), page=True),
+    # --- console: inspections (support's granted request on A; admin sees it as oversight;
+    # only support reads, and only by confirming the interstitial) -------------------------
+    Row("console/inspections/", "GET", operator_page(200), page=True),
+    Row("console/inspections/new/", "GET", operator_page(200), page=True),
+    Row(
+        "console/inspections/new/",
+        "POST",
+        operator_page(400) | {OTHER_TENANT_OPERATOR: 404},
+        body=lambda w: {"email": w.a.email},
+        page=True,
+    ),
+    Row(
+        "console/inspections/<uuid:pk>/",
+        "GET",
+        operator_page(404) | {SUPPORT: 200, ADMIN: 200},
+        pk("inspection"),
+        page=True,
+    ),
+    Row(
+        "console/inspections/<uuid:pk>/read/",
+        "GET",
+        operator_page(404) | {SUPPORT: 200, ADMIN: 200},
+        pk("inspection"),
+        page=True,
+    ),
+    Row(
+        "console/inspections/<uuid:pk>/read/",
+        "POST",
+        operator_page(404) | {SUPPORT: 200, ADMIN: 302},
+        pk("inspection"),
+        body={"confirm": "on"},
+        page=True,
+        reveals=frozenset({SUPPORT}),
+    ),
+    Row(
+        "console/inspections/<uuid:pk>/note/",
+        "POST",
+        operator_page(404) | {SUPPORT: 302, ADMIN: 302},
+        pk("inspection"),
+        page=True,
+    ),
+    Row(
+        "console/inspections/<uuid:pk>/<str:step>/",
+        "POST",
+        operator_page(404) | {SUPPORT: 302, ADMIN: 302},
+        lambda w: {"pk": w["inspection"].pk, "step": "routine-review"},
+        page=True,
+    ),
+    # --- console: data rights (legal and admin; another tenant's request is not found) ----
+    Row(
+        "console/data-rights/",
+        "GET",
+        operator_page(403) | {LEGAL: 200, ADMIN: 200, OTHER_TENANT_OPERATOR: 200},
+        page=True,
+    ),
+    Row(
+        "console/data-rights/<uuid:pk>/",
+        "GET",
+        operator_page(403) | {LEGAL: 200, ADMIN: 200, OTHER_TENANT_OPERATOR: 404},
+        pk("dsar_submitted"),
+        page=True,
+    ),
+    # Each POST redirects back to the request (a refusal is a message: A's is unverified).
+    Row(
+        "console/data-rights/<uuid:pk>/extend/",
+        "POST",
+        operator_page(403) | {LEGAL: 302, ADMIN: 302, OTHER_TENANT_OPERATOR: 404},
+        pk("dsar_submitted"),
+        body={"reason": "The export spans three archived systems."},
+        page=True,
+    ),
+    Row(
+        "console/data-rights/<uuid:pk>/transition/",
+        "POST",
+        operator_page(403) | {LEGAL: 302, ADMIN: 302, OTHER_TENANT_OPERATOR: 404},
+        pk("dsar_submitted"),
+        body={"to": "verified", "verification_method": "operator-signoff"},
+        page=True,
+    ),
+    Row(
+        "console/data-rights/<uuid:pk>/fail/",
+        "POST",
+        operator_page(403) | {LEGAL: 302, ADMIN: 302, OTHER_TENANT_OPERATOR: 404},
+        pk("dsar_submitted"),
+        body={"reason": "Identity doubtful."},
+        page=True,
+    ),
+    # --- console: retention reviews (admin and t&s decide; another tenant's is not found) --
+    Row(
+        "console/reviews/",
+        "GET",
+        operator_page(403) | {ADMIN: 200, TS: 200, OTHER_TENANT_OPERATOR: 200},
+        page=True,
+    ),
+    Row(
+        "console/reviews/reconfirm/",
+        "GET",
+        operator_page(403) | {ADMIN: 200, TS: 200, OTHER_TENANT_OPERATOR: 200},
+        page=True,
+    ),
+    Row(
+        "console/reviews/<uuid:review_id>/delete/",
+        "GET",
+        operator_page(403) | {ADMIN: 200, TS: 200, OTHER_TENANT_OPERATOR: 404},
+        lambda w: {"review_id": _retention_review(w).pk},
+        page=True,
+    ),
+    Row(
+        "console/reviews/<uuid:review_id>/decide/",
+        "POST",
+        operator_page(403) | {ADMIN: 302, TS: 302, OTHER_TENANT_OPERATOR: 404},
+        lambda w: {"review_id": _retention_review(w).pk},
+        body={"decision": "keep"},
+        page=True,
+    ),
     # --- member pages: data rights ----------------------------------------------------------
     Row("profile/memory/data/", "GET", member_page(200), page=True),
     Row(
@@ -951,7 +1090,7 @@ def test_an_operator_without_a_role_is_refused_never_failed(trust_world, row):
     """`createsuperuser` makes an operator with no role: every operator endpoint and the
     dashboard refuse it (403, as IsOperator does), and nothing answers 500. Elsewhere it
     gets what any operator gets. (The dashboard used to crash with a 500.)"""
-    operator_only = row.route.startswith(OPS) or row.route.startswith("dashboard/")
+    operator_only = row.route.startswith((OPS, "dashboard/", "console/"))
     expected = 403 if operator_only else row.expect[SUPPORT]
     check(trust_world, replace(row, expect={ROLELESS_OPERATOR: expected}), ROLELESS_OPERATOR)
 

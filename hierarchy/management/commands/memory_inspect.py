@@ -8,6 +8,9 @@
     consolidate --stm ID --from-file PATH --justification TEXT [--apply]
     demote --entry ID --member ID --scope-id S --justification TEXT [--apply]
 
+Every action takes `--operator EMAIL`: the operator account (with a role) running it; it
+is refused otherwise, every audit event it writes names that operator as its actor, and a
+tenant-bound operator sees and touches its own tenant's members only.
 `--json` prints machine-readable output, otherwise human tables. Reads of member data
 need `--justification`; writes are dry runs unless `--apply`. Every invocation is
 audited (`admin.memory_tier.cli_invocation`), ids only.
@@ -42,11 +45,11 @@ from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
 from hierarchy.transitions import Tier, transition_check
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
-from iris_site.models import User
+from iris_site.models import TenantMembership, User
+from iris_site.selectors import operator_tenant_id
 from memory.enums import Lifecycle
 from memory.selectors import memory_entry_get
 
-ACTOR = Actor.system("memory-inspect")
 CONSOLIDATION_FIELDS = set(ConsolidationInput.__dataclass_fields__)
 
 
@@ -55,6 +58,23 @@ def _uuid(value: str) -> uuid.UUID:
         return uuid.UUID(value)
     except ValueError as error:
         raise CommandError(f"not a UUID: {value}") from error
+
+
+def _operator(email: str | None) -> User:
+    """The operator running the command: an operator account with a role, else refused."""
+    address = (email or "").strip()
+    user = User.objects.filter(email__iexact=address).first() if address else None
+    profile = getattr(user, "operator_profile", None) if user is not None else None
+    if (
+        user is None
+        or not user.is_operator
+        or not user.is_active
+        or not getattr(profile, "role", "")
+    ):
+        raise CommandError(
+            f"--operator: {address or '(none)'} is not an operator account with a role"
+        )
+    return user
 
 
 def _table(rows: list[dict], columns: list[str]) -> str:
@@ -79,6 +99,12 @@ class Command(BaseCommand):
         def add(name: str, help_text: str):
             command = sub.add_parser(name, help=help_text)
             command.add_argument("--json", action="store_true", help="machine-readable output")
+            command.add_argument(
+                "--operator",
+                required=True,
+                metavar="EMAIL",
+                help="your operator account (with a role): the actor of every audit event",
+            )
             return command
 
         add("counts", "STM rows by scope kind, LTM entries by lifecycle, 24 h episodic events")
@@ -137,6 +163,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         name = options["subcommand"]
+        operator = _operator(options["operator"])
+        self.actor = Actor.of(operator)
+        self.tenant_id = operator_tenant_id(operator)
         try:
             if "justification" in options:
                 justification_clean(options["justification"])
@@ -145,18 +174,29 @@ class Command(BaseCommand):
             raise CommandError(f"{error.code}: {error.message}") from error
         operator_read_audit(
             action="admin.memory_tier.cli_invocation",
-            actor=ACTOR,
-            payload={"subcommand": name, "json": bool(options["json"]), **audit},
+            actor=self.actor,
+            payload={
+                "subcommand": name,
+                "operator_id": str(operator.pk),
+                "json": bool(options["json"]),
+                **audit,
+            },
         )
         if options["json"]:
             self.stdout.write(json.dumps(output, indent=2, sort_keys=True, default=str))
         else:
             self.stdout.write(human)
 
+    def _in_binding(self, member_id) -> bool:
+        """A tenant-bound operator reaches members of its tenant only (others: not found)."""
+        return self.tenant_id is None or (
+            TenantMembership.objects.filter(user_id=member_id, tenant_id=self.tenant_id).exists()
+        )
+
     # --- subcommands: each returns (json output, human text, audit payload) ----------------
 
     def _counts(self, options):
-        counts = hierarchy_counts().as_dict()
+        counts = hierarchy_counts(tenant_id=self.tenant_id).as_dict()
         rows = []
         for tier, key in (("stm", "stm"), ("ltm", "ltm")):
             part = counts[key]
@@ -171,6 +211,7 @@ class Command(BaseCommand):
         if options["restore"]:
             transition_check(Tier.EPISODIC, Tier.STM, "restore")  # always refused
         events = stm_replay(
+            tenant_id=self.tenant_id,
             scope_id=options["scope"],
             since=parse_when(options["since"], "--since") if options["since"] else None,
             limit=options["limit"],
@@ -200,8 +241,9 @@ class Command(BaseCommand):
 
     def _stm(self, options):
         rows = stm_admin_read(
+            tenant_id=self.tenant_id,
             scope_id=options["scope"],
-            actor=ACTOR,
+            actor=self.actor,
             justification=options["justification"],
             member_id=_uuid(options["member"]) if options["member"] else None,
         )
@@ -217,8 +259,9 @@ class Command(BaseCommand):
 
     def _ltm(self, options):
         lookup = ltm_entity_read(
+            tenant_id=self.tenant_id,
             entity=options["entity"],
-            actor=ACTOR,
+            actor=self.actor,
             justification=options["justification"],
             state=options["state"],
             member_id=_uuid(options["member"]) if options["member"] else None,
@@ -250,10 +293,12 @@ class Command(BaseCommand):
     def _consolidate(self, options):
         stm_id = _uuid(options["stm"])
         given = self._consolidation_input(options["from_file"])
-        preview = stm_consolidation_preview(stm_id=stm_id, given=given)
+        preview = stm_consolidation_preview(stm_id=stm_id, given=given, writer=self.actor.type)
+        if not self._in_binding(preview.member_id):
+            raise CommandError("not_found: no such short-term row")
         access_record_append(
             action="admin.memory_hierarchy.consolidate",
-            actor=ACTOR,
+            actor=self.actor,
             justification=options["justification"],
             target_member_id=uuid.UUID(preview.member_id),
             payload={"stm_id": str(stm_id), "dry_run": not options["apply"]},
@@ -272,7 +317,7 @@ class Command(BaseCommand):
                 f"  would be refused: {preview.refusal or 'no'}"
             )
             return output, human, {"stm_id": str(stm_id), "entry_id": None, "dry_run": True}
-        result = stm_consolidate(stm_id=stm_id, actor=ACTOR, given=given)
+        result = stm_consolidate(stm_id=stm_id, actor=self.actor, given=given)
         output = {
             "dry_run": False,
             "stm_id": str(stm_id),
@@ -287,12 +332,13 @@ class Command(BaseCommand):
         member_id = _uuid(options["member"])
         entry_id = _uuid(options["entry"])
         member = User.objects.filter(pk=member_id).first()
+        member = member if member is not None and self._in_binding(member_id) else None
         entry = memory_entry_get(member_id=member_id, entry_id=entry_id) if member else None
         if entry is None:
             raise CommandError("not_found: no such entry for that member")
         access_record_append(
             action="admin.memory_hierarchy.demote",
-            actor=ACTOR,
+            actor=self.actor,
             justification=options["justification"],
             target_member_id=member_id,
             payload={"entry_id": str(entry_id), "dry_run": not options["apply"]},
@@ -310,7 +356,7 @@ class Command(BaseCommand):
         row = stm_demote(
             member=member,
             entry_id=entry_id,
-            actor=ACTOR,
+            actor=self.actor,
             workbench=True,
             ttl_seconds=options["ttl"],
             **target,
