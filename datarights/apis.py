@@ -220,7 +220,7 @@ class DataRightsAppealApi(APIView):
 
 
 def download_response(download) -> FileResponse:
-    content_type = "application/octet-stream" if download.encrypted else "application/json"
+    content_type = "application/octet-stream" if download.encrypted else "application/zip"
     response = FileResponse(
         open(download.path, "rb"),  # noqa: SIM115 - FileResponse closes it
         as_attachment=True,
@@ -239,12 +239,17 @@ class DataRightsDownloadApi(APIView):
 
     @extend_schema(
         responses={
-            # The bundle is a JSON document, or opaque bytes when it was sealed.
-            (200, "application/json"): OpenApiResponse(
-                OpenApiTypes.OBJECT, description="The bundle, as a JSON document."
+            # The bundle is a zip (data.json, summary.html, README.txt), or opaque bytes
+            # when it was sealed (decrypted, the same zip).
+            (200, "application/zip"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="The bundle: a zip of data.json (the machine-readable "
+                "export), summary.html (a self-contained page to read offline) and "
+                "README.txt. The receipt's result_fingerprint is the zip's SHA-256.",
             ),
             (200, "application/octet-stream"): OpenApiResponse(
-                OpenApiTypes.BINARY, description="The bundle, encrypted with the passphrase."
+                OpenApiTypes.BINARY,
+                description="The bundle zip, encrypted with the passphrase.",
             ),
             **error_responses(404, 409),
             410: OpenApiResponse(ErrorEnvelopeSerializer, description="The download expired."),

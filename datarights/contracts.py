@@ -3,7 +3,8 @@
 `IrisDataRightsAccessPayload`, snake_case, unknown fields rejected.
 
 Seed rules: a hard delete has a zero grace window; a delete names at least one scope or
-category; scene and pose memory are exported only with their include flags. Iris adds:
+category; scene and pose memory are exported only with their include flags (which, like
+every include flag, default to on: the default export is every memory the member has). Iris adds:
 a soft delete has a grace window (7 days when left out, at most 30), purging the consent
 ledger needs a sensitive category to purge, and session / notebook scopes likewise need
 their include flags (which default to on) so a payload never contradicts itself.
@@ -92,8 +93,9 @@ class ExportPayload(Payload):
     include_opt_outs: bool = Field(default=True, strict=True)
     include_notebooks: bool = Field(default=True, strict=True)
     include_session_memory: bool = Field(default=True, strict=True)
-    include_scene_memory: bool = Field(default=False, strict=True)
-    include_pose_memory: bool = Field(default=False, strict=True)
+    # On by default like the others: the default export is every memory the member has.
+    include_scene_memory: bool = Field(default=True, strict=True)
+    include_pose_memory: bool = Field(default=True, strict=True)
     delivery_channel: Literal[tuple(DeliveryChannel.values)] = DeliveryChannel.DOWNLOAD
     encrypted: bool = Field(default=False, strict=True)
 

@@ -1,10 +1,14 @@
-"""The export bundle: a machine-readable JSON document of everything Iris holds on the
-member in the requested scopes, written as a stream so its size never sits in memory.
+"""The export bundle: a zip of `data.json`, a machine-readable JSON document of
+everything Iris holds on the member in the requested scopes; `summary.html`, the same
+for a person to read offline (`datarights.summary`); and `README.txt`. Everything is
+written as a stream so its size never sits in memory.
 
 Entries are read a page at a time by id (keyset pagination) with their revisions, and
-written one per line; the SHA-256 of the plaintext is computed as it is written (the
-request's `result_fingerprint`). With `encrypted`, the same bytes go through the framed
-Fernet writer of `datarights.crypto` on their way to disk.
+written one per line; the SHA-256 of the whole zip (all three members) is computed as
+it is written (the request's `result_fingerprint`). The zip is deterministic (fixed
+member order and timestamps), so a resumed job writes the same bytes. With
+`encrypted`, the zip's bytes go through the framed Fernet writer of `datarights.crypto`
+on their way to disk: decrypted, the file is the zip the fingerprint names.
 
 A forgotten memory appears as its id, its times and `forgotten`, never its text; every
 entry's consent records show the ledger as it stands (a withdrawn consent says when).
@@ -17,6 +21,7 @@ relationship notes.
 import hashlib
 import json
 import os
+import zipfile
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +42,7 @@ from memory.dsar import (
     memory_turn_page,
 )
 from memory.enums import Lifecycle, MemoryCategory, ScopeKind
+from memory.member_settings import member_memory_settings_get
 from memory.policy import retention_envelope_for_kind
 from memory.selectors import multi_actor_of, scope_of, suppression_of
 from memory.stores import short_term_memory_export
@@ -44,6 +50,11 @@ from memory.stores import short_term_memory_export
 FORMAT = "iris-dsar-export"
 VERSION = 1
 PAGE = 500
+# The zip's members, in the order they are written.
+DATA_NAME = "data.json"
+SUMMARY_NAME = "summary.html"
+README_NAME = "README.txt"
+ZIP_MEMBERS = (DATA_NAME, SUMMARY_NAME, README_NAME)
 
 
 # Export files hold member data: only the server's own user may read them, whatever the
@@ -90,10 +101,16 @@ class HashingSink:
         self._hash = hashlib.sha256()
         self.size = 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes) -> int:
         self._hash.update(data)
         self._out.write(data)
         self.size += len(data)
+        return len(data)
+
+    def flush(self) -> None:
+        flush = getattr(self._out, "flush", None)
+        if flush is not None:
+            flush()
 
     def hexdigest(self) -> str:
         return self._hash.hexdigest()
@@ -269,6 +286,9 @@ def _opt_outs(member_id, now: datetime) -> dict:
             }
             for o in memory_off_the_record_states(member_id=member_id)
         ],
+        # How the member set Iris to use their memory (stop using, auto-forget, paused
+        # surfaces), as it stands at the export.
+        "memory_settings": member_memory_settings_get(member_id=member_id).as_dict(),
         # The member's opt-out ledger, oldest first: what they turned off and back on.
         "opt_out_ledger": [
             {
@@ -297,7 +317,8 @@ def art15() -> dict:
 def write_bundle(
     *, request_id, member_id, payload: ExportPayload, generated_at: datetime, out: BinaryIO
 ) -> tuple[str, int]:
-    """Stream the bundle into `out`; returns (SHA-256 of the bundle, its size)."""
+    """Stream the JSON document (the zip's data.json) into `out`; returns (SHA-256 of
+    the document, its size)."""
     sink = HashingSink(out)
     write = sink.write
     kinds = list(payload.scope_kinds)
@@ -342,6 +363,52 @@ def write_bundle(
     return sink.hexdigest(), sink.size
 
 
+def _zip_info(name: str, generated_at: datetime) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=generated_at.utctimetuple()[:6])
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o600 << 16
+    return info
+
+
+def write_zip(
+    *, request_id, member_id, payload: ExportPayload, generated_at: datetime, out: BinaryIO
+) -> tuple[str, int]:
+    """Stream the zip (data.json, summary.html, README.txt) into `out`; returns (SHA-256
+    of the zip, its size). `out` need not be seekable (the encrypting writer is not)."""
+    from datarights.summary import readme_text, write_summary
+
+    sink = HashingSink(out)
+    kinds = list(payload.scope_kinds)
+    with zipfile.ZipFile(sink, "w") as archive:
+        with archive.open(_zip_info(DATA_NAME, generated_at), "w", force_zip64=True) as member:
+            write_bundle(
+                request_id=request_id,
+                member_id=member_id,
+                payload=payload,
+                generated_at=generated_at,
+                out=member,
+            )
+        with archive.open(_zip_info(SUMMARY_NAME, generated_at), "w", force_zip64=True) as member:
+            write_summary(
+                member.write,
+                member_id=member_id,
+                kinds=kinds,
+                entries_of=lambda ks: _entries(member_id, ks, generated_at),
+                generated_at=generated_at,
+            )
+        archive.writestr(
+            _zip_info(README_NAME, generated_at),
+            readme_text(request_id=request_id, generated_at=generated_at),
+        )
+    return sink.hexdigest(), sink.size
+
+
+def read_member(path: Path, name: str = DATA_NAME) -> bytes:
+    """One member of an unencrypted export zip (data.json by default)."""
+    with zipfile.ZipFile(path) as archive:
+        return archive.read(name)
+
+
 def write_artifact(
     *,
     request_id,
@@ -356,16 +423,16 @@ def write_artifact(
     directory; the caller publishes it under the returned final name (`publish_artifact`)
     once it knows its run won, so a partial file never carries the final name and
     concurrent runs of one job never interleave in one file.
-    Returns (final file name, plaintext SHA-256, file size)."""
+    Returns (final file name, SHA-256 of the (plaintext) zip, file size)."""
     from datarights.crypto import EncryptingWriter
 
     directory = _private_dir(member_id)
-    name = f"{request_id}.json.enc" if key else f"{request_id}.json"
+    name = f"{request_id}.zip.enc" if key else f"{request_id}.zip"
     partial = directory / partial_name
     with os.fdopen(os.open(partial, _PRIVATE_FLAGS, FILE_MODE), "wb") as raw:
         if key:
             writer = EncryptingWriter(raw, key=key, salt=salt)
-            digest, _ = write_bundle(
+            digest, _ = write_zip(
                 request_id=request_id,
                 member_id=member_id,
                 payload=payload,
@@ -374,7 +441,7 @@ def write_artifact(
             )
             writer.close()
         else:
-            digest, _ = write_bundle(
+            digest, _ = write_zip(
                 request_id=request_id,
                 member_id=member_id,
                 payload=payload,

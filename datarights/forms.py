@@ -7,10 +7,7 @@ from django.contrib.auth import authenticate
 from datarights.contracts import DAY_MS
 from datarights.crypto import MIN_PASSPHRASE_LENGTH
 from datarights.enums import DeleteMode
-from memory.enums import MemoryCategory, ScopeKind
-
-SCOPE_CHOICES = [(k.value, k.label) for k in ScopeKind]
-CATEGORY_CHOICES = [(c.value, c.label) for c in MemoryCategory]
+from memory.labels import CATEGORY_CHOICES, SCOPE_CHOICES
 
 
 class ExportForm(forms.Form):
@@ -27,9 +24,9 @@ class ExportForm(forms.Form):
     include_session_memory = forms.BooleanField(
         label="Conversation (session) memory and turns", required=False, initial=True
     )
-    include_scene_memory = forms.BooleanField(label="Scene memory", required=False)
+    include_scene_memory = forms.BooleanField(label="Scene memory", required=False, initial=True)
     include_pose_memory = forms.BooleanField(
-        label="Pose memory (aggregate alignment data)", required=False
+        label="Pose memory (aggregate alignment data)", required=False, initial=True
     )
     encrypted = forms.BooleanField(label="Encrypt the file with a passphrase", required=False)
     passphrase = forms.CharField(

@@ -218,6 +218,17 @@ def operator_moves(*, status: str, verified: bool) -> list[str]:
     return moves
 
 
+def appeal_offered(*, kind: str, status: str) -> bool:
+    """Whether the member's page offers to contest this outcome. The table allows an
+    appeal of any completed or failed request; it means something only where an
+    operator's decision could change the outcome: a failure (its reason can be
+    wrong) and a completed erasure (something may have been left). A completed
+    export or access report is contested by asking again, which costs nothing."""
+    if not is_transition_allowed(status, S.APPEALED):
+        return False
+    return status == S.FAILED or kind == "delete"
+
+
 def can_fail(*, status: str, verified: bool) -> bool:
     return verified and is_transition_allowed(status, S.FAILED)
 

@@ -399,10 +399,25 @@ def build_access_report(request: DataRightsRequest, now: datetime) -> dict:
                 "actor_role": e.actor_role,
                 "occurred_at": iso(e.occurred_at),
                 "payload": e.payload,
+                **_in_words(e),
             }
             for e in events
         ]
     return report
+
+
+def _in_words(event) -> dict:
+    """What the operator did and why, in words (the member's page shows these)."""
+    from datarights.summary import WHY_WORDS, action_words
+
+    payload = event.payload or {}
+    # Why, in the event's own terms (an inspection's path, a reason code).
+    why = payload.get("path") or payload.get("reason_code") or ""
+    return {
+        "what": action_words(event.action, payload),
+        "why": why,
+        "why_words": WHY_WORDS.get(why, why.replace("-", " ")),
+    }
 
 
 def _process_access(request_id, now: datetime) -> None:

@@ -739,5 +739,5 @@ def datarights_download_open(
     ):
         raise DownloadGone()
     trail_append(request=locked, event=TrailEvent.DOWNLOADED, actor=actor, now=now)
-    suffix = ".json.enc" if locked.artifact_encrypted else ".json"
+    suffix = ".zip.enc" if locked.artifact_encrypted else ".zip"
     return Download(path, f"iris-export-{locked.pk}{suffix}", locked.artifact_encrypted)

@@ -40,7 +40,8 @@ operator_api_urlpatterns = [
     ),
 ]
 
-# The "Your data" page, included at /profile/memory/data/ with namespace "datarights".
+# The "Your data" pages, included at /profile/memory/data/ with namespace "datarights":
+# an overview, then one page per right (GET shows it, POST asks for it).
 page_urlpatterns = [
     path("", views.data_index, name="index"),
     path("export/", views.data_export_view, name="export"),
@@ -50,4 +51,5 @@ page_urlpatterns = [
     path("<uuid:request_id>/cancel/", views.data_cancel_view, name="cancel"),
     path("<uuid:request_id>/appeal/", views.data_appeal_view, name="appeal"),
     path("<uuid:request_id>/download/", views.data_download_view, name="download"),
+    path("<uuid:request_id>/status/", views.data_status_view, name="status"),
 ]

@@ -1,5 +1,8 @@
-"""The "Your data" page (/profile/memory/data/): the member's data-rights requests with
-their receipts, and forms to ask for an export, an erasure or an access report.
+"""The "Your data" pages (/profile/memory/data/): a short overview, then one page per
+right -- *Get a copy* (export/), *See what Iris holds and who looked* (access/) and
+*Erase* (delete/) -- each with its form first and the history of requests of that kind
+below it, collapsible. A pending request's status is a small fragment (status/) that
+htmx polls every few seconds, so the download link appears without a reload.
 
 Server-rendered over the same services the API uses; every form works without
 JavaScript (POST → redirect → GET). The signed-in session is the identity check, so
@@ -14,12 +17,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from datarights.apis import download_response
 from datarights.enums import FINISHED_STATUSES, RequestKind, RequestStatus
 from datarights.forms import AccessForm, AppealForm, DeleteForm, ExportForm
-from datarights.policy import receipt_timing
+from datarights.policy import appeal_offered, receipt_timing
 from datarights.selectors import (
     datarights_active_code,
     datarights_request_get,
@@ -52,36 +55,54 @@ def member_required(view):
     return wrapper
 
 
-def _rows(request) -> list[dict]:
+# Each right's page: its template, and what the page is called in the overview.
+PAGES = {
+    RequestKind.EXPORT: "datarights/export.html",
+    RequestKind.ACCESS: "datarights/access.html",
+    RequestKind.DELETE: "datarights/delete.html",
+}
+# How often (seconds) a pending request's status fragment asks again.
+POLL_SECONDS = 3
+# A request still being worked on: its status fragment keeps polling.
+POLLING_STATUSES = frozenset({RequestStatus.VERIFIED, RequestStatus.IN_PROGRESS})
+
+
+def _row(item, now) -> dict:
+    timing = receipt_timing(due_at=item.due_at, now=now, finished_at=item.finished_at)
+    return {
+        "request": item,
+        "timing": timing,
+        "days_left": timing.ms_remaining_to_deadline // 86_400_000,
+        "trail": list(datarights_trail(request=item)),
+        "downloadable": item.kind == RequestKind.EXPORT
+        and item.status == RequestStatus.COMPLETED
+        and item.artifact_name
+        and item.artifact_removed_at is None
+        and (item.download_expires_at is None or now < item.download_expires_at),
+        "verifiable": item.status == RequestStatus.SUBMITTED,
+        "code": datarights_active_code(request=item)
+        if item.status == RequestStatus.SUBMITTED
+        else None,
+        "cancellable": item.status in (RequestStatus.SUBMITTED, RequestStatus.VERIFIED)
+        or (
+            item.status == RequestStatus.IN_PROGRESS
+            and item.grace_ends_at is not None
+            and now < item.grace_ends_at
+        ),
+        "appealable": appeal_offered(kind=item.kind, status=item.status),
+        # Not while a soft deletion waits out its grace period: nothing changes for days.
+        "polling": item.status in POLLING_STATUSES
+        and not (item.grace_ends_at is not None and now < item.grace_ends_at),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def _rows(request, kind: str | None = None) -> list[dict]:
     now = timezone.now()
-    rows = []
-    for item in datarights_request_list(member_id=request.user.pk).order_by("-received_at")[:50]:
-        timing = receipt_timing(due_at=item.due_at, now=now, finished_at=item.finished_at)
-        rows.append(
-            {
-                "request": item,
-                "timing": timing,
-                "days_left": timing.ms_remaining_to_deadline // 86_400_000,
-                "trail": list(datarights_trail(request=item)),
-                "downloadable": item.kind == RequestKind.EXPORT
-                and item.status == RequestStatus.COMPLETED
-                and item.artifact_name
-                and item.artifact_removed_at is None
-                and (item.download_expires_at is None or now < item.download_expires_at),
-                "verifiable": item.status == RequestStatus.SUBMITTED,
-                "code": datarights_active_code(request=item)
-                if item.status == RequestStatus.SUBMITTED
-                else None,
-                "cancellable": item.status in (RequestStatus.SUBMITTED, RequestStatus.VERIFIED)
-                or (
-                    item.status == RequestStatus.IN_PROGRESS
-                    and item.grace_ends_at is not None
-                    and now < item.grace_ends_at
-                ),
-                "appealable": item.status in (RequestStatus.COMPLETED, RequestStatus.FAILED),
-            }
-        )
-    return rows
+    items = datarights_request_list(member_id=request.user.pk)
+    if kind is not None:
+        items = items.filter(kind=kind)
+    return [_row(item, now) for item in items.order_by("-received_at")[:50]]
 
 
 def _notices(rows: list[dict]) -> list[dict]:
@@ -97,9 +118,11 @@ def _notices(rows: list[dict]) -> list[dict]:
     return notices
 
 
-def _page(request, *, status: int = 200, errors: list[str] | None = None, **forms):
-    rows = _rows(request)
+def _page(request, kind: str, *, status: int = 200, errors: list[str] | None = None, **forms):
+    """One right's page: its form, then the history of requests of that kind."""
+    rows = _rows(request, kind)
     context = {
+        "kind": kind,
         "rows": rows,
         "notices": _notices(rows),
         "export_form": forms.get("export_form") or ExportForm(),
@@ -109,7 +132,7 @@ def _page(request, *, status: int = 200, errors: list[str] | None = None, **form
         "errors": errors or [],
         "error_form": next(iter(forms), None),
     }
-    return render(request, "datarights/index.html", context, status=status)
+    return render(request, PAGES[kind], context, status=status)
 
 
 def _domain_errors(exc: DomainError) -> list[str]:
@@ -121,12 +144,28 @@ def _domain_errors(exc: DomainError) -> list[str]:
 @require_GET
 @member_required
 def data_index(request):
-    return _page(request)
+    """The overview: the three rights, and what an operator decided about a request."""
+    rows = _rows(request)
+    counts = {kind: sum(1 for row in rows if row["request"].kind == kind) for kind in PAGES}
+    return render(
+        request,
+        "datarights/index.html",
+        {"notices": _notices(rows), "counts": counts},
+    )
+
+
+@content_free
+@require_GET
+@member_required
+def data_status_view(request, request_id):
+    """A request's status line (htmx polls it while the request is being worked on)."""
+    own = _own_or_404(request, request_id)
+    return render(request, "datarights/_status.html", {"row": _row(own, timezone.now())})
 
 
 def _submit(request, *, kind: str, form, form_name: str, passphrase=None, success: str):
     if not form.is_valid():
-        return _page(request, status=400, **{form_name: form})
+        return _page(request, kind, status=400, **{form_name: form})
     try:
         datarights_request_submit(
             member=request.user,
@@ -138,16 +177,18 @@ def _submit(request, *, kind: str, form, form_name: str, passphrase=None, succes
         )
     except DomainError as exc:
         return _page(
-            request, status=exc.status_code, errors=_domain_errors(exc), **{form_name: form}
+            request, kind, status=exc.status_code, errors=_domain_errors(exc), **{form_name: form}
         )
     messages.success(request, success)
-    return redirect("datarights:index")
+    return redirect(f"datarights:{kind}")
 
 
 @content_free
-@require_POST
+@require_http_methods(["GET", "POST"])
 @member_required
 def data_export_view(request):
+    if request.method == "GET":
+        return _page(request, RequestKind.EXPORT)
     form = ExportForm(request.POST)
     passphrase = request.POST.get("passphrase") or None
     return _submit(
@@ -156,36 +197,50 @@ def data_export_view(request):
         form=form,
         form_name="export_form",
         passphrase=passphrase if request.POST.get("encrypted") else None,
-        success="Export requested. It is being prepared; the download link appears here.",
+        success="Asked for a copy of your data. It is being prepared; the download link appears "
+        "below when it is ready.",
     )
 
 
 @content_free
-@require_POST
+@require_http_methods(["GET", "POST"])
 @member_required
 def data_delete_view(request):
+    if request.method == "GET":
+        return _page(request, RequestKind.DELETE)
     form = DeleteForm(request.POST, user=request.user)
     return _submit(
         request,
         kind=RequestKind.DELETE,
         form=form,
         form_name="delete_form",
-        success="Deletion requested. Its receipt is below.",
+        success="Asked Iris to erase your data. The receipt below says what is erased and when.",
     )
 
 
 @content_free
-@require_POST
+@require_http_methods(["GET", "POST"])
 @member_required
 def data_access_view(request):
+    if request.method == "GET":
+        return _page(request, RequestKind.ACCESS)
     form = AccessForm(request.POST)
     return _submit(
         request,
         kind=RequestKind.ACCESS,
         form=form,
         form_name="access_form",
-        success="Access report requested. Its receipt is below.",
+        success="Asked for a report of what Iris holds and who looked. It appears below "
+        "when it is ready.",
     )
+
+
+# A request's kind inside a sentence ("your copy request").
+REQUEST_WORDS = {
+    RequestKind.EXPORT: "copy",
+    RequestKind.ACCESS: "report",
+    RequestKind.DELETE: "erase",
+}
 
 
 def _own_or_404(request, request_id):
@@ -212,9 +267,10 @@ def data_verify_view(request, request_id):
     _attempt(
         request,
         lambda: datarights_verify_session(request=own, actor=Actor.of(request.user)),
-        "Confirmed. Your request is being processed.",
+        f"Confirmed it is you: your {REQUEST_WORDS.get(own.kind, 'data')} request is being "
+        "processed.",
     )
-    return redirect("datarights:index")
+    return redirect(f"datarights:{own.kind}")
 
 
 @content_free
@@ -225,11 +281,11 @@ def data_cancel_view(request, request_id):
     _attempt(
         request,
         lambda: datarights_cancel(request=own, actor=Actor.of(request.user)),
-        "Cancelled. Nothing was erased; hidden memories are back."
+        "Cancelled your erase request. Nothing was erased; hidden memories are back."
         if own.kind == RequestKind.DELETE
-        else "Cancelled.",
+        else f"Cancelled your {REQUEST_WORDS.get(own.kind, 'data')} request.",
     )
-    return redirect("datarights:index")
+    return redirect(f"datarights:{own.kind}")
 
 
 @content_free
@@ -240,15 +296,15 @@ def data_appeal_view(request, request_id):
     form = AppealForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Say what you contest (up to 2000 characters).")
-        return redirect("datarights:index")
+        return redirect(f"datarights:{own.kind}")
     _attempt(
         request,
         lambda: datarights_appeal(
             request=own, reason=form.cleaned_data["reason"], actor=Actor.of(request.user)
         ),
-        "Appeal recorded. An operator will review it.",
+        "Your objection is recorded. An operator will review the request and answer here.",
     )
-    return redirect("datarights:index")
+    return redirect(f"datarights:{own.kind}")
 
 
 @content_view(reads=[ContentKind.ENTRY, ContentKind.STM, ContentKind.TOKEN], through=MEMBER_OWN)
@@ -260,5 +316,5 @@ def data_download_view(request, request_id):
         download = datarights_download_open(request=own, actor=Actor.of(request.user))
     except DomainError as exc:
         messages.error(request, exc.message)
-        return redirect("datarights:index")
+        return redirect("datarights:export")
     return download_response(download)

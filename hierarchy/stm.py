@@ -64,6 +64,7 @@ from memory.gate import (
     kind_opted_out,
     standing_reason,
 )
+from memory.member_settings import surface_pause_check
 from memory.selectors import (
     ensure_no_pending_clear,
     member_read_state,
@@ -242,6 +243,7 @@ def _create(
     ensure_no_pending_clear(member_id=member.pk)
     if memory_off_the_record(member_id=member.pk, session_id=session):
         raise PolicyRefusal("Off the record: nothing is remembered right now.", code="paused")
+    surface_pause_check(member_id=member.pk, consumer=_consumer_of(actor))
     _check_consent(member.pk, category, now)
     if kind_opted_out(stm_gate_kind(scope_kind), opt_outs_active(member_id=member.pk)):
         # What the read gate would withhold from every reader is not kept at all.

@@ -20,7 +20,7 @@ from iris_site.api.gated import MEMBER_OWN, WRITE_ECHO, content_free, content_vi
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
-from iris_site.enums import UserKind
+from iris_site.enums import Consumer, UserKind
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.idempotency import Scope, idempotent
 from iris_site.models import User
@@ -34,9 +34,12 @@ from memory.contracts import (
     MemoryWriteRequest,
     Subject,
 )
+from memory.disclosures import registered_disclosure_sources
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
+from memory.forget_selected import MAX_SELECTED, memory_forget_selected
 from memory.gate import ContentKind
+from memory.member_settings import member_memory_settings_get, member_memory_settings_set
 from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN
 from memory.replays import (
@@ -615,10 +618,30 @@ class MemoryNoticeListApi(generics.ListAPIView):
     """Questions about my memory, newest first: "you mentioned X earlier — should I
     update?" with the proposal that would replace it (kind `conflict-question`), and "Is
     this still true?" about an old, low-confidence inference (kind `reconfirm`: answer
-    `confirm` or `forget`, or edit the memory through its edit endpoint)."""
+    `confirm` or `forget`, or edit the memory through its edit endpoint).
+
+    Beside the paginated `results`, each registered disclosure source adds its own
+    list (`memory.disclosures`): `inspection_notices` holds the newest 50 notices that an
+    operator looked at my memory (kind `inspection`, `sensitive` true for the delivered
+    notice of a sensitive inspection, false for a closed ordinary one; the same shape as
+    `GET /api/v1/me/inspection-notices/`, which pages through all of them)."""
 
     class Pagination(CursorPagination):
+        """The notices' cursor pages, plus each disclosure source's own list."""
+
         ordering = "-created_at"
+
+        def get_paginated_response_schema(self, schema):
+            paginated = super().get_paginated_response_schema(schema)
+            paginated["properties"]["inspection_notices"] = {
+                "type": "array",
+                "items": {"type": "object", "additionalProperties": True},
+                "description": "Inspection notices, newest first (kind `inspection`, "
+                "`sensitive`, `summary`, `operator_role`, `path`, `entry_ids`, "
+                "`granted_at`, `closed_at`, …): see /api/v1/me/inspection-notices/.",
+            }
+            paginated["required"] = [*paginated.get("required", []), "inspection_notices"]
+            return paginated
 
     permission_classes = [IsMember]
     serializer_class = MemoryNoticeSerializer
@@ -628,6 +651,12 @@ class MemoryNoticeListApi(generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return MemoryNotice.objects.none()
         return memory_notice_list(member_id=self.request.user.pk).select_related("proposed_entry")
+
+    def list(self, request, *args, **kwargs):
+        response = super().list(request, *args, **kwargs)
+        for source in registered_disclosure_sources():
+            response.data[f"{source.name}_notices"] = source.notices(member_id=request.user.pk)
+        return response
 
     @extend_schema(responses={200: MemoryNoticeSerializer(many=True), **error_responses(400)})
     def get(self, request, *args, **kwargs):
@@ -776,3 +805,119 @@ class ConversationTurnAppendApi(APIView):
             **serializer.validated_data,
         )
         return Response(ConversationTurnOutputSerializer(turn).data, status=status.HTTP_201_CREATED)
+
+
+# --- the member's controls: how Iris uses my memory, forget several at once ---------------
+
+
+class MemorySettingsSerializer(serializers.Serializer):
+    """How Iris may use my memory. `auto_forget_months` maps each of my scope kinds to 3,
+    12 or 18 months, or null for never; `paused_consumers` are the surfaces that neither
+    read nor write my memory until I resume them."""
+
+    stop_using = serializers.BooleanField()
+    auto_forget_months = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), allow_empty=True
+    )
+    paused_consumers = serializers.ListField(
+        child=serializers.ChoiceField(choices=Consumer.choices), allow_empty=True
+    )
+
+
+class MemorySettingsInputSerializer(StrictInputSerializer):
+    stop_using = serializers.BooleanField()
+    auto_forget_months = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), allow_empty=True
+    )
+    paused_consumers = serializers.ListField(
+        child=serializers.ChoiceField(choices=Consumer.choices), allow_empty=True, max_length=50
+    )
+
+    def to_internal_value(self, data):
+        # Strict: a boolean is not a number of months, "true" is not a boolean.
+        if isinstance(data, dict):
+            if "stop_using" in data and not isinstance(data["stop_using"], bool):
+                raise serializers.ValidationError({"stop_using": ["Give true or false."]})
+            months = data.get("auto_forget_months")
+            if isinstance(months, dict) and any(
+                isinstance(v, bool) or not (v is None or isinstance(v, int))
+                for v in months.values()
+            ):
+                raise serializers.ValidationError(
+                    {"auto_forget_months": ["Give 3, 12 or 18 months, or null for never."]}
+                )
+        return super().to_internal_value(data)
+
+
+@content_free
+class MemorySettingsApi(APIView):
+    """How Iris uses my memory. *Stop using my memories*: no surface recalls any of it
+    (the recall envelope counts it under `member-stopped-use`); writes still follow my
+    consents. *Forget automatically after…*: the retention sweep erases my memories of a
+    scope older than 3, 12 or 18 months (it can only shorten retention). *Pause a
+    surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three."""
+
+    permission_classes = [IsMember]
+
+    @extend_schema(responses={200: MemorySettingsSerializer, **error_responses()})
+    def get(self, request):
+        return Response(member_memory_settings_get(member_id=request.user.pk).as_dict())
+
+    @extend_schema(
+        request=MemorySettingsInputSerializer,
+        responses={200: MemorySettingsSerializer, **error_responses(400)},
+    )
+    def put(self, request):
+        serializer = MemorySettingsInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        updated = member_memory_settings_set(
+            member=request.user,
+            actor=Actor.of(request.user),
+            stop_using=data["stop_using"],
+            auto_forget_months=data["auto_forget_months"],
+            paused_consumers=data["paused_consumers"],
+        )
+        return Response(updated.as_dict())
+
+
+class MemoryForgetSelectedResultSerializer(serializers.Serializer):
+    forgotten_ids = serializers.ListField(child=serializers.UUIDField())
+    forgotten_count = serializers.IntegerField()
+    by_category = serializers.DictField(child=serializers.IntegerField())
+
+
+@content_free
+class MemoryForgetSelectedApi(APIView):
+    """Forget several of my memories at once, all or none: each is forgotten as one
+    memory is (its text erased everywhere now). An id that is not one of my listed
+    memories answers 404 for the whole request, and nothing is forgotten."""
+
+    class MemoryForgetSelectedInputSerializer(StrictInputSerializer):
+        ids = serializers.ListField(
+            child=serializers.UUIDField(), allow_empty=False, max_length=MAX_SELECTED
+        )
+
+    permission_classes = [IsMember]
+
+    @extend_schema(
+        operation_id="v1_me_memories_forget_selected",
+        request=MemoryForgetSelectedInputSerializer,
+        responses={200: MemoryForgetSelectedResultSerializer, **error_responses(400, 404, 409)},
+    )
+    def post(self, request):
+        serializer = self.MemoryForgetSelectedInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = memory_forget_selected(
+            member=request.user,
+            entry_ids=serializer.validated_data["ids"],
+            actor=Actor.of(request.user),
+        )
+        return Response(
+            {
+                "forgotten_ids": list(result.entry_ids),
+                "forgotten_count": result.count,
+                "by_category": result.by_category,
+            }
+        )

@@ -24,11 +24,15 @@ For a service reader the gates run in this order; the first that fails is the re
 1. ``tenant-mismatch``            the item's tenant is not the request's
 2. ``user-mismatch``              another member's item (or another member's state)
 3. ``scope-mismatch``             not reachable from the request's scope
-4. ``consumer-not-allowed-for-scope``  the item's kind is not on the reader's allow-list
+4. ``surface-paused``             the member paused this reader's surface (its consumer):
+                                  it reads nothing of theirs until they resume it
+   ``consumer-not-allowed-for-scope``  the item's kind is not on the reader's allow-list
                                   (every kind the request *reaches*, not the one it names)
 5. ``full-clear-pending``         the member asked to clear everything
 6. ``off-the-record``             the member is off the record (nothing recalled, as
                                   nothing is remembered)
+   ``member-stopped-use``         the member turned on "Stop using my memories": no
+                                  long-term entry (nor a short-term copy of one) is used
 7. ``scope-suppressed``           the kind's required base consents (``data_processing``,
                                   ``data_storage``, ``sensitive_data`` for pose) or an
                                   opt-out; short-term rows need ``data_processing``
@@ -89,6 +93,9 @@ SCOPE_SUPPRESSED = "scope-suppressed"
 DELETION_HOLD = "deletion-hold"
 CROSS_DEVICE_REQUIRED = "cross-device-consent-required"
 NOT_GRANTED = "no-granted-inspection"
+# The member's own controls (`memory.member_settings`).
+SURFACE_PAUSED = "surface-paused"
+MEMBER_STOPPED_USE = "member-stopped-use"
 
 
 def lifecycle_key(state: str) -> str:
@@ -357,6 +364,8 @@ class MemberState:
     clear_pending: bool = False
     off_the_record: bool = False  # for the reader's session, or everywhere
     cross_device_grant_id: str | None = None
+    stopped_use: bool = False  # "Stop using my memories": no long-term memory is used
+    paused_consumers: frozenset[str] = frozenset()  # surfaces that read nothing of theirs
 
 
 @lru_cache(maxsize=4096)
@@ -435,6 +444,8 @@ def kind_reason(
     """Checks 4-7 for a service reader: whether content of ``item_kind`` living in
     ``scope_kind`` is withheld as a whole, whatever the item, and why (``None``: each
     item still goes through the rest of ``decide``)."""
+    if reader.capabilities.consumer in state.paused_consumers:
+        return SURFACE_PAUSED
     if scope_kind is not None and scope_kind not in reader.capabilities.read_kinds:
         return CONSUMER_NOT_ALLOWED
     if item_kind != ContentKind.TOKEN:
@@ -442,6 +453,8 @@ def kind_reason(
             return FULL_CLEAR_PENDING
         if state.off_the_record:
             return OFF_THE_RECORD
+    if state.stopped_use and item_kind == ContentKind.ENTRY:
+        return MEMBER_STOPPED_USE
     if not base_consents_hold(item_kind, scope_kind, state):
         return SCOPE_SUPPRESSED
     return None
@@ -484,6 +497,9 @@ def _service_reason(
     reason = kind_reason(item.kind, item.scope.kind if item.scope else None, reader, state)
     if reason is not None:
         return reason
+    # 7b. A short-term copy of long-term memory is long-term memory the member stopped.
+    if state.stopped_use and item.kind == ContentKind.STM and item.derived_from:
+        return MEMBER_STOPPED_USE
     # 8. Crisis frame: only safety items, and only in a safety-critical context.
     if (
         reader.crisis_frame

@@ -68,6 +68,8 @@ def recall_request_build(
             consented_categories=state.categories,
             multi_actor_consented=state.multi_actor_consented,
             opt_outs=state.opt_outs,
+            stopped_use=state.stopped_use,
+            paused_consumers=state.paused_consumers,
             budget=budget,
         )
     except InvalidRecallRequest as exc:

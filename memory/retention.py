@@ -718,6 +718,75 @@ def retention_review_decide(
     return review
 
 
+def member_auto_forget(*, now: datetime) -> dict[str, int]:
+    """The members' "Forget automatically after…" choices, as an override that can only
+    shorten retention: each member's entries of a scope kind they chose, last changed
+    before their cutoff, are erased through `memory_erase` (the one erasure path: text
+    gone from every store, a tombstone of ids and times). Entries held for a pending
+    data-rights deletion are that request's. Audited per member with counts by scope
+    kind; returns the erased counts by scope kind (all members)."""
+    # Imported here: member settings are read by the layers above recall, and the sweep
+    # is the only writer that needs them.
+    from memory.member_settings import (
+        AUTO_FORGET_KINDS,
+        AUTO_FORGET_REASON,
+        member_auto_forget_settings,
+    )
+
+    totals: Counter[str] = Counter()
+    for member_id, chosen in member_auto_forget_settings():
+        erased: dict[str, int] = {}
+        with transaction.atomic():
+            member_lock(member_id=member_id)
+            for kind in AUTO_FORGET_KINDS:
+                cutoff = chosen.auto_forget_cutoff(kind, now)
+                if cutoff is None:
+                    continue
+                due = (
+                    MemoryEntry.objects.filter(
+                        member_id=member_id,
+                        scope_kind=kind,
+                        updated_at__lt=cutoff,
+                        deletion_hold__isnull=True,
+                    )
+                    .filter(~Q(lifecycle=Lifecycle.TOMBSTONED) | Q(erased_digest=""))
+                    .order_by("pk")
+                    .values_list("pk", flat=True)
+                )
+                ids = list(due)
+                if not ids:
+                    continue
+                report = memory_erase(
+                    member_id=member_id,
+                    entry_ids=ids,
+                    actor=RETENTION_ACTOR,
+                    reason=AUTO_FORGET_REASON,
+                    now=now,
+                )
+                erased[kind] = len(report.entry_ids)
+            if erased:
+                audit_event_append(
+                    action="memory.retention.member_auto_forget",
+                    policy_id=POLICY_ID,
+                    actor=RETENTION_ACTOR,
+                    target_member_id=member_id,
+                    payload={
+                        "erased": [
+                            {
+                                "scope_kind": kind,
+                                "months": chosen.auto_forget_months[kind],
+                                "erased_count": n,
+                            }
+                            for kind, n in erased.items()
+                        ],
+                        "erased_count": sum(erased.values()),
+                    },
+                    occurred_at=now,
+                )
+        totals.update(erased)
+    return dict(totals)
+
+
 def retention_sweep(
     *, now: datetime | None = None, summarizer: Summarizer = extractive_summarizer
 ) -> SweepReport:
@@ -726,6 +795,9 @@ def retention_sweep(
     now = now or timezone.now()
     report = SweepReport()
     report.consent_cascaded = memory_consent_reconcile(now=now)
+    # The members' own shorter retention ("Forget automatically after…") first, so
+    # nothing they chose to forget is carried into a summary; audited apart.
+    member_auto_forget(now=now)
     report.summaries_tombstoned = _expire_summaries(now)
 
     session_cutoff = now - timedelta(days=retention_envelope_for_kind(ScopeKind.SESSION).raw_days)

@@ -7,9 +7,10 @@ use. Also the member-facing words the memory page shows them in."""
 from dataclasses import dataclass
 from datetime import datetime
 
-from consent.enums import CATEGORY_PREFIX, OptOutCategory
+from consent.enums import OptOutCategory
 from consent.selectors import consent_active, opt_out_latest, opt_outs_active
-from memory.enums import AdapterScope, MemoryCategory, ScopeMode
+from memory.enums import AdapterScope, ScopeMode
+from memory.labels import consent_label, lower_first
 from memory.policy import SCOPE_BLUEPRINTS, ScopePolicy, build_scope_policies
 
 
@@ -96,9 +97,7 @@ OPT_OUT_WORDS: dict[str, str] = {
 
 def consent_words(consent_type: str) -> str:
     """A consent type as the consents page names it."""
-    if consent_type.startswith(CATEGORY_PREFIX):
-        return MemoryCategory(consent_type.removeprefix(CATEGORY_PREFIX)).label.lower()
-    return consent_type.replace("_", " ").replace("-", " ")
+    return lower_first(consent_label(consent_type))
 
 
 def why_off(policy: ScopePolicy) -> list[str]:

@@ -26,6 +26,7 @@ from memory.contracts import (
 from memory.enums import Lifecycle, ScopeKind
 from memory.filters import MemoryEntryFilter
 from memory.gate import MemberState, Source, Suppression
+from memory.member_settings import member_memory_settings_get
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -198,6 +199,7 @@ def member_read_state(
     """The member's state as the read gate needs it, from the ledger and their settings.
     ``narrow_categories`` can only take consented categories away."""
     active = consent_active(member_id=member_id, now=now)
+    own = member_memory_settings_get(member_id=member_id)
     categories = active.categories
     if narrow_categories is not None:
         categories = categories & frozenset(narrow_categories)
@@ -209,6 +211,8 @@ def member_read_state(
         opt_outs=opt_outs_active(member_id=member_id),
         clear_pending=memory_pending_clear(member_id=member_id) is not None,
         off_the_record=memory_off_the_record(member_id=member_id, session_id=session_id),
+        stopped_use=own.stop_using,
+        paused_consumers=own.paused_consumers,
     )
 
 
@@ -226,6 +230,31 @@ def memory_recall_list(*, member_id, entry_id=None) -> QuerySet[RecallRecord]:
             # stored JSON text, so matching the quoted id is exact.
             records = records.filter(returned_ids__icontains=f'"{entry_id}"')
     return records
+
+
+def memory_entry_who_looked(*, member_id, entry_id, limit: int = 20) -> list[dict]:
+    """Who touched one memory, newest first: the recalls that returned it (the surface,
+    when, and the rationale it surfaced with) and what the registered disclosure sources
+    (`memory.disclosures`: inspections) report. Each item: `kind` ("recall" or the
+    source's), `who`, `at`, `why`. Never memory content, never an operator's id."""
+    from memory.disclosures import registered_disclosure_sources
+
+    items = [
+        {
+            "kind": "recall",
+            "who": record.surface,
+            "consumer": record.consumer,
+            "at": record.created_at,
+            "why": record.rationales.get(str(entry_id)) or "",
+        }
+        for record in memory_recall_list(member_id=member_id, entry_id=entry_id).order_by(
+            "-created_at"
+        )[:limit]
+    ]
+    for source in registered_disclosure_sources():
+        items += source.entry_accesses(member_id=member_id, entry_id=entry_id)[:limit]
+    items.sort(key=lambda item: item["at"], reverse=True)
+    return items[:limit]
 
 
 def scope_of(entry: MemoryEntry) -> dict:
@@ -293,4 +322,17 @@ def entry_contract(entry: MemoryEntry) -> MemoryEntryContract:
         ],
         created_at=entry.created_at,
         updated_at=entry.updated_at,
+    )
+
+
+def memory_notebook_ids(*, member_id) -> list[str]:
+    """The notebooks the member's memory lives in (identifiers only), sorted."""
+    return sorted(
+        set(
+            memory_entry_list(member_id=member_id)
+            .filter(scope_kind=ScopeKind.NOTEBOOK)
+            .exclude(notebook_id="")
+            .order_by()
+            .values_list("notebook_id", flat=True)
+        )
     )

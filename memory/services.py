@@ -34,6 +34,7 @@ from memory.enums import (
     SuppressionReason,
     is_sensitive_category,
 )
+from memory.member_settings import surface_pause_check
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -226,6 +227,11 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         raise NotPermitted(" ".join(scope_policy.notes), code="consumer-not-allowed-for-scope")
     if not scope_policy.enabled:
         raise PolicyRefusal(" ".join(scope_policy.notes), code="scope-suppressed")
+
+
+def _check_surface_paused(member: User, consumer: str | None) -> None:
+    # A surface the member paused writes nothing of theirs (422 `surface-paused`).
+    surface_pause_check(member_id=member.pk, consumer=consumer)
 
 
 def _conflicts_with(entry: MemoryEntry):
@@ -472,6 +478,7 @@ def _remember(
         )
     active = consent_active(member_id=member.pk, now=now).types
     _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
+    _check_surface_paused(member, consumer)
     gate = policy.evaluate_privacy_storage_gate(
         category=write.category,
         origin=write.origin,

@@ -8,6 +8,7 @@ from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import DomainError, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
+from memory.member_settings import surface_pause_check
 from memory.models import ConversationTurn
 from memory.policy import redact_pii_from_text
 from memory.selectors import ensure_no_pending_clear, memory_off_the_record
@@ -66,6 +67,7 @@ def _turn_append(
     # One writer per member decides the next position.
     member_lock(member_id=member.pk)
     ensure_no_pending_clear(member_id=member.pk)
+    surface_pause_check(member_id=member.pk, consumer=consumer)
     last = (
         ConversationTurn.objects.filter(member=member, session_id=session_id)
         .order_by("-sequence")

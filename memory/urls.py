@@ -10,6 +10,11 @@ me_api_urlpatterns = [
         name="memory-forget-category",
     ),
     path("memories/clear/", apis.MemoryClearApi.as_view(), name="memory-clear"),
+    path(
+        "memories/forget/",
+        apis.MemoryForgetSelectedApi.as_view(),
+        name="memory-forget-selected",
+    ),
     path("memories/<uuid:pk>/", apis.MemoryDetailApi.as_view(), name="memory-detail"),
     path(
         "memories/<uuid:pk>/preview/",
@@ -32,6 +37,7 @@ me_api_urlpatterns = [
         name="memory-forget-actor",
     ),
     path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
+    path("memory-settings/", apis.MemorySettingsApi.as_view(), name="memory-settings"),
     path("scope-policies/", policy_apis.MyScopePolicyListApi.as_view(), name="scope-policies"),
     path("notices/", apis.MemoryNoticeListApi.as_view(), name="memory-notices"),
     path(

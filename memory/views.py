@@ -8,10 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Case, Value, When
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from consent.enums import (
@@ -28,9 +30,11 @@ from consent.services import consent_event_append, opt_out_record
 from consent.terms import CURRENT_TERMS_VERSION
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
-from iris_site.errors import DomainError
+from iris_site.enums import Consumer
+from iris_site.errors import DomainError, NotFound
 from memory.contracts import SCOPE_KEY_ADAPTER
-from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
+from memory.enums import ScopeKind, is_sensitive_category
+from memory.forget_selected import memory_forget_selected, memory_forget_selection
 from memory.forms import (
     EntryEditForm,
     EntryFilterForm,
@@ -40,12 +44,28 @@ from memory.forms import (
     ScopeChangeForm,
 )
 from memory.gate import ContentKind
+from memory.labels import (
+    SCOPE_ORDER,
+    category_label,
+    consent_label,
+    consent_status_label,
+    lower_first,
+    opt_out_label,
+    scope_label,
+)
+from memory.member_settings import (
+    AUTO_FORGET_KINDS,
+    AUTO_FORGET_MONTHS,
+    member_memory_settings_get,
+    member_memory_settings_set,
+)
 from memory.models import MemoryNotice
 from memory.policy import evaluate_scope_change
 from memory.scope_policies import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
     memory_entry_get,
     memory_entry_list,
+    memory_notebook_ids,
     memory_notice_list,
     memory_off_the_record,
     memory_pending_clear,
@@ -110,13 +130,18 @@ def _attempt(request, action, success: str) -> bool:
 def memory_index(request):
     form = EntryFilterForm(request.GET or None)
     filters = {k: v for k, v in form.cleaned_data.items() if v} if form.is_valid() else {}
+    # Grouped in the member's order (their profile first), not by internal key.
+    scope_rank = Case(
+        *(When(scope_kind=kind, then=Value(i)) for i, kind in enumerate(SCOPE_ORDER)),
+        default=Value(len(SCOPE_ORDER)),
+    )
     entries = memory_entry_list(member_id=request.user.pk, filters=filters).order_by(
-        "scope_kind", "-updated_at", "id"
+        scope_rank, "-updated_at", "id"
     )
     page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
     groups: dict[str, list] = {}
     for entry in page.object_list:
-        groups.setdefault(ScopeKind(entry.scope_kind).label, []).append(entry)
+        groups.setdefault(scope_label(entry.scope_kind), []).append(entry)
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -132,6 +157,7 @@ def memory_index(request):
             "open_notices": memory_notice_list(member_id=request.user.pk).filter(state="open"),
             "scope_rows": scope_rows(member_scope_policies(member_id=request.user.pk)),
             "opt_out_rows": opt_out_rows(member_id=request.user.pk),
+            "memory_settings": memory_settings_context(request.user.pk),
         },
     )
 
@@ -192,7 +218,7 @@ def memory_edit_view(request, entry_id):
         elif _attempt(
             request,
             lambda: memory_edit(entry=entry, actor=Actor.of(request.user), **data),
-            "Saved. The previous version stays in the history.",
+            "Saved your change to this memory. The previous version stays in its history.",
         ):
             return redirect("memory:detail", entry_id=entry.pk)
     return render(request, "memory/edit.html", {"entry": entry, "form": form, "preview": preview})
@@ -210,7 +236,13 @@ def memory_pause_view(request, entry_id):
             lambda: memory_pause(
                 entry=entry, actor=Actor.of(request.user), ends_at=form.cleaned_data["ends_at"]
             ),
-            "Paused. The assistant will not bring this up until you resume it.",
+            "Paused this memory"
+            + (
+                f" until {date_format(form.cleaned_data['ends_at'], 'j F Y, H:i')} UTC"
+                if form.cleaned_data["ends_at"]
+                else ""
+            )
+            + ". The assistant will not bring it up until you resume it.",
         )
     else:
         messages.error(request, "Choose a time in the future, or leave it empty.")
@@ -225,7 +257,7 @@ def memory_resume_view(request, entry_id):
     _attempt(
         request,
         lambda: memory_resume(entry=entry, actor=Actor.of(request.user)),
-        "Resumed. The assistant may bring this up again.",
+        "Resumed this memory. The assistant may bring it up again.",
     )
     return redirect("memory:detail", entry_id=entry.pk)
 
@@ -238,9 +270,10 @@ def memory_forget_view(request, entry_id):
     if request.method == "POST" and _attempt(
         request,
         lambda: memory_tombstone(entry=entry, actor=Actor.of(request.user)),
-        "Forgotten: the text is erased from Iris now, with its history, the conversation "
-        "it came from and every copy; only a note that a memory was forgotten, and when, "
-        "remains. Only you can tell it again.",
+        f"Forgot 1 memory about {lower_first(category_label(entry.category))}: its text is "
+        "erased from Iris now, with its history, the conversation it came from and every "
+        "copy; only a note that a memory was forgotten, and when, remains. Only you can tell "
+        "it again.",
     ):
         return redirect("memory:index")
     return render(request, "memory/forget.html", {"entry": entry})
@@ -257,21 +290,28 @@ def memory_scope_view(request, entry_id):
         if kind != entry.scope_kind
     ]
     allowed = [kind for kind, decision in options if decision.allowed]
-    form = ScopeChangeForm(request.POST or None, allowed_kinds=allowed)
+    form = ScopeChangeForm(
+        request.POST or None,
+        allowed_kinds=allowed,
+        notebooks=memory_notebook_ids(member_id=request.user.pk),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             scope = SCOPE_KEY_ADAPTER.validate_python(form.scope(request.user.pk))
         except ValueError:
-            form.add_error(None, "Name the session or notebook to move it to.")
+            field = (
+                "session_id" if form.cleaned_data["kind"] == ScopeKind.SESSION else "new_notebook"
+            )
+            form.add_error(field, "Use letters, digits, dots, dashes or underscores.")
         else:
             if _attempt(
                 request,
                 lambda: memory_change_scope(entry=entry, scope=scope, actor=Actor.of(request.user)),
-                "Moved.",
+                f"Moved this memory to “{scope_label(scope.kind)}”.",
             ):
                 return redirect("memory:detail", entry_id=entry.pk)
     unavailable = [
-        (ScopeKind(kind).label, decision.explanation)
+        (scope_label(kind), decision.explanation)
         for kind, decision in options
         if not decision.allowed
     ]
@@ -297,8 +337,8 @@ def memory_forget_category_view(request):
                 lambda: memory_forget_category(
                     member=request.user, category=category, actor=Actor.of(request.user)
                 ),
-                f"Forgotten: {count} {'memory' if count == 1 else 'memories'} about "
-                f"{MemoryCategory(category).label.lower()}, and summaries made from them. "
+                f"Forgot {count} {'memory' if count == 1 else 'memories'} about "
+                f"{lower_first(category_label(category))}, and the summaries made from them. "
                 "Their text is erased from Iris now, with its history and every copy; only "
                 "a note that they were forgotten, and when, remains.",
             )
@@ -317,15 +357,16 @@ def memory_clear_view(request):
             _attempt(
                 request,
                 lambda: memory_clear_cancel(member=request.user, actor=Actor.of(request.user)),
-                "Cancelled. Your memories are back exactly as they were.",
+                "Cancelled the erase. Your memories are back exactly as they were.",
             )
             return redirect("memory:index")
         if form.is_valid():
             _attempt(
                 request,
                 lambda: memory_clear_request(member=request.user, actor=Actor.of(request.user)),
-                "Everything is hidden now, and nothing new is stored; it will be erased when "
-                "the grace period ends.",
+                "Erase requested: everything Iris remembers about you is hidden now and "
+                "nothing new is stored; it will all be erased when the grace period ends, "
+                "unless you cancel before then.",
             )
             return redirect("memory:clear")
     return render(request, "memory/clear.html", {"form": form, "pending": pending})
@@ -355,7 +396,7 @@ def memory_opt_out_view(request):
     if category not in OptOutCategory.values or state not in ("on", "off"):
         messages.error(request, "Choose a kind of memory to turn off or back on.")
         return redirect(reverse("memory:index") + "#what-iris-may-remember")
-    label = OptOutCategory(category).label
+    label = opt_out_label(category)
     _attempt(
         request,
         lambda: opt_out_record(
@@ -379,17 +420,14 @@ def _consent_rows(member_id):
     rows = []
     for consent_type in CONSENT_TYPES:
         state = states.get(consent_type)
-        category = consent_type.removeprefix(CATEGORY_PREFIX)
         is_category = consent_type.startswith(CATEGORY_PREFIX)
         rows.append(
             {
                 "type": consent_type,
-                "label": MemoryCategory(category).label
-                if is_category
-                else category.replace("_", " ").replace("-", " ").capitalize(),
+                "label": consent_label(consent_type),
                 "sensitive": is_category,
                 "granted": state is not None and is_in_force(state, now),
-                "status": state.status if state else "not asked",
+                "status": consent_status_label(state.status if state else None),
             }
         )
     return rows
@@ -423,7 +461,9 @@ def _record_consent(request, consent_type: str, kind: str) -> None:
             witness="session",
             actor=Actor.of(request.user),
         ),
-        "Consent given." if kind == ConsentEventKind.GRANT else "Consent withdrawn.",
+        f"Consent given: “{consent_label(consent_type)}”."
+        if kind == ConsentEventKind.GRANT
+        else f"Consent withdrawn: “{consent_label(consent_type)}”.",
     )
 
 
@@ -459,7 +499,7 @@ def consent_withdraw_view(request, consent_type):
         "memory/consent_withdraw.html",
         {
             "consent_type": consent_type,
-            "label": MemoryCategory(category).label if affected else consent_type,
+            "label": consent_label(consent_type),
             "affected": affected,
         },
     )
@@ -492,14 +532,16 @@ def notice_answer_view(request, notice_id):
             ),
             "Confirmed: Iris keeps it as your word."
             if answer == ReconfirmAnswer.CONFIRM
-            else "Forgotten.",
+            else "Forgot 1 memory: the one the assistant asked about.",
         )
         return redirect("memory:notices")
     accept = answer == "update"
     _attempt(
         request,
         lambda: memory_notice_answer(notice=notice, accept=accept, actor=Actor.of(request.user)),
-        "Updated." if accept else "Kept what you said before.",
+        "Updated your memory to what the assistant now thinks."
+        if accept
+        else "Kept what you said before; your memory is unchanged.",
     )
     return redirect("memory:notices")
 
@@ -510,3 +552,149 @@ def off_the_record_context(request) -> dict:
     if user is None or not user.is_authenticated or not getattr(user, "is_member", False):
         return {}
     return {"off_the_record": memory_off_the_record(member_id=user.pk)}
+
+
+# --- How Iris uses your memory; forget several at once (issue 19, item 7) ------------------
+
+
+def memory_settings_context(member_id) -> dict:
+    """What the "How Iris uses your memory" section shows (`memory/_memory_settings.html`)."""
+    own = member_memory_settings_get(member_id=member_id)
+    return {
+        "stop_using": own.stop_using,
+        "auto_forget": [
+            {
+                "scope": kind,
+                "label": scope_label(kind),
+                "months": own.auto_forget_months.get(kind),
+            }
+            for kind in AUTO_FORGET_KINDS
+        ],
+        "month_choices": AUTO_FORGET_MONTHS,
+        "surfaces": [
+            {"consumer": value, "label": label, "paused": value in own.paused_consumers}
+            for value, label in Consumer.choices
+        ],
+        "paused_labels": [
+            label for value, label in Consumer.choices if value in own.paused_consumers
+        ],
+    }
+
+
+def _settings_with(member_id, **changes):
+    own = member_memory_settings_get(member_id=member_id)
+    values = {
+        "stop_using": own.stop_using,
+        "auto_forget_months": dict(own.auto_forget_months),
+        "paused_consumers": own.paused_consumers,
+    }
+    values.update(changes)
+    return values
+
+
+SETTINGS_ANCHOR = "#how-iris-uses-your-memory"
+
+
+@content_free
+@require_POST
+@member_required
+def memory_settings_view(request):
+    """One of the three controls of "How Iris uses your memory" (`part`), the others kept."""
+    part, member = request.POST.get("part"), request.user
+    if part == "stop-using":
+        stop = request.POST.get("stop_using") == "on"
+        changes = {"stop_using": stop}
+        success = (
+            "Iris has stopped using your memories: no assistant recalls any of them until you "
+            "turn this off. What you allow is still remembered."
+            if stop
+            else "Iris uses your memories again."
+        )
+    elif part == "auto-forget":
+        months = {}
+        for kind in AUTO_FORGET_KINDS:
+            raw = request.POST.get(f"auto_forget_{kind}", "never")
+            if raw == "never":
+                continue
+            if not raw.isdigit() or int(raw) not in AUTO_FORGET_MONTHS:
+                messages.error(request, "Choose 3, 12 or 18 months, or never.")
+                return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
+            months[kind] = int(raw)
+        changes = {"auto_forget_months": months}
+        chosen = [
+            f"{lower_first(scope_label(kind))} after {n} months" for kind, n in months.items()
+        ]
+        success = (
+            "Saved. Iris will forget automatically: " + "; ".join(chosen) + "."
+            if chosen
+            else "Saved. Iris forgets nothing automatically beyond its usual rules."
+        )
+    elif part == "surfaces":
+        paused = [c for c in request.POST.getlist("paused") if c in Consumer.values]
+        changes = {"paused_consumers": paused}
+        labels = [label for value, label in Consumer.choices if value in paused]
+        success = (
+            "Paused: " + ", ".join(labels) + ". They neither read nor add to your memory "
+            "until you resume them."
+            if labels
+            else "No assistant is paused."
+        )
+    else:
+        messages.error(request, "Choose a setting to change.")
+        return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
+    _attempt(
+        request,
+        lambda: member_memory_settings_set(
+            member=member,
+            actor=Actor.of(member),
+            **_settings_with(member.pk, **changes),
+        ),
+        success,
+    )
+    return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
+
+
+def forgotten_summary(by_category: dict[str, int]) -> str:
+    """ "Forgot 2 memories: 1 about medical matters, 1 about work." (categories, no text)"""
+    total = sum(by_category.values())
+    parts = [
+        f"{n} about {lower_first(category_label(category))}"
+        for category, n in sorted(by_category.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    noun = "memory" if total == 1 else "memories"
+    return f"Forgot {total} {noun}: " + ", ".join(parts) + ". Their text is erased from Iris now."
+
+
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
+@require_http_methods(["GET", "POST"])
+@member_required
+def memory_forget_selected_view(request):
+    """GET: the one confirmation, listing the memories picked on the memory page. POST:
+    forget all of them, or none."""
+    ids = request.POST.getlist("ids") if request.method == "POST" else request.GET.getlist("ids")
+    if not ids:
+        messages.error(request, "Pick the memories to forget first.")
+        return redirect("memory:index")
+    try:
+        entries = memory_forget_selection(member=request.user, entry_ids=ids)
+    except NotFound:
+        raise Http404 from None
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("memory:index")
+    if request.method == "POST":
+        outcome = {}
+
+        def forget():
+            outcome["result"] = memory_forget_selected(
+                member=request.user, entry_ids=ids, actor=Actor.of(request.user)
+            )
+
+        try:
+            forget()
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, forgotten_summary(outcome["result"].by_category))
+        return redirect("memory:index")
+    return render(request, "memory/forget_many.html", {"entries": entries})

@@ -5,16 +5,12 @@ inspection notices without importing inspection."""
 
 from django import template
 
-from inspection.selectors import inspection_notice_summary, inspection_notices_for_member
+from inspection.disclosures import member_inspection_notices
 
 register = template.Library()
 
 
 @register.inclusion_tag("inspection/_notices.html")
 def inspection_notices_for(user) -> dict:
-    return {
-        "inspection_notices": [
-            inspection_notice_summary(notice)
-            for notice in inspection_notices_for_member(user.pk)[:50]
-        ]
-    }
+    # Sensitive inspections' delivered notices and closed non-sensitive inspections.
+    return {"inspection_notices": member_inspection_notices(user.pk)}

@@ -2,6 +2,7 @@ from memory.models.capabilities import ServiceClientCapabilities
 from memory.models.entries import MemoryEntry, MemoryRevision
 from memory.models.fingerprints import ForgottenFact, RetiredActorHandle
 from memory.models.holds import MemoryDeletionHold
+from memory.models.member_settings import MemberMemorySettings
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
 from memory.models.ranking import MemoryCorpusStats
 from memory.models.retention import RetentionReview
@@ -11,6 +12,7 @@ from memory.models.terms import MemoryEntryTerm
 __all__ = [
     "ConversationTurn",
     "ForgottenFact",
+    "MemberMemorySettings",
     "MemoryClearRequest",
     "MemoryCorpusStats",
     "MemoryDeletionHold",

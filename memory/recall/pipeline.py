@@ -38,6 +38,7 @@ from memory.gate import (
     CRISIS_FRAME,
     DELETION_HOLD,
     FULL_CLEAR_PENDING,
+    MEMBER_STOPPED_USE,
     MULTI_ACTOR_SENSITIVE_CONTEXTS,
     OFF_THE_RECORD,
     SCOPE_IDENTIFIERS,
@@ -46,6 +47,7 @@ from memory.gate import (
     SENSITIVE_CONTEXTS,
     SENSITIVE_OUTSIDE_CONTEXT,
     SENSITIVE_WITHOUT_CONSENT,
+    SURFACE_PAUSED,
     TENANT_MISMATCH,
     USER_MISMATCH,
     ContentItem,
@@ -83,9 +85,11 @@ ENVELOPE_REASONS: tuple[str, ...] = tuple(
             TENANT_MISMATCH,
             USER_MISMATCH,
             SCOPE_MISMATCH,
+            SURFACE_PAUSED,
             CONSUMER_NOT_ALLOWED,
             FULL_CLEAR_PENDING,
             OFF_THE_RECORD,
+            MEMBER_STOPPED_USE,
             SCOPE_SUPPRESSED,
             CRISIS_FRAME,
             *SuppressionReason.values,
@@ -179,6 +183,8 @@ class RecallRequest:
     consented_categories: frozenset[str] = frozenset()
     multi_actor_consented: bool = False
     opt_outs: frozenset[str] = frozenset()  # the member's opted-out categories
+    stopped_use: bool = False  # the member's "Stop using my memories"
+    paused_consumers: frozenset[str] = frozenset()  # the member's paused surfaces
     dsar: bool = False
     budget: int | None = None
 
@@ -230,6 +236,8 @@ class RecallRequest:
             opt_outs=self.opt_outs,
             clear_pending=self.clear_pending,
             off_the_record=self.off_the_record,
+            stopped_use=self.stopped_use,
+            paused_consumers=self.paused_consumers,
         )
 
 

@@ -48,8 +48,9 @@ def signed_in(user) -> Client:
 
 
 def page(response) -> str:
-    """The page's text without its per-request CSRF token."""
-    return re.sub(r'value="[A-Za-z0-9]{64}"', "", response.content.decode())
+    """The page's text without its per-request CSRF token and CSP nonce."""
+    text = re.sub(r'value="[A-Za-z0-9]{64}"', "", response.content.decode())
+    return re.sub(r'nonce="[^"]+"', "", text)
 
 
 def detail(inspection) -> str:

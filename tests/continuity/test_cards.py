@@ -65,7 +65,8 @@ def test_cards_render_as_a_labelled_section_with_a_list_per_surface():
     assert headings == ["continuation-tara", "continuation-nisaba"]
     assert [a["aria-labelledby"] for t, a in parsed.tags if t == "section"][1:] == headings
     assert len(parsed.ids) == len(set(parsed.ids))  # ids are unique in the page
-    assert "chapter-4" in html and "00:14:32" in html and "Listening" in html
+    assert "Chapter 4" in html and "00:14:32" in html and "Listening" in html
+    assert "chapter-4" not in html  # references in words, not as identifiers
     assert '<time datetime="2026-11-30T10:01:00+00:00">' in html
 
 
@@ -86,9 +87,9 @@ def test_the_browser_never_shows_a_sensitive_card_without_cross_device_consent()
         sensitive_categories=["mental_health"],
         cross_device_consent_id=str(grant.pk),
     )
-    assert "grief-session-2" in render(member)
+    assert "Grief session 2" in render(member)
     record(member, "cross_device", kind="withdrawal")
-    assert "grief-session-2" not in render(member)
+    assert "Grief session 2" not in render(member)
 
 
 def test_the_demo_seed_adds_two_tokens_for_the_first_member_once():

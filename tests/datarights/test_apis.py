@@ -3,8 +3,10 @@ session or one-time code, isolation (404), roles and tenants, downloads, the err
 envelope."""
 
 import hashlib
+import io
 import json
 import re
+import zipfile
 from datetime import timedelta
 
 import pytest
@@ -96,7 +98,9 @@ def test_invalid_payloads_are_400_with_field_paths():
     response = client.post(LIST, {"kind": "rectify", "payload": {}}, format="json")
     assert response.status_code == 400 and "kind" in response.json()["error"]["fields"]
     response = client.post(
-        LIST, {"kind": "export", "payload": {"scopes": ["scene"]}}, format="json"
+        LIST,
+        {"kind": "export", "payload": {"scopes": ["scene"], "include_scene_memory": False}},
+        format="json",
     )
     assert response.status_code == 400
 
@@ -158,9 +162,12 @@ def test_download_the_completed_export_and_check_its_fingerprint():
     response = client.get(receipt["download_url"])
     assert response.status_code == 200
     assert "attachment" in response["Content-Disposition"]
+    assert response["Content-Type"] == "application/zip"
     body = b"".join(response.streaming_content)
     assert hashlib.sha256(body).hexdigest() == receipt["result_fingerprint"]
-    assert json.loads(body)["entries"][0]["body"] == "I take my coffee black"
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        data = json.loads(archive.read("data.json"))
+    assert data["entries"][0]["body"] == "I take my coffee black"
     DataRightsRequest.objects.filter(pk=request_id).update(
         download_expires_at=timezone.now() - timedelta(seconds=1)
     )

@@ -11,6 +11,7 @@ from datarights.contracts import (
     ExportPayload,
     parse_payload,
 )
+from memory.enums import ScopeKind
 
 
 def test_a_hard_delete_has_zero_grace():
@@ -79,9 +80,9 @@ def test_scopes_and_categories_are_normalised():
 
 def test_scene_and_pose_are_exported_only_with_their_flags():
     with pytest.raises(pydantic.ValidationError, match="scene scope is exported only"):
-        ExportPayload.model_validate({"scopes": ["scene"]})
+        ExportPayload.model_validate({"scopes": ["scene"], "include_scene_memory": False})
     with pytest.raises(pydantic.ValidationError, match="pose scope is exported only"):
-        ExportPayload.model_validate({"scopes": ["pose"], "include_scene_memory": True})
+        ExportPayload.model_validate({"scopes": ["pose"], "include_pose_memory": False})
     payload = ExportPayload.model_validate(
         {"scopes": ["scene", "pose"], "include_scene_memory": True, "include_pose_memory": True}
     )
@@ -96,14 +97,18 @@ def test_session_and_notebook_scopes_follow_their_include_flags():
 
 
 def test_an_export_without_scopes_ships_what_its_flags_allow():
+    # The default export is every memory: scene and pose included (issue 19).
     default = ExportPayload.model_validate({})
-    assert "scene" not in default.scope_kinds and "pose" not in default.scope_kinds
-    assert {"profile", "session", "notebook"} <= set(default.scope_kinds)
+    assert set(default.scope_kinds) == set(ScopeKind.values)
     narrow = ExportPayload.model_validate(
-        {"include_session_memory": False, "include_notebooks": False, "include_pose_memory": True}
+        {
+            "include_session_memory": False,
+            "include_notebooks": False,
+            "include_scene_memory": False,
+        }
     )
     assert "session" not in narrow.scope_kinds and "notebook" not in narrow.scope_kinds
-    assert "pose" in narrow.scope_kinds
+    assert "scene" not in narrow.scope_kinds and "pose" in narrow.scope_kinds
 
 
 def test_export_format_and_channel_are_the_enumerated_ones():

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from consent.selectors import consent_latest_event
-from datarights.export import artifact_path, member_dir
+from datarights.export import artifact_path, member_dir, read_member
 from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor, iso
@@ -27,7 +27,7 @@ INHALER = "My blue inhaler is the salbutamol one, two puffs"
 def _bundle(member) -> tuple[dict, str]:
     export = process(submit(member, "export", EXPORT))
     assert export.status == "completed"
-    raw = artifact_path(export).read_text()
+    raw = read_member(artifact_path(export)).decode()
     return json.loads(raw), raw
 
 

@@ -110,6 +110,6 @@ def test_the_member_page_says_when_the_code_could_not_be_sent(client, settings):
     assert created.status_code == 201
 
     client.force_login(member)
-    page = client.get("/profile/memory/data/")
+    page = client.get("/profile/memory/data/access/")  # the access request's own page
 
     assert "We could not send the confirmation code." in page.content.decode()

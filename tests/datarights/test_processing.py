@@ -2,7 +2,9 @@
 check, access reports, and jobs that resume after a crash without loss or duplication."""
 
 import hashlib
+import io
 import json
+import zipfile
 from datetime import timedelta
 
 import pytest
@@ -14,7 +16,7 @@ from django.utils import timezone
 from datarights import processing
 from datarights.crypto import decrypt_lines
 from datarights.enums import RequestStatus
-from datarights.export import artifact_path, member_dir
+from datarights.export import ZIP_MEMBERS, artifact_path, member_dir, read_member
 from datarights.models import DataRightsRequest
 from datarights.policy import deleted_set_fingerprint
 from datarights.processing import datarights_remove_expired_downloads, datarights_run_due
@@ -71,7 +73,7 @@ def _recall(member, query):
 
 
 def _bundle(request) -> dict:
-    return json.loads(artifact_path(request).read_bytes())
+    return json.loads(read_member(artifact_path(request)))
 
 
 def _everything_text() -> str:
@@ -119,9 +121,9 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
     request = process(submit(member, "export", EXPORT))
     # then
     assert request.status == RequestStatus.COMPLETED
-    raw = artifact_path(request).read_bytes()
+    raw = artifact_path(request).read_bytes()  # the zip: its SHA-256 is the fingerprint
     assert request.result_fingerprint == hashlib.sha256(raw).hexdigest()
-    bundle = json.loads(raw)
+    bundle = json.loads(read_member(artifact_path(request)))
     entries = {e["id"]: e for e in bundle["entries"]}
     assert set(entries) == {str(coffee.pk), str(walks.pk)}  # notebook not in the scopes
     coffee_revisions = entries[str(coffee.pk)]["revisions"]
@@ -133,7 +135,9 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
     assert {c["consent_type"] for c in bundle["consents"]} >= {"data_processing", "data_storage"}
     assert "opt_outs" in bundle and "art15" in bundle and bundle["art15"]["rights"]
     assert "scene_memory" not in bundle and "pose_memory" not in bundle
-    text = raw.decode()
+    path = artifact_path(request)
+    text = "".join(read_member(path, name).decode() for name in ZIP_MEMBERS)
+    assert COFFEE_V3 in read_member(path, "summary.html").decode()
     assert OTHER not in text and str(other_entry.pk) not in text and str(other.pk) not in text
     # The member's audit chain (whole, so it verifies) names ids of every scope; no more.
     scoped = {k: v for k, v in bundle.items() if k not in ("audit_proof", "audit_chain")}
@@ -150,7 +154,9 @@ def test_the_export_carries_the_opt_out_ledger():
     for opted_out in (True, False, True):
         opt(member, "embodied", opted_out)
     request = process(submit(member, "export", EXPORT))
-    ledger = json.loads(artifact_path(request).read_bytes())["opt_outs"]["opt_out_ledger"]
+    ledger = _bundle(request)["opt_outs"]["opt_out_ledger"]
+    settings = _bundle(request)["opt_outs"]["memory_settings"]
+    assert settings["stop_using"] is False
     assert [(e["category"], e["kind"]) for e in ledger] == [
         ("embodied", "opt-out"),
         ("embodied", "opt-in"),
@@ -191,7 +197,8 @@ def test_an_encrypted_export_opens_only_with_the_passphrase():
     assert COFFEE.encode() not in sealed
     plain = b"".join(decrypt_lines(sealed.splitlines(keepends=True), "purple elephant 42"))
     assert hashlib.sha256(plain).hexdigest() == request.result_fingerprint
-    assert json.loads(plain)["entries"][0]["body"] == COFFEE
+    with zipfile.ZipFile(io.BytesIO(plain)) as archive:
+        assert json.loads(archive.read("data.json"))["entries"][0]["body"] == COFFEE
 
 
 def test_a_download_is_recorded_and_ends_with_its_window():
@@ -199,7 +206,7 @@ def test_a_download_is_recorded_and_ends_with_its_window():
     _entry(member, COFFEE)
     request = process(submit(member, "export", EXPORT))
     download = datarights_download_open(request=request, actor=Actor.of(member))
-    assert download.path.exists() and download.filename.endswith(".json")
+    assert download.path.exists() and download.filename.endswith(".zip")
     assert audit_for(request, "datarights.request.downloaded")
     later = timezone.now() + timedelta(days=8)
     assert datarights_remove_expired_downloads(now=later) == 1
@@ -235,7 +242,7 @@ def test_after_a_hard_delete_nothing_holds_the_text_the_chain_verifies_and_the_p
     )
     assert _recall(member, "coffee cardamom").entries
     old_export = process(submit(member, "export", {"scopes": ["profile"]}))
-    assert COFFEE_V2 in artifact_path(old_export).read_text()
+    assert COFFEE_V2 in read_member(artifact_path(old_export)).decode()
     other = consenting_member()
     other_entry = _entry(other, OTHER)
     deleted_ids = sorted(str(e.pk) for e in (coffee, gone, medical))
@@ -515,11 +522,11 @@ def test_an_export_crashing_after_writing_rewrites_the_same_bundle(monkeypatch):
         processing.datarights_process(request_id=request.pk)
     request.refresh_from_db()
     assert request.status == RequestStatus.IN_PROGRESS and not request.artifact_name
-    first = (member_dir(member.pk) / f"{request.pk}.json").read_bytes()
+    first = (member_dir(member.pk) / f"{request.pk}.zip").read_bytes()
     monkeypatch.undo()
     request = process(request)
     assert request.status == RequestStatus.COMPLETED
-    assert sorted(p.name for p in member_dir(member.pk).iterdir()) == [f"{request.pk}.json"]
+    assert sorted(p.name for p in member_dir(member.pk).iterdir()) == [f"{request.pk}.zip"]
     assert artifact_path(request).read_bytes() == first  # same document, same fingerprint
     assert request.result_fingerprint == hashlib.sha256(first).hexdigest()
     assert trail_events(request).count("completed") == 1

@@ -1,6 +1,9 @@
 """The "Your data" page: receipts, the three request forms, verification by the
 signed-in session, cancel, appeal and download, all without JavaScript."""
 
+import io
+import zipfile
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -25,18 +28,23 @@ def test_the_page_is_wired_under_the_memory_page():
     assert reverse("datarights:index") == INDEX
 
 
-def test_the_page_lists_receipts_and_offers_the_forms():
+def test_the_overview_links_the_three_pages_which_list_receipts_and_offer_the_forms():
     member = MemberFactory()
     submit(member, "access", session=False)
-    response = signed_in(member).get(INDEX)
+    client = signed_in(member)
+    response = client.get(INDEX)
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1>Your data</h1>" in html
-    assert "Access request" in html and "Confirm it is me" in html
-    assert html.count("csrfmiddlewaretoken") >= 4
-    for label in ("Get a copy of your data", "Erase your data", "See what Iris holds on you"):
-        assert label in html
-    assert 'for="id_password"' in html
+    for name in ("export", "access", "delete"):
+        assert f'href="{reverse(f"datarights:{name}")}"' in html
+    access = client.get(reverse("datarights:access")).content.decode()
+    assert "Access request" in access and "Confirm it is me" in access
+    assert access.count("csrfmiddlewaretoken") >= 3
+    assert "See what Iris holds and who looked" in access
+    assert "Get a copy of your data" in client.get(reverse("datarights:export")).content.decode()
+    erase = client.get(reverse("datarights:delete")).content.decode()
+    assert "Erase your data" in erase and 'for="id_password"' in erase
 
 
 def test_only_signed_in_members():
@@ -56,11 +64,12 @@ def test_request_an_export_and_download_it():
     request = DataRightsRequest.objects.get(member=member)
     assert request.status == "verified" and request.verification_method == "session-token"
     datarights_process(request_id=request.pk)
-    page = client.get(INDEX).content.decode()
+    page = client.get(reverse("datarights:export")).content.decode()
     assert "Download your export" in page
     download = client.get(reverse("datarights:download", args=[request.pk]))
-    assert download.status_code == 200
-    assert b"I take my coffee black" in b"".join(download.streaming_content)
+    assert download.status_code == 200 and download["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content))) as archive:
+        assert "I take my coffee black" in archive.read("data.json").decode()
 
 
 def test_an_encrypted_export_needs_a_long_passphrase():
@@ -97,7 +106,7 @@ def test_a_soft_deletion_from_the_page_can_be_cancelled_in_its_window():
     assert response.status_code == 302
     request = DataRightsRequest.objects.get(member=member)
     datarights_process(request_id=request.pk)
-    page = client.get(INDEX).content.decode()
+    page = client.get(reverse("datarights:delete")).content.decode()
     assert "Keep my memories" in page and "Hidden until" in page
     client.post(reverse("datarights:cancel", args=[request.pk]))
     request.refresh_from_db()
@@ -112,7 +121,7 @@ def test_verify_and_appeal_from_the_page():
     request.refresh_from_db()
     assert request.status == "verified"
     datarights_process(request_id=request.pk)
-    assert "What Iris holds on you" in client.get(INDEX).content.decode()
+    assert "What Iris holds on you" in client.get(reverse("datarights:access")).content.decode()
     client.post(reverse("datarights:appeal", args=[request.pk]), {"reason": "Incomplete"})
     request.refresh_from_db()
     assert request.status == "appealed"

@@ -25,6 +25,7 @@ from memory.gate import (
     Reader,
     ReaderKind,
     ScopeKey,
+    Source,
     Suppression,
     decide,
     kind_reason,
@@ -316,6 +317,10 @@ def states(draw) -> MemberState:
         clear_pending=draw(st.sampled_from([False] * 5 + [True])),
         off_the_record=draw(st.sampled_from([False] * 5 + [True])),
         cross_device_grant_id=draw(st.sampled_from([None, "grant-1"])),
+        stopped_use=draw(st.sampled_from([False] * 5 + [True])),
+        paused_consumers=draw(
+            st.frozensets(st.sampled_from(Consumer.values), max_size=2) | st.just(frozenset())
+        ),
     )
 
 
@@ -391,3 +396,92 @@ def test_a_kind_withheld_as_a_whole_withholds_every_reached_item_of_it(item, rea
 def test_every_reason_for_a_long_term_entry_is_a_documented_envelope_key(item, reader, member):
     reason = decide(replace(item, kind=ContentKind.ENTRY), reader, member, NOW)
     assert reason is None or reason in ENVELOPE_REASONS
+
+
+# --- the member's own controls: stop using, paused surfaces ---------------------------------
+
+
+def test_the_members_controls_sit_in_the_documented_order():
+    """surface-paused after reachability, before the allow-list; member-stopped-use after
+    off the record, before the base consents."""
+    item = entry(scope=key(K.PROFILE))
+    reader = service(Consumer.TARA, scope=key(K.SESSION))
+    member = state(
+        paused_consumers=frozenset({Consumer.TARA}),
+        off_the_record=True,
+        stopped_use=True,
+        consent_types=frozenset(),
+    )
+    # another member's item is user-mismatch first, a paused surface or not
+    assert decide(replace(item, member_id=OTHER), reader, member, NOW) == "user-mismatch"
+    # unreachable is scope-mismatch before the pause
+    other_session = replace(item, scope=key(K.SESSION, session_id="s2"))
+    assert decide(other_session, reader, member, NOW) == "scope-mismatch"
+    for expected, repair in [
+        ("surface-paused", {"paused_consumers": frozenset()}),
+        ("off-the-record", {"off_the_record": False}),
+        ("member-stopped-use", {"stopped_use": False}),
+        ("scope-suppressed", {"consent_types": BASE}),
+    ]:
+        assert decide(item, reader, member, NOW) == expected
+        assert kind_reason(item.kind, K.PROFILE, reader, member) == expected
+        member = replace(member, **repair)
+    assert decide(item, reader, member, NOW) is None
+
+
+def test_a_paused_surface_is_withheld_even_from_what_the_allow_list_would_refuse():
+    # shell may not read pose memory; paused, the reason is the member's pause
+    item = entry(scope=key(K.POSE))
+    reader = service(Consumer.SHELL)
+    assert decide(item, reader, state(), NOW) == "consumer-not-allowed-for-scope"
+    paused = state(paused_consumers=frozenset({Consumer.SHELL}))
+    assert decide(item, reader, paused, NOW) == "surface-paused"
+
+
+def test_stop_using_withholds_entries_and_their_short_term_copies_not_working_memory():
+    member = state(stopped_use=True)
+    reader = service()
+    assert decide(entry(), reader, member, NOW) == "member-stopped-use"
+    row = ContentItem(kind=ContentKind.STM, item_id="r1", member_id=M)
+    assert decide(row, reader, member, NOW) is None
+    copy = replace(row, derived_from=(Source(entry_id="e1"),))
+    assert decide(copy, reader, member, NOW) == "member-stopped-use"
+    token = ContentItem(kind=ContentKind.TOKEN, item_id="t1", member_id=M)
+    assert decide(token, reader, member, NOW) is None
+    # the member themself still sees everything of theirs
+    assert decide(entry(), Reader(kind=ReaderKind.MEMBER, member_id=M), member, NOW) is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(item=items(), reader=readers(), member=states(), data=st.data())
+def test_a_paused_surfaces_reader_never_sees_an_item_whatever_else_is_true(
+    item, reader, member, data
+):
+    consumer = reader.capabilities.consumer
+    others = data.draw(st.frozensets(st.sampled_from(Consumer.values), max_size=3))
+    paused = replace(member, paused_consumers=others | {consumer})
+    item = data.draw(st.sampled_from([item, replace(item, kind=ContentKind.TURN)]))
+    assert decide(item, reader, paused, NOW) is not None
+    if decide(item, reader, member, NOW) is None:
+        # visible before: now withheld for the pause, and for nothing else
+        assert decide(item, reader, paused, NOW) == "surface-paused"
+
+
+@settings(max_examples=400, deadline=None)
+@given(item=items(), reader=readers(), member=states())
+def test_stop_using_never_lets_a_service_reader_see_a_long_term_entry(item, reader, member):
+    stopped = replace(member, stopped_use=True)
+    assert decide(replace(item, kind=ContentKind.ENTRY), reader, stopped, NOW) is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(item=items(), reader=readers(), member=states(), data=st.data())
+def test_the_members_controls_never_make_anything_more_visible(item, reader, member, data):
+    more = replace(
+        member,
+        stopped_use=member.stopped_use or data.draw(st.booleans()),
+        paused_consumers=member.paused_consumers
+        | data.draw(st.frozensets(st.sampled_from(Consumer.values), max_size=2)),
+    )
+    if decide(item, reader, more, NOW) is None:
+        assert decide(item, reader, member, NOW) is None

@@ -162,7 +162,7 @@ def test_the_page_says_why_a_scope_is_off_in_plain_words():
     assert (profile.title, profile.state, profile.enabled) == ("Things about you", "Off", False)
     assert profile.reasons == (
         "because you turned off “Personalisation”",
-        "because you have not allowed data storage",
+        "because you have not allowed keeping memories between conversations",
     )
     assert rows["operator_copilot"].state == "On: kept only for the moment"
     assert rows["operator_copilot"].reasons == ()

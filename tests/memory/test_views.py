@@ -5,9 +5,9 @@ from django.test import Client
 from django.urls import reverse
 
 from iris_site.audit.events import Actor
-from memory.contracts import MemoryWriteRequest
+from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest
 from memory.models import MemoryEntry
-from memory.services import memory_remember
+from memory.services import memory_change_scope, memory_remember
 from tests.consent.factories import record
 from tests.iris_site.factories import PASSWORD, MemberFactory, OperatorFactory
 
@@ -115,7 +115,7 @@ def test_entries_are_grouped_by_scope_and_filterable():
     remember(member, "I take my coffee black")
     client = signed_in(member)
     page = client.get("/profile/memory/").content.decode()
-    assert '<h2 id="scope-1">Profile</h2>' in page and "I take my coffee black" in page
+    assert '<h2 id="scope-1">About you</h2>' in page and "I take my coffee black" in page
     filtered = client.get("/profile/memory/", {"category": "medical"}).content.decode()
     assert "Nothing matches these filters" in filtered
 
@@ -137,7 +137,35 @@ def test_scope_page_explains_unavailable_moves():
     entry = remember(member)
     page = signed_in(member).get(reverse("memory:scope", args=[entry.pk])).content.decode()
     assert "Why some places are not offered" in page
-    assert "Tenant" in page
+    assert "Your organisation" in page
+
+
+def test_moving_to_a_notebook_picks_one_or_names_a_new_one_with_errors_on_the_field():
+    member = consenting_member()
+    notebook = remember(member, body="Chapter four notes")
+    memory_change_scope(
+        entry=notebook,
+        scope=SCOPE_KEY_ADAPTER.validate_python(
+            {"kind": "notebook", "notebook_id": "novel", "user_id": str(member.pk)}
+        ),
+        actor=Actor.of(member),
+    )
+    entry = remember(member)
+    client = signed_in(member)
+    url = reverse("memory:scope", args=[entry.pk])
+    page = client.get(url).content.decode()
+    # the member's notebooks are offered; a session field that cannot apply is not
+    assert '<option value="novel">novel</option>' in page
+    assert 'name="session_id"' not in page
+    # nothing chosen: the error is on the notebook field, marked for assistive technology
+    missing = client.post(url, {"kind": "notebook", "notebook": ""}).content.decode()
+    assert 'id="id_notebook-error"' in missing and 'aria-invalid="true"' in missing
+    entry.refresh_from_db()
+    assert entry.scope_kind == "profile"
+    # an existing one, or a new one by name
+    client.post(url, {"kind": "notebook", "notebook": "novel"})
+    entry.refresh_from_db()
+    assert (entry.scope_kind, entry.notebook_id) == ("notebook", "novel")
 
 
 def test_a_refused_edit_is_a_message_not_an_error():

@@ -160,7 +160,7 @@ class Row:
     expect: Mapping[str, Expect]
     kwargs: Kwargs = lambda w: {}
     body: Body = None
-    query: Mapping | None = None
+    query: Body = None  # a mapping, or one made from the world
     page: bool = False  # session login (pages) instead of a bearer token (API)
     # Who may legitimately see A's content in this answer besides A.
     reveals: frozenset[str] = frozenset()
@@ -307,6 +307,13 @@ ROWS: tuple[Row, ...] = (
         member_api(200),
         body={"category": "preference"},
     ),
+    # B naming A's entry: 404 for the whole request, nothing forgotten.
+    Row(
+        ME + "memories/forget/",
+        "POST",
+        member_api(200, 404),
+        body=lambda w: {"ids": [str(w["entry"].pk)]},
+    ),
     Row(ME + "memories/clear/", "GET", member_api(200)),
     Row(ME + "memories/clear/", "POST", member_api(201)),
     Row(ME + "memories/clear/", "DELETE", member_api(409)),  # nothing pending: conflict
@@ -343,6 +350,13 @@ ROWS: tuple[Row, ...] = (
         "POST",
         member_api(200),
         lambda w: {"actor_handle": w["actor_entry"].actor_handle},
+    ),
+    Row(ME + "memory-settings/", "GET", member_api(200)),
+    Row(
+        ME + "memory-settings/",
+        "PUT",
+        member_api(200),
+        body={"stop_using": False, "auto_forget_months": {}, "paused_consumers": []},
     ),
     Row(ME + "off-the-record/", "GET", member_api(200)),
     Row(ME + "off-the-record/", "PUT", member_api(200), body={"active": True}),
@@ -684,6 +698,16 @@ ROWS: tuple[Row, ...] = (
     ),
     # --- member pages: data rights ----------------------------------------------------------
     Row("profile/memory/data/", "GET", member_page(200), page=True),
+    Row("profile/memory/data/export/", "GET", member_page(200), page=True),
+    Row("profile/memory/data/access/", "GET", member_page(200), page=True),
+    Row("profile/memory/data/delete/", "GET", member_page(200), page=True),
+    Row(
+        "profile/memory/data/<uuid:request_id>/status/",
+        "GET",
+        member_page(200, 404),
+        request_id("dsar_submitted"),
+        page=True,
+    ),
     Row(
         "profile/memory/data/export/",
         "POST",
@@ -752,6 +776,27 @@ ROWS: tuple[Row, ...] = (
         "POST",
         member_page(302),
         body={"category": "preference", "confirm": "1"},
+        page=True,
+    ),
+    Row(
+        PROFILE + "settings/",
+        "POST",
+        member_page(302),
+        body={"part": "stop-using", "stop_using": "off"},
+        page=True,
+    ),
+    Row(
+        PROFILE + "forget-selected/",
+        "GET",
+        member_page(200, 404),
+        query=lambda w: {"ids": str(w["entry"].pk)},
+        page=True,
+    ),
+    Row(
+        PROFILE + "forget-selected/",
+        "POST",
+        member_page(302, 404),
+        body=lambda w: {"ids": str(w["entry"].pk)},
         page=True,
     ),
     Row(PROFILE + "clear/", "GET", member_page(200), page=True),
@@ -1014,11 +1059,12 @@ def _fresh_cache():
 def perform(world: World, row: Row, principal: str):
     path = reverse_route(row.route, row.kwargs(world))
     body = row.body(world) if callable(row.body) else row.body
+    query = row.query(world) if callable(row.query) else row.query
     method = row.method.lower()
     if row.page:
         client = world.page_client(principal)
         if method == "get":
-            return client.get(path, row.query or {})
+            return client.get(path, query or {})
         return getattr(client, method)(path, body or {})
     client = world.api_client(principal)
     if method == "get":

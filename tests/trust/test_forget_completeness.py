@@ -10,6 +10,7 @@ they are searched through their registry `residue` function.
 """
 
 import uuid
+import zipfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -155,8 +156,16 @@ def file_hits(root: Path, marker: str) -> list[str]:
     return [
         str(path)
         for path in root.rglob("*")
-        if path.is_file() and marker.encode() in path.read_bytes().lower()
+        if path.is_file() and marker.encode() in _file_bytes(path).lower()
     ]
+
+
+def _file_bytes(path: Path) -> bytes:
+    """A file's bytes as a reader would see them: an export zip's members unpacked."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return b"\n".join(archive.read(name) for name in archive.namelist())
+    return path.read_bytes()
 
 
 # Where the seed puts the marker beyond a plain-text search's sight: a sensitive

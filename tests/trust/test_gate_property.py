@@ -497,6 +497,9 @@ def test_no_path_returns_an_item_the_gate_withholds():
         max_examples=30,
         deadline=None,
         database=None,
+        # Deterministic examples: the vacuity check below must not fail on an unlucky draw
+        # (a random run once drew no example whose recall returned anything).
+        derandomize=True,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(case=examples(clients, entries))

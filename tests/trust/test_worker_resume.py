@@ -23,7 +23,7 @@ from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from datarights.enums import RequestStatus, TrailEvent
-from datarights.export import member_dir
+from datarights.export import member_dir, read_member
 from datarights.models import DataRightsRequest
 from iris_site.jobs import tasks_recover_stalled
 from memory.models import MemoryEntry
@@ -172,7 +172,7 @@ def test_a_job_whose_worker_is_killed_resumes_and_completes_exactly_once(kind, b
     if kind == "export":
         files = sorted(p.name for p in member_dir(member.pk).iterdir())
         assert files == [request.artifact_name]  # the killed run's partial is gone
-        bundle = json.loads((member_dir(member.pk) / request.artifact_name).read_text())
+        bundle = json.loads(read_member(member_dir(member.pk) / request.artifact_name))
         exported = [item["id"] for item in bundle["entries"]]
         assert len(exported) == len(set(exported)) == ENTRIES
         assert set(exported) == entry_ids

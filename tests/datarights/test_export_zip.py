@@ -1,0 +1,118 @@
+"""The export is a zip: data.json (the machine-readable document as before),
+summary.html (a self-contained page a person reads offline) and README.txt; the
+receipt's fingerprint is the SHA-256 of the zip; a passphrase still seals it."""
+
+import hashlib
+import io
+import json
+import re
+import zipfile
+
+import pytest
+from django.test import Client
+
+from datarights.crypto import decrypt_lines
+from datarights.export import artifact_path
+from iris_site.audit.events import Actor
+from memory.labels import scope_label
+from memory.services import memory_tombstone
+from tests.datarights.factories import consenting_member, process, remember, submit
+from tests.inspection.factories import granted
+from tests.iris_site.factories import OperatorFactory
+
+pytestmark = pytest.mark.django_db
+
+ACTIVE = "I take my coffee with cardamom & a pinch of <salt>"
+FORGOTTEN = "My locker code is 4471"
+PASSPHRASE = "purple elephant 42"
+
+
+def _member_with_history():
+    member = consenting_member()
+    remember(member, subject="coffee", body=ACTIVE)
+    gone = remember(member, subject="locker", body=FORGOTTEN).entry
+    memory_tombstone(entry=gone, actor=Actor.of(member))
+    granted(OperatorFactory(role="legal"), member)  # operator actions on the member
+    return member
+
+
+def _download(member, request) -> bytes:
+    client = Client()
+    client.force_login(member)
+    response = client.get(f"/profile/memory/data/{request.pk}/download/")
+    assert response.status_code == 200
+    expected = "application/octet-stream" if request.artifact_encrypted else "application/zip"
+    assert response["Content-Type"] == expected
+    assert response["Content-Disposition"].endswith('.zip"') or request.artifact_encrypted
+    return b"".join(response.streaming_content)
+
+
+def test_the_export_is_a_zip_whose_fingerprint_covers_every_member():
+    member = _member_with_history()
+    request = process(submit(member, "export", {}))  # the default export
+    body = _download(member, request)
+    assert hashlib.sha256(body).hexdigest() == request.result_fingerprint
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        assert archive.namelist() == ["data.json", "summary.html", "README.txt"]
+        assert archive.testzip() is None
+        data = json.loads(archive.read("data.json"))
+        summary = archive.read("summary.html").decode()
+        readme = archive.read("README.txt").decode()
+    assert data["format"] == "iris-dsar-export" and summary.startswith("<!doctype html>")
+    assert {"scene_memory", "pose_memory"} <= set(data)  # the default is every scope
+    assert "summary.html" in readme and "data.json" in readme and "SHA-256" in readme
+    # the fingerprint is of the file as stored: the zip, all three members
+    assert hashlib.sha256(artifact_path(request).read_bytes()).hexdigest() == (
+        request.result_fingerprint
+    )
+
+
+def test_the_summary_is_self_contained_and_shows_what_is_remembered_not_what_was_forgotten():
+    member = _member_with_history()
+    request = process(submit(member, "export", {}))
+    with zipfile.ZipFile(artifact_path(request)) as archive:
+        summary = archive.read("summary.html").decode()
+    # an active memory's text, escaped; the forgotten one's absent, only counted
+    assert "I take my coffee with cardamom &amp; a pinch of &lt;salt&gt;" in summary
+    assert FORGOTTEN not in summary and "locker" not in summary
+    assert "1 forgotten memory is not shown" in summary
+    # grouped as on the member page, under its plain-language place names
+    assert f"<h3>{scope_label('profile')}</h3>" in summary
+    for heading in (
+        "What Iris remembers",
+        "Your consents",
+        "Who looked, and why",
+        "How long Iris keeps things",
+    ):
+        assert heading in summary
+    # operator actions: role, action and why, never the operator's id
+    assert "iris.admin_inspection" in summary and "legal" in summary
+    assert "for a routine review" in summary and "was allowed to look" in summary
+    # nothing to fetch: no external (or any) resource reference, no script
+    assert not re.search(r"""(src|href)\s*=""", summary)
+    assert "<script" not in summary and "@import" not in summary and "url(" not in summary
+
+
+def test_a_passphrase_still_seals_the_zip():
+    member = _member_with_history()
+    request = process(submit(member, "export", {"encrypted": True}, passphrase=PASSPHRASE))
+    assert request.artifact_encrypted and request.artifact_name.endswith(".zip.enc")
+    sealed = _download(member, request)
+    assert ACTIVE.encode() not in sealed and not sealed.startswith(b"PK")
+    plain = b"".join(decrypt_lines(sealed.splitlines(keepends=True), PASSPHRASE))
+    assert hashlib.sha256(plain).hexdigest() == request.result_fingerprint
+    with zipfile.ZipFile(io.BytesIO(plain)) as archive:
+        assert "cardamom" in archive.read("summary.html").decode()
+        assert json.loads(archive.read("data.json"))["request_id"] == str(request.pk)
+
+
+def test_a_forget_after_the_export_removes_the_zip_that_holds_the_text():
+    member = consenting_member()
+    coffee = remember(member, subject="coffee", body=ACTIVE).entry
+    request = process(submit(member, "export", {}))
+    path = artifact_path(request)
+    assert path.exists()
+    memory_tombstone(entry=coffee, actor=Actor.of(member))
+    assert not path.exists()
+    request.refresh_from_db()
+    assert request.artifact_removed_at is not None
