@@ -41,6 +41,7 @@ from memory.dsar import (
     memory_off_the_record_states,
     memory_turn_page,
 )
+from memory.entities import entities_export
 from memory.enums import Lifecycle, MemoryCategory, ScopeKind
 from memory.member_settings import member_memory_settings_get
 from memory.policy import retention_envelope_for_kind
@@ -344,6 +345,9 @@ def write_bundle(
         write(b',\n"pose_memory":{"biometric_aggregate_only":true,"entries":')
         _write_array(write, _entries(member_id, [ScopeKind.POSE], generated_at))
         write(b"}")
+    # Who and what those memories are about, and how they relate, as it held over time.
+    write(b',\n"people_and_topics":')
+    write(_dumps(entities_export(member_id=member_id, scope_kinds=kinds)))
     if payload.include_session_memory and ScopeKind.SESSION in kinds:
         write(b',\n"session_memory":{"conversation_turns":')
         _write_array(write, _turns(member_id))

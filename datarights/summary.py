@@ -18,6 +18,7 @@ from consent.selectors import consent_states
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import iso
 from iris_site.audit.selectors import audit_events_for_member
+from memory.entities import entities_export
 from memory.enums import ExpiryAction, Lifecycle, ScopeKind
 from memory.labels import (
     SCOPE_ORDER,
@@ -227,6 +228,44 @@ def _who_looked(write: Callable[[str], None], member_id) -> None:
     write("</tbody></table></div></section>\n")
 
 
+def _people(write: Callable[[str], None], member_id, kinds: list[str]) -> None:
+    graph = entities_export(member_id=member_id, scope_kinds=kinds)
+    names = {e["id"]: e["name"] for e in graph["entities"]}
+    for e in graph["entities"]:
+        if e["kind"] == "self":
+            names[e["id"]] = "you"
+    write('<section id="people"><h2>Who and what your memories are about</h2>\n')
+    shown = [e for e in graph["entities"] if e["kind"] != "self"]
+    if not shown:
+        write("<p>No people or topics.</p></section>\n")
+        return
+    write("<ul>\n")
+    for e in shown:
+        kind = "a person" if e["kind"] == "person" else "a topic"
+        name = e["name"] or ("someone you mentioned" if e["kind"] == "person" else "a topic")
+        write(
+            f"<li><strong>{_e(name)}</strong> ({kind}, since {_e(_time(e['created_at']))})</li>\n"
+        )
+    write("</ul>\n")
+    if graph["relationships"]:
+        write(
+            '<div class="scroll"><table><caption>How they relate, and when it held</caption>'
+            '<thead><tr><th scope="col">Who</th><th scope="col">Relationship</th>'
+            '<th scope="col">With</th><th scope="col">From</th><th scope="col">Until</th>'
+            "</tr></thead><tbody>\n"
+        )
+        for r in graph["relationships"]:
+            write(
+                f"<tr><td>{_e(names.get(r['from_entity_id']) or '—')}</td>"
+                f"<td>{_e(r['type'] or r['note'] or 'knows')}</td>"
+                f"<td>{_e(names.get(r['to_entity_id']) or '—')}</td>"
+                f"<td>{_e(_time(r['valid_from']))}</td>"
+                f"<td>{_e(_time(r['valid_to']) if r['valid_to'] else 'still true')}</td></tr>\n"
+            )
+        write("</tbody></table></div>\n")
+    write("</section>\n")
+
+
 def _retention(write: Callable[[str], None]) -> None:
     write('<section id="retention"><h2>How long Iris keeps things</h2>\n<ul>\n')
     order = [k for k in SCOPE_ORDER if k in ScopeKind.values]
@@ -269,6 +308,7 @@ def write_summary(
             "shown: Iris keeps only that they existed and when they were forgotten.</p>\n"
         )
     out("</section>\n")
+    _people(out, member_id, kinds)
     _consents(out, member_id, generated_at)
     _who_looked(out, member_id)
     _retention(out)

@@ -20,7 +20,6 @@ from django.utils import timezone
 from hierarchy import metrics
 from hierarchy.bundle_cache import bundle_cache_get, bundle_cache_key, bundle_cache_set
 from hierarchy.enums import StmScopeKind
-from hierarchy.freshness import freshness
 from hierarchy.stm import (
     POLICY_ID,
     scope_digest,
@@ -35,7 +34,9 @@ from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
 from memory.capabilities import Capabilities
+from memory.entities import recalled_graph
 from memory.enums import RecallContext
+from memory.freshness import freshness
 from memory.gate import MemberState, Reader
 from memory.recall_service import recall_request_build, recall_run
 
@@ -59,7 +60,7 @@ def _stm_output(view) -> dict:
     }
 
 
-def _ltm_output(entry, now: datetime) -> dict:
+def _ltm_output(entry, now: datetime, entity_ids: list[str]) -> dict:
     output = {
         "id": entry.entry_id,
         "revision_id": entry.revision_id,
@@ -70,6 +71,7 @@ def _ltm_output(entry, now: datetime) -> dict:
         "origin": entry.origin,
         "score": round(entry.score, 6),
         "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
+        "entity_ids": entity_ids,
     }
     if entry.rationale is not None:
         output["rationale"] = entry.rationale
@@ -122,6 +124,8 @@ def _resolve(
     state: MemberState,
     actor: Actor,
     now: datetime,
+    entity_id,
+    as_of: datetime | None,
 ) -> tuple[dict, datetime | None]:
     """The bundle, and when the first of its short-term rows expires (it must not be
     served from the cache past that)."""
@@ -144,15 +148,20 @@ def _resolve(
         context=context,
         now=now,
     )
-    recall = recall_run(request=request, actor=actor, now=now)
+    recall = recall_run(request=request, actor=actor, now=now, entity_id=entity_id, as_of=as_of)
     stm_ids = [str(view.row.pk) for view in stm.views]
     entry_ids = sorted(entry.entry_id for entry in recall.entries)
+    graph = recalled_graph(member_id=member.pk, entry_ids=entry_ids, as_of=as_of)
     bundle = {
         "scope_id": scope_id,
         "stm": [_stm_output(view) for view in stm.views],
         "stm_withheld": stm.withheld,
         "ltm": {
-            "entries": [_ltm_output(entry, now) for entry in recall.entries],
+            "entries": [
+                _ltm_output(entry, now, graph.entry_entities.get(entry.entry_id, []))
+                for entry in recall.entries
+            ],
+            **graph.as_output(),
             "audit_envelope": recall.audit_envelope.as_dict(),
         },
         "episodic": _episodic(member.pk, stm_ids=stm_ids, entry_ids=entry_ids)
@@ -174,11 +183,16 @@ def get_context_bundle(
     scope_kind: str | None = None,
     surface: str | None = None,
     context: str = RecallContext.GENERAL,
+    entity: str | None = None,
+    as_of: datetime | None = None,
     now: datetime | None = None,
 ) -> dict:
     """STM rows + LTM recall + episodic events for one scope of one member, each tier
     through the read gate for a service client with `capabilities` (`actor` is that
-    client). A surface, context or scope kind outside them is 403 (`NotPermitted`)."""
+    client). A surface, context or scope kind outside them is 403 (`NotPermitted`).
+    `entity` narrows the long-term recall to one of the member's entities (404 for
+    another's or a retired one), `as_of` to what held then (`memory.recall_service`);
+    `ltm` carries the entities and relationships of what it returned."""
     transition = transition_check(Tier.READER, Tier.READER, "bundle")
     started = time.perf_counter()
     now = now or timezone.now()
@@ -201,6 +215,8 @@ def get_context_bundle(
         context,
         capabilities,
         state,
+        entity,
+        as_of,
     )
     bundle = bundle_cache_get(key)
     cache_hit = bundle is not None
@@ -219,6 +235,8 @@ def get_context_bundle(
             state=state,
             actor=actor,
             now=now,
+            entity_id=entity,
+            as_of=as_of,
         )
         bundle_cache_set(key, bundle, now=now, expires_at=first_expiry)
     counts = {

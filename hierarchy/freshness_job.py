@@ -18,11 +18,11 @@ from django.db.models import Count
 from django.utils import timezone
 
 from hierarchy.enums import ReconfirmState
-from hierarchy.freshness import INFERRED_ORIGINS, staleness
 from hierarchy.models import ReconfirmRequest
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.models import TenantMembership
 from memory.enums import Lifecycle
+from memory.freshness import INFERRED_ORIGINS, staleness
 from memory.models import MemoryEntry, MemoryNotice
 from memory.services import memory_reconfirm_ask
 

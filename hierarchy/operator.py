@@ -33,7 +33,7 @@ from iris_site.audit.refusals import WRITE_REFUSED_ACTION
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, TenantMembership
 from memory.enums import Lifecycle
-from memory.models import MemoryEntry, MemoryRevision
+from memory.models import MemoryEntity, MemoryEntry, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN
 
 logger = logging.getLogger(__name__)
@@ -498,10 +498,16 @@ class LtmLookupKind:
     """What an entity string names; each kind matches its own column only."""
 
     ENTRY_ID = "entry-id"  # a UUID: the entry's id
+    ENTITY = "entity"  # a UUID naming an entity (memory.entities), in any state
     ACTOR_HANDLE = "actor-handle"  # the keyed-hash shape of memory.policy.actor_handle
     SUBJECT = "subject"  # anything else: a subject, which is member content
 
-    CHOICES = ((ENTRY_ID, "entry id"), (ACTOR_HANDLE, "actor handle"), (SUBJECT, "subject"))
+    CHOICES = (
+        (ENTRY_ID, "entry id"),
+        (ENTITY, "entity id"),
+        (ACTOR_HANDLE, "actor handle"),
+        (SUBJECT, "subject"),
+    )
 
 
 _ACTOR_HANDLE = re.compile(ACTOR_HANDLE_PATTERN)
@@ -523,6 +529,8 @@ class LtmLookup:
     kind: str
     counts: dict[str, int]
     entries: list[MemoryEntry] | None
+    # For a lookup by entity id: the entity (its kind and lifecycle state, never a label).
+    entity: MemoryEntity | None = None
 
     @property
     def total(self) -> int:
@@ -540,8 +548,9 @@ def ltm_entity_read(
     limit: int = LTM_DEFAULT_LIMIT,
     with_history: bool = False,
 ) -> LtmLookup:
-    """R3 (RC2 `with_history`): entries about one entity — an entry id, an actor handle or
-    a subject — in every lifecycle state unless `state` narrows it, inside the operator's
+    """R3 (RC2 `with_history`): entries about one entity — an entity id (in any state:
+    active, archived or retired, whose entries were erased with it), an entry id, an actor
+    handle or a subject — in every lifecycle state unless `state` narrows it, inside the operator's
     tenant (`tenant_id`); justified and audited with ids and counts only.
 
     A subject is what a member said, so a lookup by subject answers how many entries and
@@ -567,10 +576,14 @@ def ltm_entity_read(
         "transition": "rc2" if with_history else "r3",
     }
     target = None
+    if lookup.entity is not None:
+        payload |= {"entity_id": str(lookup.entity.pk), "entity_state": lookup.entity.state}
     if lookup.entries is not None:
         members = sorted({str(e.member_id) for e in lookup.entries})
         payload |= {"entry_ids": [str(e.pk) for e in lookup.entries], "member_ids": members}
         target = member_id or (members[0] if len(members) == 1 else None)
+    if lookup.entity is not None:
+        target = lookup.entity.member_id
     access_record_append(
         action="admin.memory_hierarchy.ltm.history_read"
         if with_history
@@ -588,7 +601,13 @@ def _ltm_lookup(
 ) -> LtmLookup:
     kind = ltm_lookup_kind(entity)
     entries = _tenant_entries(tenant_id)
+    found = None
     if kind == LtmLookupKind.ENTRY_ID:
+        found = _tenant_entity(uuid.UUID(entity), tenant_id)
+    if found is not None:
+        kind = LtmLookupKind.ENTITY
+        entries = entries.filter(member_id=found.member_id, entity_links__entity=found)
+    elif kind == LtmLookupKind.ENTRY_ID:
         entries = entries.filter(pk=uuid.UUID(entity))
     elif kind == LtmLookupKind.ACTOR_HANDLE:
         entries = entries.filter(actor_handle=entity)
@@ -614,7 +633,16 @@ def _ltm_lookup(
     if kind == LtmLookupKind.SUBJECT:
         return LtmLookup(kind, counts, None)
     limit = max(1, min(limit, LTM_MAX_LIMIT))
-    return LtmLookup(kind, counts, list(entries.order_by("-updated_at", "id")[:limit]))
+    return LtmLookup(kind, counts, list(entries.order_by("-updated_at", "id")[:limit]), found)
+
+
+def _tenant_entity(pk: uuid.UUID, tenant_id) -> MemoryEntity | None:
+    """The entity with this id, if there is one the operator may see."""
+    entities = MemoryEntity.objects.filter(pk=pk)
+    if tenant_id is not None:
+        members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
+        entities = entities.filter(member_id__in=members)
+    return entities.first()
 
 
 def ltm_history(entry: MemoryEntry) -> list[dict]:

@@ -18,7 +18,6 @@ from rest_framework.views import APIView
 
 from hierarchy.access import justification_clean, operator_read_audit
 from hierarchy.enums import StmScopeKind
-from hierarchy.freshness import freshness
 from hierarchy.operator import (
     LTM_DEFAULT_LIMIT,
     LTM_MAX_LIMIT,
@@ -40,7 +39,8 @@ from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsOperator, operator_with_roles
 from iris_site.selectors import operator_tenant_id
-from memory.enums import Lifecycle, is_sensitive_category
+from memory.enums import EntityKind, EntityState, Lifecycle, is_sensitive_category
+from memory.freshness import freshness
 
 # Member data: never support (ARCHITECTURE.md: support never sees sensitive memory).
 MemberDataOperator = operator_with_roles(
@@ -291,11 +291,22 @@ LtmCountsSerializer = type(
 )
 
 
+class AdminLtmEntitySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    kind = serializers.ChoiceField(choices=EntityKind.choices)
+    state = serializers.ChoiceField(choices=EntityState.choices)
+
+
 class AdminLtmLookupSerializer(serializers.Serializer):
     lookup = serializers.ChoiceField(
         choices=LtmLookupKind.CHOICES, help_text="What the entity named, from its shape."
     )
     counts = LtmCountsSerializer()
+    entity = AdminLtmEntitySerializer(
+        allow_null=True,
+        help_text="A lookup by entity id: the entity (never its label), in any state; a "
+        "retired entity's entries were erased with it. Null otherwise.",
+    )
     entries = AdminLtmEntrySerializer(
         many=True,
         allow_null=True,
@@ -328,6 +339,9 @@ def admin_ltm_lookup(lookup: LtmLookup, *, now: datetime, history: bool) -> dict
     return {
         "lookup": lookup.kind,
         "counts": {**lookup.counts, "total": lookup.total},
+        "entity": None
+        if lookup.entity is None
+        else {"id": lookup.entity.pk, "kind": lookup.entity.kind, "state": lookup.entity.state},
         "entries": None
         if lookup.entries is None
         else [admin_ltm_entry(e, now=now, history=history) for e in lookup.entries],

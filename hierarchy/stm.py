@@ -33,6 +33,7 @@ from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
+from iris_site.enums import OperatorRole
 from iris_site.errors import (
     Conflict,
     DomainError,
@@ -41,7 +42,7 @@ from iris_site.errors import (
     NotPermitted,
     PolicyRefusal,
 )
-from iris_site.models import User
+from iris_site.models import TenantMembership, User
 from iris_site.services import member_lock
 from memory.capabilities import Capabilities
 from memory.enums import (
@@ -449,11 +450,15 @@ def stm_rescope(
     actor: Actor,
     admin_override: bool = False,
     justification: str = "",
+    tenant_id=None,
     now: datetime | None = None,
 ) -> ShortTermMemory:
-    """STM → STM across scopes is illegal; only an operator (or the operator CLI) with a
-    justification may override it, and the override is audited."""
-    privileged = actor.type in (ActorType.OPERATOR, ActorType.SYSTEM)
+    """STM → STM across scopes is illegal (`stm-cross-scope`); the one exception is an
+    operator with the admin role overriding it with a justification (the operator API
+    `AdminStmRescopeApi`), kept and audited. Nothing else moves a row across scopes: every
+    other writer keeps the scope a row was written in. A tenant-bound admin reaches its
+    own tenant's members' rows only (404 otherwise)."""
+    privileged = actor.type == ActorType.OPERATOR and actor.role == OperatorRole.ADMIN
     transition = transition_check(
         Tier.STM, Tier.STM, "move", admin_override=admin_override and privileged
     )
@@ -461,6 +466,11 @@ def stm_rescope(
     _check_scope_id(scope_id)
     now = now or timezone.now()
     row = _lock(row.pk)
+    if (
+        tenant_id is not None
+        and not TenantMembership.objects.filter(tenant_id=tenant_id, user_id=row.member_id).exists()
+    ):
+        raise NotFound()
     if row.anonymized_at is not None or row.ttl_expires <= now:
         raise Conflict("This short-term row has expired.", code="stm-expired")
     record = access_record_append(

@@ -11,6 +11,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hierarchy.access import justification_clean
 from hierarchy.bundle import get_context_bundle
 from hierarchy.consolidation import ConsolidationInput, stm_consolidate
 from hierarchy.enums import StmScopeKind
@@ -24,6 +25,7 @@ from hierarchy.stm import (
     stm_read_record,
     stm_reader,
     stm_refresh,
+    stm_rescope,
     stm_row_get,
     stm_rows_for_scope,
     stm_visible,
@@ -34,11 +36,12 @@ from iris_site.api.gated import READ_GATE, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
-from iris_site.enums import UserKind
+from iris_site.enums import OperatorRole, UserKind
 from iris_site.errors import NotFound
 from iris_site.idempotency import Scope, idempotent
 from iris_site.models import User
-from iris_site.permissions import IsServiceClient
+from iris_site.permissions import IsServiceClient, operator_with_roles
+from iris_site.selectors import operator_tenant_id
 from memory.capabilities import capability_table_markdown
 from memory.enums import MemoryCategory, Origin, RecallContext
 from memory.gate import ContentKind
@@ -404,7 +407,9 @@ class ContextBundleOutputSerializer(serializers.Serializer):
         help_text="Short-term rows the read gate withheld, by reason (never named).",
     )
     ltm = serializers.DictField(
-        help_text='{"entries": [...], "audit_envelope": {...}}: the envelope\'s '
+        help_text='{"entries": [...], "entities": [...], "relationships": [...], '
+        '"audit_envelope": {...}}: each entry has its `freshness` and `entity_ids`; the '
+        "entities and relationships are those of the returned entries; the envelope's "
         "`suppression_counts` count the withheld entries by reason."
     )
     episodic = serializers.ListField(child=serializers.DictField())
@@ -434,6 +439,16 @@ class ContextBundleApi(APIView):
         context = serializers.ChoiceField(
             choices=RecallContext.choices, default=RecallContext.GENERAL
         )
+        entity = serializers.UUIDField(
+            required=False,
+            help_text="Only long-term entries about this entity of the member; another "
+            "member's, a forgotten one or none is 404.",
+        )
+        as_of = serializers.DateTimeField(
+            required=False,
+            help_text="Long-term recall of what held then (entries not superseded by then, "
+            "relationships valid then).",
+        )
 
     permission_classes = [IsServiceClient]
 
@@ -459,3 +474,57 @@ class ContextBundleApi(APIView):
             **serializer.validated_data,
         )
         return Response(bundle)
+
+
+@content_free
+class AdminStmRescopeApi(APIView):
+    """The admin-only override of `stm-cross-scope`: move one live short-term row to
+    another scope. Operators with the admin role only (any other caller: 403); the
+    `justification` is required, kept, and the move audited
+    (`memory.govern.admin_stm_rescope` + `memory.stm.rescoped`, ids only). Nothing else
+    moves a short-term row across scopes. A row of another tenant's member, or none: 404."""
+
+    class StmRescopeInputSerializer(StrictInputSerializer):
+        scope_kind = StmScopeKindField(choices=StmScopeKind.choices)
+        scope_id = serializers.RegexField(SCOPE_ID_REGEX)
+        justification = serializers.CharField(max_length=1000)
+
+        def validate_justification(self, value):
+            return justification_clean(value)
+
+    class StmRescopeOutputSerializer(serializers.Serializer):
+        id = serializers.UUIDField()
+        member_id = serializers.UUIDField()
+        scope_kind = StmScopeKindField(choices=StmScopeKind.choices)
+        ttl_expires = serializers.DateTimeField()
+
+    permission_classes = [operator_with_roles(OperatorRole.ADMIN)]
+
+    @extend_schema(
+        request=StmRescopeInputSerializer,
+        responses={200: StmRescopeOutputSerializer, **error_responses(400, 404, 409)},
+    )
+    def post(self, request, stm_id):
+        serializer = self.StmRescopeInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        row = ShortTermMemory.objects.filter(pk=stm_id).first()
+        if row is None:
+            raise NotFound()
+        data = serializer.validated_data
+        moved = stm_rescope(
+            row=row,
+            scope_kind=data["scope_kind"],
+            scope_id=data["scope_id"],
+            actor=Actor.of(request.user),
+            admin_override=True,
+            justification=data["justification"],
+            tenant_id=operator_tenant_id(request.user),
+        )
+        return Response(
+            {
+                "id": moved.pk,
+                "member_id": moved.member_id,
+                "scope_kind": moved.scope_kind,
+                "ttl_expires": moved.ttl_expires,
+            }
+        )

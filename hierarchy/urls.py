@@ -21,6 +21,11 @@ operator_api_urlpatterns = [
         name="memory-hierarchy-stm",
     ),
     path(
+        "memory-hierarchy/stm-rows/<uuid:stm_id>/rescope/",
+        stm_apis.AdminStmRescopeApi.as_view(),
+        name="memory-hierarchy-stm-rescope",
+    ),
+    path(
         "memory-hierarchy/ltm/<str:entity_id>/",
         operator_apis.AdminLtmApi.as_view(),
         name="memory-hierarchy-ltm",

@@ -81,6 +81,7 @@ class Scope(StrEnum):
     MEMORY_REMEMBER = "memory.remember"  # a member states a memory
     MEMORY_SURFACE_REMEMBER = "memory.surface-remember"  # a surface remembers for one
     MEMORY_TURN = "memory.turn"
+    MEMORY_ENTITY_RETIRE = "memory.entity-retire"  # a member forgets everything about one
     SHORT_TERM_WRITE = "short-term.write"
     SHORT_TERM_CONSOLIDATE = "short-term.consolidate"
     CONTINUITY_WRITE = "continuity.token"

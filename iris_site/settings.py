@@ -243,6 +243,8 @@ SPECTACULAR_SETTINGS = {
         "ConsentEventKindEnum": "consent.enums.ConsentEventKind",
         "MemoryCategoryEnum": "memory.enums.MemoryCategory",
         "MemoryScopeKindEnum": "memory.enums.ScopeKind",
+        "EntityKindEnum": "memory.enums.EntityKind",
+        "EntityStateEnum": "memory.enums.EntityState",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

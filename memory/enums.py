@@ -230,3 +230,15 @@ class PiiKind(models.TextChoices):
     PHONE = "phone"
     CARD = "card"
     ADDRESS = "address"
+
+
+class EntityKind(models.TextChoices):
+    PERSON = "person"  # someone the member talks about: an entry's actor handle
+    SUBJECT = "subject"  # what an entry is about: its conflict-key subject
+    SELF = "self"  # the member themself
+
+
+class EntityState(models.TextChoices):
+    ACTIVE = "active"  # linked by new writes, shown and recalled
+    ARCHIVED = "archived"  # kept and shown to the member, not recalled
+    RETIRED = "retired"  # forgotten: only a keyed digest stays; terminal but for the member

@@ -53,13 +53,15 @@ from memory.enums import EntryAuditAction, Lifecycle
 from memory.fingerprints import fingerprints_record
 from memory.models import (
     ConversationTurn,
+    MemoryContextAnchor,
     MemoryEntry,
     MemoryEntryTerm,
     MemoryNotice,
     MemoryRevision,
     RecallRecord,
 )
-from memory.recall_store import corpus_stats_apply
+from memory.recall_context import neighbour_context_refresh
+from memory.recall_store import corpus_stats_apply, entry_terms_drop
 from memory.stores import (
     ContentStore,
     Erasure,
@@ -190,7 +192,7 @@ def memory_erase(
         )
 
     live = [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED]
-    corpus_stats_apply(member_id=member_id, removed=[e.term_stats for e in live])
+    corpus_stats_apply(member_id=member_id, removed=[(e.pk, e.term_stats) for e in live])
     # Entries whose text is still stored (a tombstone from before erasure was immediate
     # among them). A purge removes the rows; a forget has the stores erase the text (the
     # revisions store deletes every revision holding it: the append-only guard lets a
@@ -265,16 +267,19 @@ def memory_erasure_residue(
 def _term_index_erase(erasure: Erasure) -> int:
     erased = 0
     for chunk in _chunks(erasure.entry_ids):
-        count, _ = MemoryEntryTerm.objects.filter(
-            member_id=erasure.member_id, entry_id__in=chunk
-        ).delete()
-        erased += count
+        erased += entry_terms_drop(member_id=erasure.member_id, entry_ids=chunk)
+        MemoryContextAnchor.objects.filter(member_id=erasure.member_id, entry_id__in=chunk).delete()
     return erased
 
 
 def _term_index_residue(erasure: Erasure) -> int:
     return sum(
-        MemoryEntryTerm.objects.filter(member_id=erasure.member_id, entry_id__in=chunk).count()
+        MemoryEntryTerm.objects.filter(
+            entry__member_id=erasure.member_id, entry_id__in=chunk
+        ).count()
+        + MemoryContextAnchor.objects.filter(
+            member_id=erasure.member_id, entry_id__in=chunk
+        ).count()
         for chunk in _chunks(erasure.entry_ids)
     )
 
@@ -333,7 +338,21 @@ def _turns_erase(erasure: Erasure) -> int:
     doomed = _turns(erasure)
     if not doomed:
         return 0
-    return memory_turns_purge(member_id=erasure.member_id, turn_ids=doomed, reason=erasure.reason)
+    positions: dict[str, list[int]] = {}
+    for session, sequence in ConversationTurn.objects.filter(
+        member_id=erasure.member_id, pk__in=doomed
+    ).values_list("session_id", "sequence"):
+        positions.setdefault(session, []).append(sequence)
+    purged = memory_turns_purge(member_id=erasure.member_id, turn_ids=doomed, reason=erasure.reason)
+    # The entries whose neighbour context held these turns lose their stems.
+    for session, sequences in sorted(positions.items()):
+        neighbour_context_refresh(
+            member_id=erasure.member_id,
+            session_id=session,
+            positions=sequences,
+            exclude=erasure.entry_ids,
+        )
+    return purged
 
 
 def _turns_residue(erasure: Erasure) -> int:

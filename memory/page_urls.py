@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory import views
+from memory import people_views, views
 
 app_name = "memory"
 
@@ -19,6 +19,9 @@ urlpatterns = [
         views.consent_withdraw_view,
         name="consent-withdraw",
     ),
+    path("people/", people_views.people_index, name="people"),
+    path("people/<uuid:entity_id>/", people_views.person_detail, name="person"),
+    path("people/<uuid:entity_id>/forget/", people_views.person_forget, name="person-forget"),
     path("notices/", views.notice_index, name="notices"),
     path("notices/<uuid:notice_id>/answer/", views.notice_answer_view, name="notice-answer"),
     path("<uuid:entry_id>/", views.memory_detail, name="detail"),

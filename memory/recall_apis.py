@@ -2,6 +2,7 @@
 
 import pydantic
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
@@ -23,7 +24,9 @@ from memory.capabilities import (
     capability_table_markdown,
 )
 from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
-from memory.enums import RecallContext
+from memory.entities import recalled_graph
+from memory.enums import EntityKind, EntityState, RecallContext
+from memory.freshness import freshness
 from memory.gate import ContentKind
 from memory.models import RecallRecord
 from memory.recall.pipeline import ENVELOPE_REASONS, MAX_QUERY_CHARS
@@ -51,6 +54,30 @@ class RecalledEntryOutputSerializer(serializers.Serializer):
     )
     provenance_chain = ProvenanceOutputSerializer(many=True)
     multi_actor = serializers.DictField(allow_null=True)
+    freshness = serializers.FloatField(
+        help_text="0.5 ** (age / half-life) of its source tier (`memory.freshness`), the age "
+        "counted from its last revision: 1.0 just asserted, 0.5 one half-life ago."
+    )
+    entity_ids = serializers.ListField(
+        child=serializers.UUIDField(), help_text="The entities (in `entities`) it is about."
+    )
+
+
+class RecalledEntityOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    kind = serializers.ChoiceField(choices=EntityKind.choices)
+    state = serializers.ChoiceField(choices=EntityState.choices)
+
+
+class RecalledRelationshipOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    from_entity_id = serializers.UUIDField()
+    to_entity_id = serializers.UUIDField()
+    type = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(allow_blank=True)
+    valid_from = serializers.DateTimeField()
+    valid_to = serializers.DateTimeField(allow_null=True)
+    source_entry_id = serializers.UUIDField()
 
 
 class AuditEnvelopeOutputSerializer(serializers.Serializer):
@@ -75,10 +102,18 @@ class AuditEnvelopeOutputSerializer(serializers.Serializer):
 
 class RecallOutputSerializer(serializers.Serializer):
     entries = RecalledEntryOutputSerializer(many=True)
+    entities = RecalledEntityOutputSerializer(
+        many=True, help_text="The entities the returned entries are about (never a retired one)."
+    )
+    relationships = RecalledRelationshipOutputSerializer(
+        many=True,
+        help_text="The relationships the returned entries state that held then (`as_of`, "
+        "else now).",
+    )
     audit_envelope = AuditEnvelopeOutputSerializer()
 
 
-def _entry_output(entry) -> dict:
+def _entry_output(entry, *, now, graph) -> dict:
     output = {
         "id": entry.entry_id,
         "revision_id": entry.revision_id,
@@ -99,6 +134,8 @@ def _entry_output(entry) -> dict:
         }
         if entry.multi_actor
         else None,
+        "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
+        "entity_ids": graph.entry_entities.get(str(entry.entry_id), []),
     }
     if entry.rationale is not None:
         output["rationale"] = entry.rationale
@@ -160,6 +197,16 @@ class RecallApi(APIView):
         )
         tenant_id = serializers.UUIDField(required=False, allow_null=True)
         budget = serializers.IntegerField(required=False, min_value=0, max_value=999)
+        entity = serializers.UUIDField(
+            required=False,
+            help_text="Only the entries about this entity of the member (an id from "
+            "`entities`); another member's, a forgotten one or none is 404.",
+        )
+        as_of = serializers.DateTimeField(
+            required=False,
+            help_text="Recall what held then: entries created by then and not superseded "
+            "by then, relationships valid then. Today's consent, pauses and settings apply.",
+        )
 
     @extend_schema(
         description=DESCRIPTION,
@@ -205,10 +252,23 @@ class RecallApi(APIView):
             tenant_id=tenant_id,
             budget=data.get("budget"),
         )
-        result = recall_run(request=recall_request, actor=Actor.of(request.user))
+        now = timezone.now()
+        result = recall_run(
+            request=recall_request,
+            actor=Actor.of(request.user),
+            now=now,
+            entity_id=data.get("entity"),
+            as_of=data.get("as_of"),
+        )
+        graph = recalled_graph(
+            member_id=member.pk,
+            entry_ids=result.audit_envelope.returned_ids,
+            as_of=data.get("as_of"),
+        )
         return Response(
             {
-                "entries": [_entry_output(entry) for entry in result.entries],
+                "entries": [_entry_output(e, now=now, graph=graph) for e in result.entries],
+                **graph.as_output(),
                 "audit_envelope": result.audit_envelope.as_dict(),
             }
         )

@@ -1,6 +1,7 @@
 """Running a recall for a surface: consent from the ledger, candidates from the store,
 the pure pipeline, then the side effects (usage counters, the member's record, audit)."""
 
+import dataclasses
 import hashlib
 from datetime import datetime
 
@@ -12,9 +13,11 @@ from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
 from memory.capabilities import Capabilities
+from memory.entities import entries_live_at, recall_entity_entry_ids
+from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RecallRecord
-from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey
-from memory.recall_store import recall_resolve
+from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
+from memory.recall_store import corpus_stats_get, recall_candidates, recall_resolve
 from memory.selectors import member_read_state
 from memory.services import memory_pause_expire_due
 
@@ -84,16 +87,48 @@ def _digest(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8")).hexdigest()[:32]
 
 
+def _resolve_narrowed(
+    *, request: RecallRequest, now: datetime, entity_id=None, as_of: datetime | None = None
+) -> RecallResult:
+    """The pipeline over the entries about one entity and/or those that held at `as_of`.
+
+    As of a time, an entry counts as it stood then: created by then and not superseded by
+    then (one superseded since is weighed as the live fact it was), while everything
+    else the gate checks — consent, pauses, scope, holds, the member's settings — is
+    today's: the member's current choices hold over the past. The narrowed set is read
+    whole (an entity's entries are few), ranked against the member's corpus."""
+    wanted: set[str] | None = None
+    revived: set[str] = set()
+    if entity_id is not None:
+        wanted = recall_entity_entry_ids(member_id=request.user_id, entity_id=entity_id)
+    if as_of is not None:
+        live, revived = entries_live_at(member_id=request.user_id, at=as_of)
+        held = live | revived
+        wanted = held if wanted is None else wanted & held
+    candidates = [
+        dataclasses.replace(c, lifecycle=Lifecycle.ACTIVE) if c.entry_id in revived else c
+        for c in recall_candidates(request=request)
+        if c.entry_id in wanted
+    ]
+    return resolve(
+        candidates, request, now, corpus_stats=corpus_stats_get(member_id=request.user_id)
+    )
+
+
 @transaction.atomic
 def recall_run(
     *,
     request: RecallRequest,
     actor: Actor,
     now: datetime | None = None,
+    entity_id=None,
+    as_of: datetime | None = None,
 ) -> RecallResult:
     """End the member's timed pauses that are over, resolve, then count the use of what
     was returned (and only that: nothing withheld is touched) and record it, with the
-    audit envelope, for the member."""
+    audit envelope, for the member. `entity_id` narrows the recall to the entries about
+    one of the member's entities (404 for another's or a retired one); `as_of` to what
+    held at that time (`_resolve_narrowed`)."""
     now = now or timezone.now()
     # A pause that has ended is over before anything is read (a revision by the system,
     # as the scheduled job writes it for members who do not recall meanwhile).
@@ -101,7 +136,10 @@ def recall_run(
     # The store hands the pipeline a certified shortlist: the same result as over every
     # entry, without reading them all (memory.recall_store.recall_resolve); the read gate
     # withholds and counts the rest.
-    result = recall_resolve(request=request, now=now)
+    if entity_id is None and as_of is None:
+        result = recall_resolve(request=request, now=now)
+    else:
+        result = _resolve_narrowed(request=request, now=now, entity_id=entity_id, as_of=as_of)
     envelope = result.audit_envelope
     if envelope.returned_ids:
         MemoryEntry.objects.filter(member_id=request.user_id, pk__in=envelope.returned_ids).update(

@@ -1,5 +1,11 @@
 """The storage side of recall: fetching candidates, the stem index, corpus statistics.
 
+The index a write maintains costs in proportion to the entry's own stems: its postings
+(`MemoryEntryTerm`, one small row per stem), `F()` increments of its stems' document
+frequencies in the member's vocabulary (`MemoryStem`) and of one of the member's few
+counter shards (`MemoryCorpusShard`, picked by the entry's id, summed at read), so no
+row is rewritten by every write of a member (`corpus_stats_apply`, `entry_terms_index`).
+
 The pure pipeline (`memory.recall`) decides; this module feeds it from the database.
 
 `recall_resolve` is the production path. It hands the pipeline a shortlist instead of
@@ -14,9 +20,9 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
    - matches, from the `MemoryEntryTerm` postings index alone: the entries holding
      one of the query's rarer stems, best first by their score (BM25 over every query
      stem from the stored counts and lengths, the common stems' postings only probed
-     for these entries, never scanned: MaxScore; the prior from the postings' copy of
-     the entry's counters, kept in step by a database trigger). Entries holding only
-     common stems are bounded by those stems' share of the BM25 normaliser;
+     for these entries, never scanned: MaxScore; the prior from the entry's counters,
+     joined by its key in the same query). Entries holding only common stems are
+     bounded by those stems' share of the BM25 normaliser;
    - live entries by prior, read best first from the `memory_recall_prior` index one
      (scope partition, reference bucket, origin) class at a time, in which the prior
      falls with the recency anchor (PostgreSQL; elsewhere one sort).
@@ -55,31 +61,34 @@ query's common stems) is not counted, nor is a row out of reach.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import uuid
-from collections import namedtuple
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections import Counter, namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     FloatField,
     Func,
+    OuterRef,
     Q,
     QuerySet,
+    Sum,
     Value,
     When,
 )
-from django.db.models.fields.json import KT, KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
-from memory.models import MemoryCorpusStats, MemoryEntry, MemoryEntryTerm
+from memory.models import MemoryCorpusShard, MemoryEntry, MemoryEntryTerm, MemoryStem
 from memory.policy import conflict_key as stored_conflict_key
 from memory.recall import (
     BM25,
@@ -99,8 +108,6 @@ from memory.recall import (
     blend_named,
     bm25,
     budget_for,
-    corpus_stats_add,
-    corpus_stats_remove,
     query_terms,
     resolve,
 )
@@ -599,8 +606,12 @@ class _Stream:
         return [entry_id for entry_id, _ in self.ranked[:size]], following, self.rest
 
 
-def _stem_key(stem: str) -> str:
-    return stem[: MemoryEntryTerm.STEM_LENGTH]
+def stem_key(stem: str) -> str:
+    """The stem's vocabulary key: the stem itself, or, past `MemoryStem.KEY_LENGTH`, a
+    prefix and a digest of the whole stem (distinct stems stay distinct keys)."""
+    if len(stem) <= MemoryStem.KEY_LENGTH:
+        return stem
+    return stem[:32] + hashlib.sha256(stem.encode()).hexdigest()[:32]
 
 
 def _idf(term: str, corpus: CorpusStats) -> float:
@@ -643,13 +654,10 @@ def _essential_count(query: _Query, corpus: CorpusStats, budget: int = 4000) -> 
     return count
 
 
-def _stem_weights(query: _Query, terms: Iterable[str]) -> dict[str, float]:
-    weights: dict[str, float] = {}
-    for term in terms:
-        # Stems cut to one prefix share a posting: adding their weights keeps the
-        # posting's score an upper bound of theirs.
-        weights[_stem_key(term)] = weights.get(_stem_key(term), 0.0) + query.idf[term]
-    return weights
+def _stem_weights(query: _Query, terms: Iterable[str], ids: Mapping[str, int]) -> dict[int, float]:
+    """The vocabulary rows of ``terms`` by id, with their idf (a stem the member's
+    vocabulary lacks has no posting)."""
+    return {ids[term]: query.idf[term] for term in terms if term in ids}
 
 
 class _Sql:
@@ -672,36 +680,33 @@ class _Sql:
 
 
 def _matching_stream(
-    member_id,
     shape: _Shape,
     now: datetime,
     ranker: BM25,
     corpus: CorpusStats,
     query: _Query,
+    ids: Mapping[str, int],
     essential: int,
     size: int,
 ) -> _Stream:
     """Entries with a posting for one of the ``essential`` rarest stems, best first by
-    their score as far as the postings index alone tells it: BM25 over every query stem
-    (the common stems' postings are only probed for these entries, never scanned for
-    others: MaxScore) from the counts and lengths, blended with the entry's prior from
-    the postings' copy of it. An entry without any of those stems scores at most the
-    common stems' share, which the caller bounds. One raw query: the ORM would spend
-    longer building it than the database spends running it."""
+    their score as far as the postings tell it: BM25 over every query stem (the common
+    stems' postings are only probed for these entries, never scanned for others:
+    MaxScore) from the counts and lengths, blended with the entry's prior (its counters,
+    read from the entry row by its key). An entry without any of those stems scores at
+    most the common stems' share, which the caller bounds. ``ids``: the query stems'
+    vocabulary rows, which scope the postings to the member. One raw query: the ORM
+    would spend longer building it than the database spends running it."""
     ceiling = sum(query.idf.values()) * (ranker.k1 + 1.0)
-    if ceiling <= 0:
-        return _Stream([], None)
+    weights = _stem_weights(query, query.terms, ids)
+    rare = sorted(_stem_weights(query, query.terms[:essential], ids))
+    if ceiling <= 0 or not rare:
+        return _Stream([], None)  # no entry holds a stem the stream lists
     sql = _Sql()
     n = sql.number
-    weights = _stem_weights(query, query.terms)
     stems = sorted(weights)
-    member = MemoryEntryTerm._meta.get_field("member_id").get_db_prep_value(
-        uuid.UUID(str(member_id)), connection
-    )
-    params: list = []
-    weight = "CASE t.stem " + " ".join(f"WHEN %s THEN {n(weights[s])}" for s in stems)
+    weight = "CASE t.stem_id " + " ".join(f"WHEN {s:d} THEN {n(weights[s])}" for s in stems)
     weight += f" ELSE {n(0.0)} END"
-    params += stems
     cw = n(ranker.context_weight)
     tf = f"(t.own_count + {cw} * t.context_count)"
     average = corpus.average_length + ranker.context_weight * corpus.average_context_length
@@ -711,21 +716,20 @@ def _matching_stream(
         norm = f"{n(ranker.k1)} * ({n(1.0 - ranker.b)} + {n(ranker.b)} * {length} / {n(average)})"
     posting = f"{weight} * {tf} * {n(ranker.k1 + 1.0)} / ({tf} + {norm})"
     table = connection.ops.quote_name(MemoryEntryTerm._meta.db_table)
-    where = f"t.member_id = %s AND t.stem IN ({', '.join(['%s'] * len(stems))})"
-    params += [member, *stems]
+    entries = connection.ops.quote_name(MemoryEntry._meta.db_table)
+    where = f"t.stem_id IN ({', '.join(f'{s:d}' for s in stems)})"
     if essential < len(query.terms):
-        rare = sorted(_stem_weights(query, query.terms[:essential]))
         where += (
-            f" AND t.entry_id IN (SELECT r.entry_id FROM {table} r WHERE r.member_id = %s"  # noqa: S608
-            f" AND r.stem IN ({', '.join(['%s'] * len(rare))}))"
+            f" AND t.entry_id IN (SELECT r.entry_id FROM {table} r"  # noqa: S608 - ids
+            f" WHERE r.stem_id IN ({', '.join(f'{s:d}' for s in rare)}))"
         )
-        params += [member, *rare]
-    origin = "CASE g.origin " + " ".join(f"WHEN %s THEN {n(w)}" for w in ORIGIN_WEIGHTS.values())
+    origin = "CASE e.origin " + " ".join(f"WHEN %s THEN {n(w)}" for w in ORIGIN_WEIGHTS.values())
     origin += f" ELSE {n(0.0)} END"
-    age = f"{sql.greatest}({n(0.0)}, {n(now.timestamp())} - {sql.epoch('g.anchor')})"
+    anchor = "COALESCE(e.last_referenced_at, e.updated_at)"
+    age = f"{sql.greatest}({n(0.0)}, {n(now.timestamp())} - {sql.epoch(anchor)})"
     prior = (
         f"({n(shape.recency)} * EXP(-{age} / {n(RECENCY_TIME_CONSTANT.total_seconds())})"
-        f" + {n(shape.reference)} * {sql.least}({n(1.0)}, g.reference_count"
+        f" + {n(shape.reference)} * {sql.least}({n(1.0)}, e.reference_count"
         f" / {n(REFERENCE_SATURATION)}) + {n(shape.origin)} * ({origin}))"
     )
     semantic = f"{sql.least}({n(1.0)}, g.total / {n(ceiling)})"
@@ -740,14 +744,13 @@ def _matching_stream(
         bound = f"{n(blend.semantic)} * {semantic} + {prior}"
     statement = (
         f"SELECT g.entry_id, {bound} AS bound FROM ("  # noqa: S608 - numbers, fixed names
-        f"SELECT t.entry_id, t.reference_count, t.anchor, t.origin, SUM({posting}) AS total"
-        f" FROM {table} t WHERE {where}"
-        " GROUP BY t.entry_id, t.reference_count, t.anchor, t.origin"
-        ") g ORDER BY bound DESC, g.entry_id LIMIT %s"
+        f"SELECT t.entry_id, SUM({posting}) AS total FROM {table} t WHERE {where}"
+        f" GROUP BY t.entry_id) g JOIN {entries} e ON e.id = g.entry_id"
+        " ORDER BY bound DESC, g.entry_id LIMIT %s"
     )
     select_params = list(ORIGIN_WEIGHTS) * (2 if isinstance(blend, RelevanceFirstBlend) else 1)
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*select_params, *params, size + 1])
+        cursor.execute(statement, [*select_params, size + 1])
         rows = cursor.fetchall()
     return _Stream([(str(uuid.UUID(str(entry_id))), bound) for entry_id, bound in rows], None)
 
@@ -866,35 +869,51 @@ def _prior_stream(
     return _Stream(ranked, cut)
 
 
+def _vocabulary(member_id, terms: Iterable[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """The member's vocabulary rows of ``terms``: term → row id (every stem with a
+    posting) and term → document frequency (the stems entries hold as their own)."""
+    keys = {stem_key(term): term for term in terms}
+    ids: dict[str, int] = {}
+    frequency: dict[str, int] = {}
+    if not keys:
+        return ids, frequency
+    rows = MemoryStem.objects.filter(member_id=member_id, key__in=sorted(keys)).values_list(
+        "key", "id", "document_frequency"
+    )
+    for key, stem_id, n in rows:
+        ids[keys[key]] = stem_id
+        if n > 0:
+            frequency[keys[key]] = n
+    return ids, frequency
+
+
+def _corpus_totals(member_id) -> tuple[int, int, int]:
+    totals = MemoryCorpusShard.objects.filter(member_id=member_id).aggregate(
+        count=Sum("document_count"),
+        length=Sum("total_length"),
+        context=Sum("total_context_length"),
+    )
+    return int(totals["count"] or 0), int(totals["length"] or 0), int(totals["context"] or 0)
+
+
 def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> CorpusStats:
-    """The member's corpus statistics; with ``terms``, only their document frequencies
-    (all a BM25 recall reads), picked out of the stored JSON by the database."""
-    if terms is None or connection.vendor != "postgresql":
-        row = MemoryCorpusStats.objects.filter(member_id=member_id).first()
-        stats = CorpusStats.from_json(row.stats) if row and row.stats else CorpusStats()
-        if terms is None:
-            return stats
-        wanted = set(terms)
-        frequency = {t: n for t, n in stats.document_frequency.items() if t in wanted}
-        return replace(stats, document_frequency=frequency)
-    wanted = sorted(set(terms))
-    frequency = KeyTransform("document_frequency", "stats")
-    fields = {
-        "document_count": KT("stats__document_count"),
-        "total_length": KT("stats__total_length"),
-        "total_context_length": KT("stats__total_context_length"),
-        **{f"df{i}": KeyTextTransform(term, frequency) for i, term in enumerate(wanted)},
-    }
-    row = MemoryCorpusStats.objects.filter(member_id=member_id).values(**fields).first()
-    if row is None or row["document_count"] is None:
-        return CorpusStats()
+    """The member's corpus statistics: the document count and total lengths summed over
+    the member's shards, and the document frequency of ``terms`` (all a BM25 recall
+    reads), or of every stem."""
+    count, length, context = _corpus_totals(member_id)
+    if terms is None:
+        rows = MemoryStem.objects.filter(member_id=member_id, document_frequency__gt=0)
+        frequency = {
+            long_stem or key: n
+            for key, long_stem, n in rows.values_list("key", "long_stem", "document_frequency")
+        }
+    else:
+        _, frequency = _vocabulary(member_id, terms)
     return CorpusStats(
-        document_count=int(row["document_count"]),
-        total_length=int(row["total_length"]),
-        total_context_length=int(row["total_context_length"] or 0),
-        document_frequency={
-            term: int(row[f"df{i}"]) for i, term in enumerate(wanted) if row[f"df{i}"] is not None
-        },
+        document_count=count,
+        total_length=length,
+        total_context_length=context,
+        document_frequency=frequency,
     )
 
 
@@ -1007,7 +1026,9 @@ def recall_resolve(
 
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
-    corpus = corpus_stats_get(member_id=request.user_id, terms=terms)
+    count, length, context = _corpus_totals(request.user_id)
+    stem_ids, frequency = _vocabulary(request.user_id, terms)
+    corpus = CorpusStats(count, length, context, frequency)
     query = _Query.of(terms, corpus)
     _, budget = budget_for(request.surface)
     limit = budget.max_entries
@@ -1018,7 +1039,7 @@ def recall_resolve(
 
     def read_matching() -> _Stream:
         return _matching_stream(
-            request.user_id, shape, now, ranker, corpus, query, plan.essential, plan.matching_size
+            shape, now, ranker, corpus, query, stem_ids, plan.essential, plan.matching_size
         )
 
     def read_prior(partitions=None) -> _Stream:
@@ -1122,54 +1143,238 @@ def recall_resolve(
 # --- writes: the stem index and corpus statistics ----------------------------------------
 
 
-def entry_terms_rows(entry: MemoryEntry) -> list[MemoryEntryTerm]:
-    """An entry's postings from its stored term statistics (one row per stem prefix),
-    carrying its current ranking prior."""
+# Each entry counts in one of this many counter rows of its member (by its id), so no
+# row is rewritten by every write of a member; a recall sums them.
+CORPUS_SHARDS = 8
+
+
+def corpus_shard(entry_id) -> int:
+    return uuid.UUID(str(entry_id)).int % CORPUS_SHARDS
+
+
+def _posting_counts(stats: TermStats) -> dict[str, list[int]]:
+    """Vocabulary key → [own count, context count] of an entry's stems."""
+    counts: dict[str, list[int]] = {}
+    for stem, n in stats.terms.items():
+        counts.setdefault(stem_key(stem), [0, 0])[0] += n
+    for stem, n in stats.context_terms.items():
+        counts.setdefault(stem_key(stem), [0, 0])[1] += n
+    return counts
+
+
+def entry_terms_rows(entry: MemoryEntry, ids: Mapping[str, int]) -> list[MemoryEntryTerm]:
+    """An entry's postings from its stored term statistics (one row per stem), naming
+    their stems by the member's vocabulary rows (``ids``: key → row id)."""
     if not entry.term_stats:
         return []
     stats = TermStats.from_json(entry.term_stats)
-    counts: dict[str, list[int]] = {}
-    for stem, n in stats.terms.items():
-        counts.setdefault(_stem_key(stem), [0, 0])[0] += n
-    for stem, n in stats.context_terms.items():
-        counts.setdefault(_stem_key(stem), [0, 0])[1] += n
     return [
         MemoryEntryTerm(
             entry_id=entry.pk,
-            member_id=entry.member_id,
-            stem=stem,
+            stem_id=ids[key],
             own_count=own,
             context_count=context,
             length=stats.length,
             context_length=stats.context_length,
-            reference_count=entry.reference_count,
-            anchor=entry.last_referenced_at or entry.updated_at,
-            origin=entry.origin,
         )
-        for stem, (own, context) in sorted(counts.items())
+        for key, (own, context) in sorted(_posting_counts(stats).items())
     ]
+
+
+def member_index_load(*, member_id, entries: Sequence[MemoryEntry], insert=None) -> int:
+    """Build a member's whole index at once for entries stored beside the write path (a
+    benchmark's seed, a test's fixture): vocabulary with document frequencies, counter
+    shards and postings. ``insert(model, rows)`` bulk-inserts the postings (default:
+    `bulk_create`); returns how many there are."""
+    frequency: Counter[str] = Counter()
+    vocabulary: dict[str, str] = {}  # key → stem
+    shards: dict[int, list[int]] = {}
+    live = [e for e in entries if e.term_stats and e.lifecycle != Lifecycle.TOMBSTONED]
+    for entry in live:
+        stats = TermStats.from_json(entry.term_stats)
+        frequency.update({stem_key(stem) for stem in stats.terms})
+        vocabulary.update({stem_key(s): s for s in (*stats.terms, *stats.context_terms)})
+        shard = shards.setdefault(corpus_shard(entry.pk), [0, 0, 0])
+        shard[0] += 1
+        shard[1] += stats.length
+        shard[2] += stats.context_length
+    MemoryStem.objects.bulk_create(
+        [
+            _stem_row(member_id, stem, document_frequency=frequency[key])
+            for key, stem in sorted(vocabulary.items())
+        ],
+        batch_size=2000,
+    )
+    MemoryCorpusShard.objects.bulk_create(
+        MemoryCorpusShard(
+            member_id=member_id,
+            shard=number,
+            document_count=count,
+            total_length=length,
+            total_context_length=context,
+        )
+        for number, (count, length, context) in sorted(shards.items())
+    )
+    ids = dict(MemoryStem.objects.filter(member_id=member_id).values_list("key", "id"))
+    postings = [row for entry in live for row in entry_terms_rows(entry, ids)]
+    if insert is None:
+        MemoryEntryTerm.objects.bulk_create(postings, batch_size=2000)
+    else:
+        insert(MemoryEntryTerm, postings)
+    return len(postings)
+
+
+def _stem_row(member_id, stem: str, document_frequency: int = 0) -> MemoryStem:
+    key = stem_key(stem)
+    return MemoryStem(
+        member_id=member_id,
+        key=key,
+        long_stem=stem if key != stem else "",
+        document_frequency=document_frequency,
+    )
+
+
+def _member_value(model, member_id):
+    field = model._meta.get_field("member")
+    return field.get_db_prep_value(uuid.UUID(str(member_id)), connection)
+
+
+def _stems_upsert(member_id, deltas: Mapping[str, int]) -> None:
+    """Add ``deltas`` (stem → document frequency change, zero to only make sure the row
+    exists) to the member's vocabulary rows, creating the missing ones: one statement,
+    the increments atomic (``document_frequency + excluded.document_frequency``)."""
+    rows = {row.key: row for row in (_stem_row(member_id, s, d) for s, d in deltas.items())}
+    if not rows:
+        return
+    table = connection.ops.quote_name(MemoryStem._meta.db_table)
+    member = _member_value(MemoryStem, member_id)
+    values, params = [], []
+    for key in sorted(rows):
+        values.append("(%s, %s, %s, %s)")
+        params += [member, key, rows[key].long_stem, rows[key].document_frequency]
+    increment = any(row.document_frequency for row in rows.values())
+    action = (
+        f"UPDATE SET document_frequency = {table}.document_frequency + excluded.document_frequency"
+        if increment
+        else "NOTHING"
+    )
+    statement = (
+        f"INSERT INTO {table} (member_id, key, long_stem, document_frequency)"  # noqa: S608
+        f" VALUES {', '.join(values)} ON CONFLICT (member_id, key) DO {action}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+
+
+def _stem_rows(member_id, stems: Iterable[str]) -> dict[str, int]:
+    """The member's vocabulary rows of ``stems`` (created when missing): key → id."""
+    stems = set(stems)
+    if not stems:
+        return {}
+    _stems_upsert(member_id, dict.fromkeys(stems, 0))
+    keys = sorted({stem_key(stem) for stem in stems})
+    return dict(
+        MemoryStem.objects.filter(member_id=member_id, key__in=keys).values_list("key", "id")
+    )
+
+
+def _stems_prune(member_id, stem_ids: Iterable[int]) -> None:
+    """Delete vocabulary rows no entry holds any more (no document frequency, no
+    posting): the stems of a forgotten memory do not outlive it."""
+    stem_ids = sorted(set(stem_ids))
+    if not stem_ids:
+        return
+    postings = MemoryEntryTerm.objects.filter(stem_id=OuterRef("pk"))
+    MemoryStem.objects.filter(member_id=member_id, pk__in=stem_ids, document_frequency=0).exclude(
+        Exists(postings)
+    ).delete()
 
 
 def entry_terms_index(*, entry: MemoryEntry) -> None:
     """(Re)write an entry's postings from its current `term_stats`; a forgotten entry
     keeps none. Call wherever `term_stats` or the lifecycle becomes tombstoned."""
-    MemoryEntryTerm.objects.filter(entry_id=entry.pk).delete()
-    if entry.lifecycle == Lifecycle.TOMBSTONED:
-        return
-    MemoryEntryTerm.objects.bulk_create(entry_terms_rows(entry))
+    table = connection.ops.quote_name(MemoryEntryTerm._meta.db_table)
+    key = MemoryEntryTerm._meta.get_field("entry").get_db_prep_value(entry.pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE entry_id = %s RETURNING stem_id",  # noqa: S608
+            [key],
+        )
+        old = [stem_id for (stem_id,) in cursor.fetchall()]
+    if entry.lifecycle != Lifecycle.TOMBSTONED and entry.term_stats:
+        stats = TermStats.from_json(entry.term_stats)
+        ids = _stem_rows(entry.member_id, (*stats.terms, *stats.context_terms))
+        MemoryEntryTerm.objects.bulk_create(entry_terms_rows(entry, ids))
+    _stems_prune(entry.member_id, old)
+
+
+def entry_terms_drop(*, member_id, entry_ids: Iterable) -> int:
+    """Drop these entries' postings (an erasure), and the stems no entry holds any more."""
+    entry_ids = sorted({str(i) for i in entry_ids})
+    if not entry_ids:
+        return 0
+    postings = MemoryEntryTerm.objects.filter(entry__member_id=member_id, entry_id__in=entry_ids)
+    stems = list(postings.values_list("stem_id", flat=True))
+    count, _ = postings.delete()
+    _stems_prune(member_id, stems)
+    return count
+
+
+def _shards_upsert(member_id, shards: Mapping[int, list[int]]) -> None:
+    """Add (count, length, context length) changes to the member's counter shards."""
+    table = connection.ops.quote_name(MemoryCorpusShard._meta.db_table)
+    member = _member_value(MemoryCorpusShard, member_id)
+    values, params = [], []
+    for number, (count, length, context) in sorted(shards.items()):
+        values.append("(%s, %s, %s, %s, %s)")
+        params += [member, number, count, length, context]
+    columns = ("document_count", "total_length", "total_context_length")
+    updates = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns)
+    statement = (
+        f"INSERT INTO {table} (member_id, shard, {', '.join(columns)})"  # noqa: S608
+        f" VALUES {', '.join(values)} ON CONFLICT (member_id, shard) DO UPDATE SET {updates}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
 
 
 def corpus_stats_apply(
-    *, member_id, added: Iterable[dict] = (), removed: Iterable[dict] = ()
+    *,
+    member_id,
+    added: Iterable[tuple[object, Mapping]] = (),
+    removed: Iterable[tuple[object, Mapping]] = (),
 ) -> None:
-    """Fold entries' term statistics into (or out of) the member's corpus, under a row
-    lock in the caller's transaction so concurrent writes never lose an update."""
-    added = [TermStats.from_json(s) for s in added if s]
-    removed = [TermStats.from_json(s) for s in removed if s]
-    if not added and not removed:
-        return
-    row, _ = MemoryCorpusStats.objects.select_for_update().get_or_create(member_id=member_id)
-    corpus = CorpusStats.from_json(row.stats) if row.stats else CorpusStats()
-    corpus = corpus_stats_remove(corpus_stats_add(corpus, added), removed)
-    row.stats = corpus.to_json()
-    row.save(update_fields=["stats", "updated_at"])
+    """Fold entries' term statistics, as (entry id, `term_stats`) pairs, into (or out of)
+    the member's corpus: `F()` increments of the vocabulary rows of their own stems and
+    of the counter shard each entry's id picks, nothing else, so a write costs in
+    proportion to its own stems and concurrent writes never lose an update."""
+    frequency: Counter[str] = Counter()
+    shards: dict[int, list[int]] = {}
+    for sign, items in ((1, added), (-1, removed)):
+        for entry_id, data in items:
+            if not data:
+                continue
+            stats = TermStats.from_json(data)
+            frequency.update({stem: sign for stem in stats.terms})
+            shard = shards.setdefault(corpus_shard(entry_id), [0, 0, 0])
+            shard[0] += sign
+            shard[1] += sign * stats.length
+            shard[2] += sign * stats.context_length
+    shards = {k: v for k, v in shards.items() if any(v)}
+    if shards:
+        _shards_upsert(member_id, shards)
+    # Rises in one upsert; falls (rows that exist) by `F()` updates, one per amount.
+    _stems_upsert(member_id, {stem: d for stem, d in frequency.items() if d > 0})
+    by_delta: dict[int, list[str]] = {}
+    for stem, delta in sorted(frequency.items()):
+        if delta < 0:
+            by_delta.setdefault(delta, []).append(stem)
+    for delta, stems in sorted(by_delta.items()):
+        keys = sorted({stem_key(stem) for stem in stems})
+        MemoryStem.objects.filter(member_id=member_id, key__in=keys).update(
+            document_frequency=F("document_frequency") + delta
+        )
+    falling = sorted({stem_key(s) for d, stems in by_delta.items() if d < 0 for s in stems})
+    if falling:
+        ids = MemoryStem.objects.filter(member_id=member_id, key__in=falling)
+        _stems_prune(member_id, ids.values_list("id", flat=True))

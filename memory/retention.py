@@ -72,7 +72,7 @@ from memory.enums import (
 )
 from memory.erasure import memory_erase
 from memory.fingerprints import forgotten_texts_flag
-from memory.models import ConversationTurn, MemoryEntry, RetentionReview
+from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship, RetentionReview
 from memory.policy import retention_envelope_for_kind
 from memory.recall.rankers import analyze
 from memory.selectors import memory_off_the_record, scope_of
@@ -787,6 +787,63 @@ def member_auto_forget(*, now: datetime) -> dict[str, int]:
     return dict(totals)
 
 
+DECAY_REASON = "decay"
+
+
+def memory_decay_due(*, now: datetime) -> dict[str, int]:
+    """Deletion paths D3 and D4 at `decay_at` (set on every revision from the envelope or
+    the member's auto-forget choice, `memory.entity_policy.decay_days`): an entry whose
+    time has come is anonymised in place through `memory_erase` (its text gone from every
+    store, a tombstone of ids and times kept), unless held for a pending data-rights
+    deletion; a relationship whose time has come is archived (kept, its interval closed
+    at `decay_at`, no longer recalled). Entities nothing live is about any more are
+    archived (`memory.entities.entities_archive_idle`). Runs after compaction, so a
+    summarize envelope has folded what it keeps first. Audited once, with counts."""
+    from memory.entities import entities_archive_idle, entry_decay_at, relationships_decay_due
+
+    erased = 0
+    due = (
+        MemoryEntry.objects.filter(decay_at__lte=now, deletion_hold__isnull=True)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .order_by("member_id", "pk")
+        .only("pk", "member_id", "scope_kind", "origin", "updated_at", "decay_at")
+    )
+    by_member: dict = defaultdict(list)
+    for entry in due:
+        # The member may have lengthened their choice since the entry was written: its
+        # time is what their choice says now.
+        current = entry_decay_at(entry)
+        if current is not None and current <= now:
+            by_member[entry.member_id].append(entry.pk)
+        else:
+            MemoryEntry.objects.filter(pk=entry.pk).update(decay_at=current)
+            MemoryRelationship.objects.filter(source_entry_id=entry.pk).update(decay_at=current)
+    for member_id, ids in by_member.items():
+        with transaction.atomic():
+            report = memory_erase(
+                member_id=member_id,
+                entry_ids=ids,
+                actor=RETENTION_ACTOR,
+                reason=DECAY_REASON,
+                now=now,
+            )
+            erased += len(report.tombstoned_ids)
+    counts = {
+        "entries_anonymized": erased,
+        "relationships_archived": relationships_decay_due(now=now),
+        "entities_archived": entities_archive_idle(now=now, actor=RETENTION_ACTOR),
+    }
+    if any(counts.values()):
+        audit_event_append(
+            action="memory.retention.decayed",
+            policy_id=POLICY_ID,
+            actor=RETENTION_ACTOR,
+            payload={**counts, "member_count": len(by_member)},
+            occurred_at=now,
+        )
+    return counts
+
+
 def retention_sweep(
     *, now: datetime | None = None, summarizer: Summarizer = extractive_summarizer
 ) -> SweepReport:
@@ -838,6 +895,8 @@ def retention_sweep(
                 report.raw_entries_tombstoned += result.retired_count
                 report.summaries_created += result.summary is not None
 
+    # D3/D4 at `decay_at`, audited apart (`memory.retention.decayed`).
+    memory_decay_due(now=now)
     report.reviews_flagged = _flag_reviews(now)
     if report.changed:
         audit_event_append(

@@ -15,11 +15,10 @@ from consent.selectors import consent_active, consent_latest_event, opt_outs_act
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.refusals import WriteKind, audit_write_refused
-from iris_site.crypto import keyed_digest
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
-from memory import fingerprints, policy
+from memory import entities, fingerprints, policy
 from memory.capabilities import capabilities_for
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.dsar import memory_turns_purge
@@ -45,7 +44,8 @@ from memory.models import (
     ServiceClientCapabilities,
 )
 from memory.origins import evaluate_origin, quoted_share
-from memory.recall.rankers import analyze, term_stats_for
+from memory.recall.rankers import analyze
+from memory.recall_context import context_anchors_record, entry_term_stats, with_body
 from memory.recall_store import corpus_stats_apply, entry_terms_index
 from memory.selectors import (
     SCOPE_COLUMNS,
@@ -160,6 +160,7 @@ def _append_revision(entry: MemoryEntry, *, action: str, actor: Actor, now: date
     entry.updated_at = now
     entry.save()
     _audit(action, entry=entry, actor=actor, revision_number=revision.number)
+    entities.entry_entities_sync(entry=entry, actor=actor, now=now)
 
 
 def _lock(entry: MemoryEntry) -> MemoryEntry:
@@ -246,8 +247,9 @@ def _conflicts_with(entry: MemoryEntry):
 
 def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
     entry.save(force_insert=True)
-    corpus_stats_apply(member_id=entry.member_id, added=[entry.term_stats])
+    corpus_stats_apply(member_id=entry.member_id, added=[(entry.pk, entry.term_stats)])
     entry_terms_index(entry=entry)
+    context_anchors_record(entry=entry)
     _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
 
 
@@ -493,6 +495,15 @@ def _remember(
     _check_not_forgotten(
         member_id=member.pk, write=write, actor=actor, conflict_key=conflict_key, handle=handle
     )
+    if handle:
+        entities.person_introduce(
+            member_id=member.pk,
+            actor_handle=handle,
+            name=multi_actor.actor_name,
+            actor=actor,
+            origin=write.origin,
+            now=now,
+        )
 
     entry = MemoryEntry(
         id=uuid.uuid4(),
@@ -511,7 +522,11 @@ def _remember(
         sensitive_interaction=bool(multi_actor and multi_actor.sensitive_interaction),
         provenance_chain=[link.model_dump(mode="json") for link in write.provenance],
         consent=_consent_entries(member.pk, write.category, active),
-        term_stats=term_stats_for(write.body).to_json(),
+        term_stats=entry_term_stats(
+            member_id=member.pk,
+            body=write.body,
+            provenance_chain=[link.model_dump(mode="json") for link in write.provenance],
+        ),
         created_at=now,
         updated_at=now,
     )
@@ -713,8 +728,12 @@ def memory_edit(
     if not gate.allowed:
         raise PolicyRefusal(gate.message, code=gate.reason)
     if body is not None:
-        stats = term_stats_for(body).to_json()
-        corpus_stats_apply(member_id=entry.member_id, added=[stats], removed=[entry.term_stats])
+        stats = with_body(entry, body)
+        corpus_stats_apply(
+            member_id=entry.member_id,
+            added=[(entry.pk, stats)],
+            removed=[(entry.pk, entry.term_stats)],
+        )
         entry.body = body
         entry.term_stats = stats
         entry_terms_index(entry=entry)
@@ -1022,22 +1041,9 @@ def _tombstone_derived_summaries(
     )
 
 
-@transaction.atomic
 def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
-    """Forget every mention of a person: tombstone their tagged entries, drop the handle."""
-    entries = MemoryEntry.objects.filter(member=member, actor_handle=actor_handle)
-    ids = _tombstone_all(entries, actor=actor, fingerprint=True)
-    # The next mention must not bring the person back (`memory.fingerprints`).
-    fingerprints.actor_handle_retire(member_id=member.pk, actor_handle=actor_handle)
-    audit_event_append(
-        action="memory.actor.forgotten",
-        policy_id=POLICY_ID,
-        actor=actor,
-        target_member_id=member.pk,
-        # The handle stands for a person: the chain keeps a keyed digest of it only.
-        payload={"actor_digest": keyed_digest(actor_handle), "tombstoned_count": len(ids)},
-    )
-    return ids
+    """Forget every mention of a person (`memory.entities.person_forget`)."""
+    return entities.person_forget(member=member, actor_handle=actor_handle, actor=actor)
 
 
 CLEAR_REASON = "full-clear"

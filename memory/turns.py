@@ -11,6 +11,7 @@ from iris_site.services import member_lock
 from memory.member_settings import surface_pause_check
 from memory.models import ConversationTurn
 from memory.policy import redact_pii_from_text
+from memory.recall_context import neighbour_context_refresh
 from memory.selectors import ensure_no_pending_clear, memory_off_the_record
 
 POLICY_ID = "iris-memory-turns-v1"
@@ -85,6 +86,8 @@ def _turn_append(
         created_at=timezone.now(),
     )
     turn.save(force_insert=True)
+    # Entries anchored just before this turn gain it as neighbour context.
+    neighbour_context_refresh(member_id=member.pk, session_id=session_id, positions=[turn.sequence])
     audit_event_append(
         action="memory.turn.appended",
         policy_id=POLICY_ID,

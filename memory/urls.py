@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory import apis, policy_apis
+from memory import apis, entity_apis, policy_apis
 
 me_api_urlpatterns = [
     path("memories/", apis.MemoryListCreateApi.as_view(), name="memory-list"),
@@ -35,6 +35,17 @@ me_api_urlpatterns = [
         "actors/<str:actor_handle>/forget/",
         apis.MemoryForgetActorApi.as_view(),
         name="memory-forget-actor",
+    ),
+    path("entities/", entity_apis.MemberEntityListApi.as_view(), name="member-entities"),
+    path(
+        "entities/<uuid:pk>/",
+        entity_apis.MemberEntityDetailApi.as_view(),
+        name="member-entity-detail",
+    ),
+    path(
+        "entities/<uuid:pk>/retire/",
+        entity_apis.MemberEntityRetireApi.as_view(),
+        name="member-entity-retire",
     ),
     path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
     path("memory-settings/", apis.MemorySettingsApi.as_view(), name="memory-settings"),

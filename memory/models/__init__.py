@@ -1,25 +1,31 @@
 from memory.models.capabilities import ServiceClientCapabilities
+from memory.models.entities import MemoryEntity, MemoryEntryEntity, MemoryRelationship
 from memory.models.entries import MemoryEntry, MemoryRevision
 from memory.models.fingerprints import ForgottenFact, RetiredActorHandle
 from memory.models.holds import MemoryDeletionHold
 from memory.models.member_settings import MemberMemorySettings
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
-from memory.models.ranking import MemoryCorpusStats
+from memory.models.ranking import MemoryCorpusShard, MemoryStem
 from memory.models.retention import RetentionReview
 from memory.models.sessions import ConversationTurn, OffTheRecordSession
-from memory.models.terms import MemoryEntryTerm
+from memory.models.terms import MemoryContextAnchor, MemoryEntryTerm
 
 __all__ = [
     "ConversationTurn",
     "ForgottenFact",
     "MemberMemorySettings",
     "MemoryClearRequest",
-    "MemoryCorpusStats",
+    "MemoryContextAnchor",
+    "MemoryCorpusShard",
     "MemoryDeletionHold",
+    "MemoryEntity",
     "MemoryEntry",
+    "MemoryEntryEntity",
     "MemoryEntryTerm",
     "MemoryNotice",
+    "MemoryRelationship",
     "MemoryRevision",
+    "MemoryStem",
     "OffTheRecordSession",
     "RecallRecord",
     "RetentionReview",

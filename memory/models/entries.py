@@ -73,6 +73,9 @@ class MemoryEntry(models.Model):
     erased_digest = models.CharField(max_length=64, blank=True, editable=False)
 
     expires_at = models.DateTimeField(null=True, blank=True)
+    # When the retention envelope or the member's auto-forget choice has the entry
+    # archived or anonymised in place (`memory.retention`); null: no decay.
+    decay_at = models.DateTimeField(null=True, blank=True)
     last_referenced_at = models.DateTimeField(null=True, blank=True)
     reference_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField()
@@ -97,6 +100,12 @@ class MemoryEntry(models.Model):
                 condition=~Q(actor_handle=""),
             ),
             models.Index(fields=["scope_kind", "updated_at"], name="memory_retention"),
+            # The decay sweep: entries whose `decay_at` has come (`memory.retention`).
+            models.Index(
+                fields=["decay_at"],
+                name="memory_decay_due",
+                condition=Q(decay_at__isnull=False) & ~Q(lifecycle="tombstoned"),
+            ),
             # Timed pauses that have ended: resumed per member before a recall reads, and
             # by the `memory_pause_expire` job for everyone.
             models.Index(

@@ -2,19 +2,52 @@ from django.conf import settings
 from django.db import models
 
 
-class MemoryCorpusStats(models.Model):
-    """A member's ranking statistics over their unforgotten entries (document count,
-    lengths, per-stem document frequency), kept current by every write so a recall
-    never re-reads the corpus. Counts of stems only, never text."""
+class MemoryStem(models.Model):
+    """One stem of a member's vocabulary, with its document frequency: how many of the
+    member's unforgotten entries hold it among their own stems (neighbour context does
+    not count). A write changes only the rows of its own stems, by increments
+    (`memory.recall_store.corpus_stats_apply`); the postings name their stem by this
+    row. A stem no entry holds any more is deleted. A stem, never text."""
 
-    member = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    # Stems longer than this are kept under a prefix and a digest of the whole stem
+    # (`memory.recall_store.stem_key`): distinct stems stay distinct rows.
+    KEY_LENGTH = 64
+
+    id = models.BigAutoField(primary_key=True)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    stats = models.JSONField(default=dict)
-    updated_at = models.DateTimeField(auto_now=True)
+    key = models.CharField(max_length=KEY_LENGTH)
+    # The whole stem when it is longer than its key (else empty: the key is the stem).
+    long_stem = models.TextField(blank=True, default="")
+    document_frequency = models.PositiveIntegerField(default=0)
 
     class Meta:
-        verbose_name_plural = "memory corpus stats"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "key"],
+                name="%(app_label)s_%(class)s_unique_key",
+                violation_error_message="The member's vocabulary already holds this stem.",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"corpus of {self.member_id}"
+        return f"{self.key} of {self.member_id}"
+
+
+class MemoryCorpusShard(models.Model):
+    """A share of a member's document count and total lengths: an entry counts in the
+    shard its id picks (`memory.recall_store.CORPUS_SHARDS`), so no row is rewritten by
+    every write of a member; a recall sums the member's few shards."""
+
+    pk = models.CompositePrimaryKey("member", "shard")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    shard = models.PositiveSmallIntegerField()
+    document_count = models.IntegerField(default=0)
+    total_length = models.BigIntegerField(default=0)
+    total_context_length = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"corpus shard {self.shard} of {self.member_id}"

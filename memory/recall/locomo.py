@@ -5,13 +5,16 @@ Agents", ACL 2024 (arXiv:2402.17753), https://github.com/snap-research/locomo,
 CC BY-NC 4.0. The data is read from where it lies and used only for evaluation;
 nothing of it is copied into the project.
 
-Each conversation becomes one member's memory: every turn is an active,
+This module builds the benchmark's own profile (the previous figures, kept for
+comparison; the product's figure comes from ``bench_recall``, which writes through the
+services): each conversation becomes one member's memory: every turn is an active,
 user-stated profile entry with body ``"{speaker}: {text}"``, dated by its session,
 with one ``session-turn`` provenance link naming the session and the turn. Its
-``TermStats`` are made as the storage layer would at write time, including the
-neighbour context of the ``NEIGHBOUR_WINDOW`` turns on each side in the same
-session. Each non-adversarial question (category != 5) with resolvable evidence
-becomes a recall at one minute after the conversation's last session.
+``TermStats`` are made here, including the neighbour context of the
+``NEIGHBOUR_WINDOW`` turns on each side in the same session (what the write path now
+computes from the stored turns, `memory.recall_context`). Each non-adversarial
+question (category != 5) with resolvable evidence becomes a recall at one minute after
+the conversation's last session.
 
 Rankings are scored for (a) the semantic factor alone, every turn ranked by it, and
 (b) the full pipeline as the product runs it: read by the `assistant` consumer with its
@@ -151,7 +154,7 @@ def parse_evidence(raw: Iterable[str], known: Mapping[str, str]) -> frozenset[st
     return frozenset(found)
 
 
-def _sessions(conversation: Mapping[str, Any]) -> list[int]:
+def sessions_of(conversation: Mapping[str, Any]) -> list[int]:
     return sorted(
         int(m.group(1))
         for key, turns in conversation.items()
@@ -170,7 +173,7 @@ def build_conversation(
     candidates: list[RecallCandidate] = []
     known: dict[str, str] = {}
     last_session = None
-    for session in _sessions(conversation):
+    for session in sessions_of(conversation):
         when = parse_session_datetime(conversation[f"session_{session}_date_time"])
         last_session = when if last_session is None else max(last_session, when)
         turns = conversation[f"session_{session}"]
@@ -205,6 +208,22 @@ def build_conversation(
             )
     if last_session is None:
         raise ValueError(f"conversation {sample_id} has no turns")
+    questions = questions_of(sample, known)
+    now = last_session + timedelta(minutes=1)
+    return LocomoConversation(
+        sample_id=sample_id,
+        user_id=user_id,
+        candidates=tuple(candidates),
+        questions=questions,
+        now=now,
+        corpus_stats=corpus_stats_for(c.term_stats for c in candidates),
+        consent_types=_consents_in_force(user_id, now),
+    )
+
+
+def questions_of(sample: Mapping[str, Any], known: Mapping[str, str]) -> tuple[LocomoQuestion, ...]:
+    """The non-adversarial questions whose evidence resolves to entries (``known``: turn
+    ``dia_id`` → entry id)."""
     questions = []
     for qa in sample.get("qa", []):
         category = int(qa.get("category", 0))
@@ -213,16 +232,7 @@ def build_conversation(
         evidence = parse_evidence(qa.get("evidence", []), known)
         if evidence:
             questions.append(LocomoQuestion(str(qa["question"]), category, evidence))
-    now = last_session + timedelta(minutes=1)
-    return LocomoConversation(
-        sample_id=sample_id,
-        user_id=user_id,
-        candidates=tuple(candidates),
-        questions=tuple(questions),
-        now=now,
-        corpus_stats=corpus_stats_for(c.term_stats for c in candidates),
-        consent_types=_consents_in_force(user_id, now),
-    )
+    return tuple(questions)
 
 
 def semantic_ranking(
@@ -263,7 +273,7 @@ def pipeline_ranking(
     return list(result.audit_envelope.returned_ids)
 
 
-def _score(ranked: Sequence[str], evidence: frozenset[str]) -> dict[str, float]:
+def score(ranked: Sequence[str], evidence: frozenset[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     for k in KS:
         top = set(ranked[:k])
@@ -296,7 +306,7 @@ def evaluate(
                     "pipeline": pipeline_ranking(conversation, question.question, config, k=k),
                 }
                 for mode, ranked in rankings.items():
-                    for metric, value in _score(ranked, question.evidence).items():
+                    for metric, value in score(ranked, question.evidence).items():
                         sums[f"{config.name}.{mode}.{metric}"] += value
                         if metric == f"recall_any@{k}":
                             key = f"{config.name}.{mode}.{metric}.cat{question.category}"

@@ -6,8 +6,9 @@ A ranker may also offer ``bind(query, corpus_stats) -> (candidate -> float)`` so
 query is analysed once per recall instead of once per candidate; the pipeline uses
 it when present.
 
-Token statistics are made once, when an entry is written (``term_stats_for``), and
-stored beside it; corpus statistics (``CorpusStats``) are kept per member by the
+Token statistics are made once, when an entry is written (``term_stats_for``: the
+body's stems, its neighbours' stems, its speaker label and session date), and stored
+beside it; corpus statistics (``CorpusStats``) are kept per member by the
 storage layer with ``corpus_stats_add`` / ``corpus_stats_remove``. Recall never
 tokenises a stored body for BM25.
 """
@@ -19,7 +20,8 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -27,8 +29,11 @@ import snowballstemmer
 
 # Bumped whenever tokenising, stop words or stemming change: stored TermStats with
 # another version must be recomputed, or stems written by the old analyser would
-# silently stop matching queries analysed by the new one.
-ANALYZER_VERSION = "en-snowball-v1"
+# silently stop matching queries analysed by the new one. v2 (speaker label and session
+# date as tags, below) stems words exactly as v1: v1 statistics still match every query,
+# they only weigh a label as an own word and know no session date.
+ANALYZER_VERSION = "en-snowball-v2"
+UNTAGGED_ANALYZER_VERSION = "en-snowball-v1"  # ``term_stats_for(..., tagged=False)``
 
 # The classic English function-word list (as shipped with NLTK / Lucene), plus
 # modal verbs. Only words that carry no topic; BM25's idf takes care of the rest.
@@ -50,7 +55,33 @@ ENGLISH_STOP_WORDS: frozenset[str] = frozenset(_STOP_WORD_BLOCK.split())
 # context at write time: a question and its answer usually sit within two turns.
 NEIGHBOUR_WINDOW = 2
 
+# What an entry's own turn says about it besides its words, kept in its context (weighed
+# like a neighbour's words, ``BM25.context_weight``, and never in document frequency):
+# the speaker label a transcript line starts with ("Caroline: I went ...") and the month
+# and year of its session. The counts are integers because the storage layer keeps
+# integer counts; at the default context weight 0.5 a session-date stem weighs as one
+# word of the entry's own, a speaker label's as two (a question names who said it).
+SPEAKER_LABEL_COUNT = 4
+SESSION_DATE_COUNT = 2
+
 _WORD_RE = re.compile(r"[^\W_]+")
+# A leading speaker label: one to four words, the first starting with a letter, then a
+# colon and a space ("Dr. Lee: ...", not "10:30 ..." nor "https://...").
+_LABEL_RE = re.compile(r"\s*([^\W\d_][\w.'-]*(?:[ ][^\W\d_][\w.'-]*){0,3})\s*:\s")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _SEED_SPLIT_RE = re.compile(r"[^a-z0-9]+")
 
 _local = threading.local()
@@ -79,6 +110,20 @@ def analyze(text: str) -> list[str]:
     ]
 
 
+def split_speaker_label(text: str) -> tuple[str, str]:
+    """``"Caroline: I went ..."`` → ``("Caroline", "I went ...")``; ``("", text)``
+    when the text does not start with a speaker label."""
+    match = _LABEL_RE.match(text)
+    if match is None or len(match.group(1)) > 40:
+        return "", text
+    return match.group(1), text[match.end() :]
+
+
+def session_date_terms(when: date) -> list[str]:
+    """The stems of a session's month and year (a question may name "May 2023")."""
+    return analyze(f"{_MONTHS[when.month - 1]} {when.year}")
+
+
 def query_terms(query: str) -> tuple[str, ...]:
     """The distinct stems a query asks for, sorted (what BM25 scores on)."""
     return tuple(sorted(set(analyze(query))))
@@ -89,8 +134,10 @@ class TermStats:
     """What BM25 needs to know about one entry, computed when it is written.
 
     ``terms`` counts the entry's own stems. ``context_terms`` counts the stems of its
-    provenance neighbours (adjacent entries of the same session), which the ranker
-    weighs lower; they are aggregated counts only, never text.
+    provenance neighbours (adjacent turns of the same session), which the ranker
+    weighs lower, plus ``tags``: the entry's speaker label and session date stems, which
+    ``context_terms`` includes and ``tags`` keeps apart so that the context can be
+    rebuilt from new neighbours (``with_neighbours``). Aggregated counts only, never text.
     """
 
     terms: Mapping[str, int]
@@ -98,6 +145,7 @@ class TermStats:
     context_terms: Mapping[str, int] = field(default_factory=dict)
     context_length: int = 0
     analyzer: str = ANALYZER_VERSION
+    tags: Mapping[str, int] = field(default_factory=dict)
 
     def index_terms(self) -> tuple[str, ...]:
         """Every stem that can give this entry a non-zero BM25 score (own and
@@ -112,6 +160,7 @@ class TermStats:
             "length": self.length,
             "context_terms": dict(sorted(self.context_terms.items())),
             "context_length": self.context_length,
+            "tags": dict(sorted(self.tags.items())),
         }
 
     @classmethod
@@ -122,23 +171,43 @@ class TermStats:
             context_terms=dict(data.get("context_terms", {})),
             context_length=int(data.get("context_length", 0)),
             analyzer=str(data.get("analyzer", ANALYZER_VERSION)),
+            tags=dict(data.get("tags", {})),
         )
 
 
-def term_stats_for(text: str, *, neighbours: Iterable[str] = ()) -> TermStats:
-    """Analyse an entry body (and optionally its neighbours' bodies) at write time."""
-    own = analyze(text)
-    context: Counter[str] = Counter()
-    context_length = 0
-    for neighbour in neighbours:
-        stems = analyze(neighbour)
+def _context(tags: Mapping[str, int], neighbours: Iterable[Mapping[str, int]]) -> Counter[str]:
+    context = Counter(tags)
+    for stems in neighbours:
         context.update(stems)
-        context_length += len(stems)
+    return context
+
+
+def term_stats_for(
+    text: str, *, neighbours: Iterable[str] = (), when: date | None = None, tagged: bool = True
+) -> TermStats:
+    """Analyse an entry body at write time, with its neighbour context: the texts of
+    its provenance neighbours (any speaker label of theirs is left out: it names who
+    said the neighbour), its own speaker label and the date of its session (``when``).
+
+    ``tagged=False`` is the previous analysis, ``en-snowball-v1`` (a label is a word of
+    the text, no date), kept to compare against."""
+    tags: Counter[str] = Counter()
+    if tagged:
+        label, text = split_speaker_label(text)
+        neighbours = (split_speaker_label(n)[1] for n in neighbours)
+        for term in analyze(label):
+            tags[term] += SPEAKER_LABEL_COUNT
+        for term in session_date_terms(when) if when is not None else ():
+            tags[term] += SESSION_DATE_COUNT
+    own = Counter(analyze(text))
+    context = _context(tags, (Counter(analyze(n)) for n in neighbours))
     return TermStats(
-        terms=dict(Counter(own)),
-        length=len(own),
+        terms=dict(own),
+        length=sum(own.values()),
         context_terms=dict(context),
-        context_length=context_length,
+        context_length=sum(context.values()),
+        analyzer=ANALYZER_VERSION if tagged else UNTAGGED_ANALYZER_VERSION,
+        tags=dict(tags),
     )
 
 
@@ -146,21 +215,11 @@ def with_neighbours(stats: TermStats, neighbours: Iterable[TermStats]) -> TermSt
     """Replace an entry's neighbour context from its neighbours' own stats.
 
     For the storage layer: when a later turn lands next to an existing entry, or a
-    neighbour is forgotten, the entry's context is rebuilt from the current
-    neighbours' ``terms`` without re-analysing any text.
+    neighbour is forgotten, the entry's context is rebuilt from its ``tags`` and the
+    current neighbours' ``terms`` without re-analysing any text.
     """
-    context: Counter[str] = Counter()
-    context_length = 0
-    for neighbour in neighbours:
-        context.update(neighbour.terms)
-        context_length += neighbour.length
-    return TermStats(
-        terms=stats.terms,
-        length=stats.length,
-        context_terms=dict(context),
-        context_length=context_length,
-        analyzer=stats.analyzer,
-    )
+    context = _context(stats.tags, (n.terms for n in neighbours))
+    return replace(stats, context_terms=dict(context), context_length=sum(context.values()))
 
 
 @dataclass(frozen=True)

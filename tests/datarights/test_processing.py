@@ -149,6 +149,32 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
     assert COFFEE not in json.dumps([e.payload for e in AuditEvent.objects.all()])
 
 
+def test_the_export_says_who_the_memories_are_about_and_since_when():
+    member = consenting_member()
+    remember(
+        member,
+        category="relationship",
+        subject="job",
+        body="Sam works at the bakery",
+        multi_actor={"actor_name": "Samwise Example", "relationship_note": "my sister"},
+    )
+    notebook = _entry(member, WALKS, scope={"kind": "notebook", "notebook_id": "nb-1"})
+    request = process(submit(member, "export", EXPORT))
+    graph = _bundle(request)["people_and_topics"]
+    names = {e["kind"]: e["name"] for e in graph["entities"] if e["kind"] != "self"}
+    assert names == {"person": "Samwise Example", "subject": "job"}
+    assert {(r["type"], r["note"], r["valid_to"]) for r in graph["relationships"]} == {
+        ("sister", "my sister", None),
+        ("about", "", None),
+    }
+    assert str(notebook.pk) not in json.dumps(graph)  # notebook memory is not in the scopes
+    # the readable summary says it in words
+    summary = read_member(artifact_path(request), "summary.html").decode()
+    assert "Who and what your memories are about" in summary
+    assert "<strong>Samwise Example</strong> (a person" in summary
+    assert "<td>you</td><td>sister</td><td>Samwise Example</td>" in summary
+
+
 def test_the_export_carries_the_opt_out_ledger():
     member = consenting_member()
     for opted_out in (True, False, True):

@@ -5,9 +5,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hierarchy.freshness import freshness, staleness
 from hierarchy.freshness_job import freshness_confidence_run, reconfirm_requests_for_member
 from hierarchy.models import ReconfirmRequest
+from memory.freshness import freshness, staleness
 from memory.models import MemoryEntry
 from memory.services import memory_confirm
 from tests.hierarchy.stm_factories import events, member_with, service_actor

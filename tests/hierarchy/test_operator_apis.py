@@ -209,6 +209,7 @@ def test_a_subject_lookup_answers_counts_only_and_audits_no_ids():
     assert body == {
         "lookup": "subject",
         "counts": {**LIFECYCLES, "active": 2, "superseded": 1, "total": 3},
+        "entity": None,
         "entries": None,
     }
     [event] = events("admin.memory_hierarchy.ltm.read")

@@ -172,7 +172,7 @@ def test_the_context_bundle_endpoint(service):
     }
     assert len(first.json()["stm"]) == 1
     assert first.json()["stm_withheld"] == {}
-    assert set(first.json()["ltm"]) == {"entries", "audit_envelope"}
+    assert set(first.json()["ltm"]) == {"entries", "entities", "relationships", "audit_envelope"}
     assert second.json()["cached"] is True
     assert len(events("memory.bundle.resolved")) == 2
 

@@ -182,6 +182,7 @@ def test_an_erasure_marks_only_the_records_it_concerns_gone():
 
 IDEMPOTENT_OPERATIONS = {
     ("/api/v1/me/memories/", "post"),
+    ("/api/v1/me/entities/{id}/retire/", "post"),
     ("/api/v1/members/{member_id}/memories/", "post"),
     ("/api/v1/members/{member_id}/sessions/{session_id}/turns/", "post"),
     ("/api/v1/members/{member_id}/short-term/", "post"),

@@ -166,7 +166,7 @@ def stored(member) -> dict[str, int]:
         "short-term": ShortTermMemory.objects.filter(member=member).count(),
         "tokens": ContinuationToken.objects.filter(member=member).count(),
         "notices": MemoryNotice.objects.filter(member=member).count(),
-        "terms": MemoryEntryTerm.objects.filter(member_id=member.pk).count(),
+        "terms": MemoryEntryTerm.objects.filter(entry__member_id=member.pk).count(),
     }
 
 

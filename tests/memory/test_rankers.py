@@ -1,6 +1,7 @@
 """The semantic factor: the seed's Jaccard and the stemmed BM25, without a database."""
 
 from dataclasses import dataclass
+from datetime import date, datetime
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,9 @@ from memory.recall.rankers import (
     BM25,
     ENGLISH_STOP_WORDS,
     SEMANTIC_RANKERS,
+    SESSION_DATE_COUNT,
+    SPEAKER_LABEL_COUNT,
+    UNTAGGED_ANALYZER_VERSION,
     CorpusStats,
     TermStats,
     analyze,
@@ -23,6 +27,8 @@ from memory.recall.rankers import (
     matched_terms,
     query_terms,
     seed_tokens,
+    session_date_terms,
+    split_speaker_label,
     term_stats_for,
     with_neighbours,
 )
@@ -34,8 +40,8 @@ class Doc:
     term_stats: TermStats
 
 
-def doc(body: str, *, neighbours: tuple[str, ...] = ()) -> Doc:
-    return Doc(body, term_stats_for(body, neighbours=neighbours))
+def doc(body: str, *, neighbours: tuple[str, ...] = (), when: date | None = None) -> Doc:
+    return Doc(body, term_stats_for(body, neighbours=neighbours, when=when))
 
 
 def corpus(*docs: Doc) -> CorpusStats:
@@ -99,8 +105,101 @@ def test_term_stats_count_own_stems_and_neighbour_stems_apart():
 
 
 def test_term_stats_survive_a_json_round_trip():
-    stats = term_stats_for("coffee every morning", neighbours=("tea at noon",))
+    stats = term_stats_for(
+        "Ann: coffee every morning", neighbours=("tea at noon",), when=date(2023, 5, 8)
+    )
     assert TermStats.from_json(stats.to_json()) == stats
+
+
+def test_term_stats_stored_before_tags_still_load():
+    stored = {"terms": {"coffe": 1}, "length": 1, "context_terms": {"tea": 1}}
+    assert TermStats.from_json(stored).tags == {}
+
+
+# --- speaker label and session date ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Caroline: I went to a support group.", ("Caroline", "I went to a support group.")),
+        ("Dr. Lee: take two a day", ("Dr. Lee", "take two a day")),
+        ("10:30 meeting with Ann", ("", "10:30 meeting with Ann")),
+        ("see https://example.org first", ("", "see https://example.org first")),
+        ("Note that: it rained", ("Note that", "it rained")),
+        ("no label here", ("", "no label here")),
+        (
+            "A very long sentence that goes on: and on",
+            ("", "A very long sentence that goes on: and on"),
+        ),
+    ],
+)
+def test_a_leading_speaker_label_is_split_from_the_text(text, expected):
+    assert split_speaker_label(text) == expected
+
+
+def test_session_date_terms_are_the_month_and_year_stems():
+    assert session_date_terms(date(2023, 2, 1)) == ["februari", "2023"]
+    # "may" is a stop word, in a query as in the index: only the year is left
+    assert session_date_terms(datetime(2023, 5, 8, 13, 56)) == ["2023"]
+
+
+def test_label_and_session_date_go_to_the_context_as_tags_never_the_own_terms():
+    stats = term_stats_for(
+        "Caroline: I joined a support group.",
+        neighbours=("Melanie: How did it go?", "Thanks for telling me"),
+        when=date(2023, 2, 1),
+    )
+    assert stats.terms == {"join": 1, "support": 1, "group": 1}
+    assert stats.length == 3
+    assert stats.tags == {
+        "carolin": SPEAKER_LABEL_COUNT,
+        "februari": SESSION_DATE_COUNT,
+        "2023": SESSION_DATE_COUNT,
+    }
+    # the neighbours' own labels name who said them: left out
+    assert stats.context_terms == {**stats.tags, "go": 1, "thank": 1, "tell": 1}
+    assert stats.context_length == sum(stats.context_terms.values())
+    # document frequency counts own terms only: tags never make a stem common
+    assert set(corpus_stats_for([stats]).document_frequency) == {"join", "support", "group"}
+
+
+def test_untagged_analysis_is_the_previous_one():
+    stats = term_stats_for(
+        "Caroline: I joined a group.", neighbours=("Melanie: Nice!",), tagged=False
+    )
+    assert stats.terms == {"carolin": 1, "join": 1, "group": 1}
+    assert stats.context_terms == {"melani": 1, "nice": 1}
+    assert stats.tags == {}
+    assert stats.analyzer == UNTAGGED_ANALYZER_VERSION != ANALYZER_VERSION
+
+
+@given(
+    body=texts,
+    label=st.sampled_from(["", "Ann: ", "Dr. Lee: "]),
+    neighbours=st.lists(texts.map(lambda t: f"Bo: {t}"), max_size=4),
+    when=st.one_of(st.none(), st.dates()),
+)
+def test_with_neighbours_keeps_the_tags_and_matches_a_fresh_analysis(body, label, neighbours, when):
+    alone = term_stats_for(label + body, when=when)
+    rebuilt = with_neighbours(alone, [term_stats_for(n) for n in neighbours])
+    assert rebuilt == term_stats_for(label + body, neighbours=neighbours, when=when)
+
+
+def test_a_question_naming_the_speaker_prefers_what_that_speaker_said():
+    hers = doc("Caroline: I went to the support group yesterday.")
+    his = doc("Melanie: I heard about the support group from a friend.")
+    stats = corpus(hers, his, *FILLER)
+    query = "When did Caroline go to the support group?"
+    assert bm25(query, hers, stats) > bm25(query, his, stats)
+
+
+def test_a_question_naming_a_month_finds_a_turn_of_that_session():
+    february = doc("Gina: I found the perfect spot for my store!", when=date(2023, 2, 1))
+    march = doc("Gina: I found the perfect dress for the store!", when=date(2023, 3, 9))
+    stats = corpus(february, march, *FILLER)
+    query = "What did Gina find for her store in February 2023?"
+    assert bm25(query, february, stats) > bm25(query, march, stats)
 
 
 def test_with_neighbours_rebuilds_context_without_reanalysing_text():

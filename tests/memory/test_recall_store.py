@@ -22,14 +22,13 @@ from memory.enums import (
     ScopeKind,
     SuppressionReason,
 )
-from memory.models import MemoryCorpusStats, MemoryDeletionHold, MemoryEntry, MemoryEntryTerm
+from memory.models import MemoryDeletionHold, MemoryEntry, MemoryEntryTerm
 from memory.policy import conflict_key
 from memory.recall import (
     RELEVANCE_V1,
     SEED_V1,
     RecallRequest,
     ScopeKey,
-    corpus_stats_for,
     jaccard,
     resolve,
     term_stats_for,
@@ -44,8 +43,8 @@ from memory.recall.rankers import TermStats
 from memory.recall_service import recall_request_build, recall_run
 from memory.recall_store import (
     corpus_stats_get,
-    entry_terms_rows,
     member_candidates,
+    member_index_load,
     recall_candidates,
     recall_reference,
     recall_resolve,
@@ -215,11 +214,7 @@ def synthetic_member(seed: int, n: int):
             )
         )
     MemoryEntry.objects.bulk_create(entries)
-    MemoryEntryTerm.objects.bulk_create(
-        row for e in entries if e.lifecycle != Lifecycle.TOMBSTONED for row in entry_terms_rows(e)
-    )
-    live = [TermStats.from_json(e.term_stats) for e in entries if e.lifecycle != "tombstoned"]
-    MemoryCorpusStats.objects.create(member=member, stats=corpus_stats_for(live).to_json())
+    member_index_load(member_id=member.pk, entries=entries)
     for entry in rng.sample(entries, k=max(1, n // 50)):
         MemoryDeletionHold.objects.create(
             entry=entry,
@@ -366,9 +361,7 @@ def test_many_entries_alike_still_rank_exactly():
         for i in range(300)
     ]
     MemoryEntry.objects.bulk_create(entries)
-    MemoryEntryTerm.objects.bulk_create(row for e in entries for row in entry_terms_rows(e))
-    stats = corpus_stats_for(TermStats.from_json(e.term_stats) for e in entries)
-    MemoryCorpusStats.objects.create(member=member, stats=stats.to_json())
+    member_index_load(member_id=member.pk, entries=entries)
     for query in ("coffee", ""):
         request = RecallRequest(
             user_id=str(member.pk),
@@ -414,11 +407,9 @@ def test_writes_keep_the_stem_index_in_step():
             if entry.lifecycle == Lifecycle.TOMBSTONED:
                 assert not postings.exists()
                 continue
-            assert {p.stem for p in postings} == set(TermStats.from_json(entry.term_stats).terms)
-            for posting in postings:
-                assert posting.reference_count == entry.reference_count
-                assert posting.anchor == (entry.last_referenced_at or entry.updated_at)
-                assert posting.origin == entry.origin
+            assert {p.stem.key for p in postings} == set(
+                TermStats.from_json(entry.term_stats).terms
+            )
 
     agree("coffee")
     # when the member edits, pauses and forgets
@@ -427,7 +418,7 @@ def test_writes_keep_the_stem_index_in_step():
     memory_pause(entry=walk, actor=Actor.of(member))
     memory_tombstone(entry=coffee, actor=Actor.of(member))
     agree("coffee")
-    # and recalls move the usage counters (the trigger copies them to the postings)
+    # and recalls move the usage counters (the stream reads them from the entry)
     for _ in range(3):
         request = recall_request_build(
             member_id=member.pk,
@@ -473,13 +464,7 @@ def stored_member(*rows: dict):
         if hold:
             held.append(entry)
     MemoryEntry.objects.bulk_create(entries)
-    MemoryEntryTerm.objects.bulk_create(
-        row for e in entries if e.lifecycle != Lifecycle.TOMBSTONED for row in entry_terms_rows(e)
-    )
-    stats = corpus_stats_for(
-        TermStats.from_json(e.term_stats) for e in entries if e.lifecycle != Lifecycle.TOMBSTONED
-    )
-    MemoryCorpusStats.objects.create(member=member, stats=stats.to_json())
+    member_index_load(member_id=member.pk, entries=entries)
     for entry in held:
         MemoryDeletionHold.objects.create(
             entry=entry,

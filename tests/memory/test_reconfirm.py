@@ -9,11 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hierarchy.freshness import freshness, staleness
 from hierarchy.freshness_job import freshness_confidence_run
 from hierarchy.models import ReconfirmRequest
 from iris_site.models import AuditEvent
 from memory.erasure import FORGOTTEN_BODY, memory_erasure_residue
+from memory.freshness import freshness, staleness
 from memory.models import MemoryEntry, MemoryNotice
 from memory.policy import confidence_for_origin
 from tests.conftest import bearer_client

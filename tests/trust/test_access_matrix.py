@@ -32,6 +32,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
 
 from iris_site.enums import Consumer, OperatorRole
+from memory.models import MemoryEntity
 from tests.continuity.factories import token_body
 from tests.datarights.factories import EXPORT
 from tests.iris_site.factories import PASSWORD
@@ -168,6 +169,11 @@ class Row:
     @property
     def id(self) -> str:
         return f"{self.method} /{self.route}"
+
+
+def person(world: World):
+    """A's entity for the person of A's multi-actor memory."""
+    return MemoryEntity.objects.get(member=world["actor_entry"].member_id, kind="person").pk
 
 
 def pk(name: str) -> Kwargs:
@@ -477,6 +483,23 @@ ROWS: tuple[Row, ...] = (
     # --- operators ------------------------------------------------------------------------
     Row(OPS + "audit-events/", "GET", any_operator(200)),
     Row(OPS + "audit-events/verify/", "GET", any_operator(200, other_tenant=403)),
+    Row(ME + "entities/", "GET", member_api(200)),
+    Row(ME + "entities/<uuid:pk>/", "GET", member_api(200, 404), lambda w: {"pk": person(w)}),
+    Row(
+        ME + "entities/<uuid:pk>/retire/",
+        "POST",
+        member_api(200, 404),
+        lambda w: {"pk": person(w)},
+        body={},
+    ),
+    # The admin override moves a row it never reads: admins only, inside their tenant.
+    Row(
+        OPS + "memory-hierarchy/stm-rows/<uuid:stm_id>/rescope/",
+        "POST",
+        operator_api(support=403, admin=200, ts=403, legal=403, other_tenant=404),
+        lambda w: {"stm_id": w["stm"].pk},
+        body={"scope_kind": "agent_run", "scope_id": "run-9", **JUSTIFICATION},
+    ),
     Row(OPS + "memory-hierarchy/counts/", "GET", any_operator(200)),
     Row(
         OPS + "memory-hierarchy/replay/<str:scope_id>/",
@@ -797,6 +820,28 @@ ROWS: tuple[Row, ...] = (
         "POST",
         member_page(302, 404),
         body=lambda w: {"ids": str(w["entry"].pk)},
+        page=True,
+    ),
+    Row(PROFILE + "people/", "GET", member_page(200), page=True),
+    Row(
+        PROFILE + "people/<uuid:entity_id>/",
+        "GET",
+        member_page(200, 404),
+        lambda w: {"entity_id": person(w)},
+        page=True,
+    ),
+    Row(
+        PROFILE + "people/<uuid:entity_id>/forget/",
+        "GET",
+        member_page(200, 404),
+        lambda w: {"entity_id": person(w)},
+        page=True,
+    ),
+    Row(
+        PROFILE + "people/<uuid:entity_id>/forget/",
+        "POST",
+        member_page(302, 404),
+        lambda w: {"entity_id": person(w)},
         page=True,
     ),
     Row(PROFILE + "clear/", "GET", member_page(200), page=True),

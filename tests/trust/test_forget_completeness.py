@@ -170,7 +170,7 @@ def _file_bytes(path: Path) -> bytes:
 
 # Where the seed puts the marker beyond a plain-text search's sight: a sensitive
 # short-term row (encrypted at rest) and, in general, export files (possibly encrypted).
-SEEDED_ENCRYPTED_STORES = {"short-term-memory", "export-files"}
+SEEDED_ENCRYPTED_STORES = {"short-term-memory", "export-files", "entities"}
 
 
 def encrypted_residue(member, entry_ids, marker: str, *, purge: bool) -> dict:

@@ -3,8 +3,9 @@
     counts                                   tier counts
     replay --scope ID [--since] [--limit]    the memory.stm.* timeline of a scope (R1/RC1)
     stm --scope ID --justification TEXT      live short-term rows of a scope (no content)
-    ltm --entity ID --justification TEXT     long-term entries about an entry id or actor
-                                             handle (metadata); a subject: counts only
+    ltm --entity ID --justification TEXT     long-term entries about an entity id (any
+                                             state), an entry id or actor handle
+                                             (metadata); a subject: counts only
     consolidate --stm ID --from-file PATH --justification TEXT [--apply]
     demote --entry ID --member ID --scope-id S --justification TEXT [--apply]
 
@@ -132,7 +133,9 @@ class Command(BaseCommand):
             "ltm", "long-term entries about an entity, every lifecycle state (subject: counts)"
         )
         ltm.add_argument(
-            "--entity", required=True, help="entry id, actor handle, or subject (counts only)"
+            "--entity",
+            required=True,
+            help="entity id, entry id, actor handle, or subject (counts only)",
         )
         ltm.add_argument("--justification", required=True, help="why you read member data")
         ltm.add_argument("--state", choices=Lifecycle.values)
@@ -270,7 +273,10 @@ class Command(BaseCommand):
         )
         output = admin_ltm_lookup(lookup, now=timezone.now(), history=options["history"])
         counts = [{"lifecycle": state, "count": n} for state, n in output["counts"].items()]
-        human = f"lookup by {lookup.kind}\n" + _table(counts, ["lifecycle", "count"])
+        human = f"lookup by {lookup.kind}\n"
+        if lookup.entity is not None:
+            human += f"entity {lookup.entity.pk}: {lookup.entity.kind}, {lookup.entity.state}\n"
+        human += _table(counts, ["lifecycle", "count"])
         if lookup.entries is not None:
             human += "\n\n" + _table(
                 output["entries"],

@@ -1,0 +1,132 @@
+"""People and topics (/profile/memory/people/): who and what Iris's memories are about,
+what it holds about each, and "forget everything about them", over the same selectors and
+services as the member API (`memory.entities`)."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from iris_site.api.gated import MEMBER_OWN, content_view
+from iris_site.audit.events import Actor
+from iris_site.errors import DomainError, NotFound
+from memory.entities import entity_detail, entity_retire, member_entities
+from memory.entity_policy import ABOUT
+from memory.enums import EntityKind
+from memory.gate import ContentKind
+from memory.views import member_required
+
+
+def _detail_or_404(request, entity_id):
+    try:
+        detail = entity_detail(request.user, entity_id)
+    except NotFound:
+        raise Http404 from None
+    if detail.entity.kind == EntityKind.SELF:  # the member is forgotten by a full clear
+        raise Http404
+    return detail
+
+
+def _name(summary) -> str:
+    if summary.kind == EntityKind.SELF:
+        return _("you")
+    if summary.label:
+        return summary.label
+    return _("someone you mentioned") if summary.kind == EntityKind.PERSON else _("a topic")
+
+
+def _relationship_text(rel, names: dict) -> str:
+    """ "Your sister", "Sam, about the allotment": the relationship in the member's words."""
+    here, there = names.get(rel.from_entity_id), names.get(rel.to_entity_id)
+    if rel.type == ABOUT:
+        return _("%(who)s, about %(what)s") % {"who": here or _("someone"), "what": there or "…"}
+    kind = rel.type or _("someone you know")
+    who = there or _("someone")
+    text = _("Your %(kind)s, %(who)s") % {"kind": kind, "who": who}
+    said = " ".join(rel.note.split()).casefold().removeprefix("my ")
+    return f"{text} ({rel.note})" if rel.note and said != rel.type.casefold() else text
+
+
+def _held(relationships, names: dict) -> list[dict]:
+    """One line per relationship as the member would say it, with the periods it held:
+    several memories stating the same relationship are one line, overlapping periods one
+    period."""
+    lines: dict[str, list[list]] = {}
+    for rel in sorted(relationships, key=lambda r: r.valid_from):
+        periods = lines.setdefault(_relationship_text(rel, names), [])
+        last = periods[-1] if periods else None
+        if last and (last[1] is None or rel.valid_from <= last[1]):
+            open_ = last[1] is None or rel.valid_to is None
+            last[1] = None if open_ else max(last[1], rel.valid_to)
+        else:
+            periods.append([rel.valid_from, rel.valid_to])
+    return [
+        {"text": text, "periods": [{"valid_from": a, "valid_to": b} for a, b in periods]}
+        for text, periods in lines.items()
+    ]
+
+
+def _context(request, detail) -> dict:
+    names = {e.id: _name(e) for e in member_entities(request.user)}
+    names[detail.entity.id] = _name(detail.entity)
+    return {
+        "detail": detail,
+        "name": _name(detail.entity),
+        "relationships": _held(detail.relationships, names),
+    }
+
+
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
+@require_GET
+@member_required
+def people_index(request):
+    entities = [e for e in member_entities(request.user) if e.kind != EntityKind.SELF]
+    return render(
+        request,
+        "memory/people.html",
+        {
+            "people": [e for e in entities if e.kind == EntityKind.PERSON],
+            "topics": [e for e in entities if e.kind == EntityKind.SUBJECT],
+        },
+    )
+
+
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
+@require_GET
+@member_required
+def person_detail(request, entity_id):
+    detail = _detail_or_404(request, entity_id)
+    return render(request, "memory/person.html", _context(request, detail))
+
+
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
+@require_http_methods(["GET", "POST"])
+@member_required
+def person_forget(request, entity_id):
+    detail = _detail_or_404(request, entity_id)
+    if request.method == "POST":
+        try:
+            result = entity_retire(
+                member=request.user, entity_id=detail.entity.id, actor=Actor.of(request.user)
+            )
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            return redirect("memory:person", entity_id=detail.entity.id)
+        what = _("this person") if detail.entity.kind == EntityKind.PERSON else _("this topic")
+        messages.success(
+            request,
+            ngettext(
+                "Forgot everything about %(what)s: %(n)d memory erased, with its history, "
+                "and every relationship. Nothing an assistant says brings it back; only you "
+                "can tell Iris again.",
+                "Forgot everything about %(what)s: %(n)d memories erased, with their "
+                "history, and every relationship. Nothing an assistant says brings it back; "
+                "only you can tell Iris again.",
+                result.erased_count,
+            )
+            % {"what": what, "n": result.erased_count},
+        )
+        return redirect("memory:people")
+    return render(request, "memory/person_forget.html", _context(request, detail))

@@ -1,0 +1,157 @@
+"""Neighbour context, computed by the write path: what a turn's neighbours said.
+
+An entry whose `session-turn` provenance cites stored conversation turns is indexed with
+the stems of the turns within `NEIGHBOUR_WINDOW` of each cited turn in its session (the
+cited turns themselves excluded): BM25 weighs them lower than the entry's own words
+(`memory.recall.rankers.BM25`), and they are counts of stems only, never text.
+
+The context follows the turn log. `MemoryContextAnchor` records each entry's cited
+turns by session and position; when a turn is appended next to an anchor (the turns
+after an entry's turn usually arrive after it is written) or erased (forgetting an entry
+erases the turns it cites), `neighbour_context_refresh` re-indexes the entries anchored
+within the window: their statistics, the corpus counters and their postings. An edit of
+an entry's body keeps its context (`with_body`): the turns did not change. The session
+date (the cited turns' `captured_at`) and a leading speaker label are kept as tags.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+
+from memory.enums import Lifecycle, ProvenanceKind
+from memory.models import ConversationTurn, MemoryContextAnchor, MemoryEntry
+from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, term_stats_for, with_neighbours
+from memory.recall_store import corpus_stats_apply, entry_terms_index
+
+Anchor = tuple[str, int]  # (session id, turn position)
+
+
+def _cited_refs(provenance_chain: Iterable[Mapping]) -> list[uuid.UUID]:
+    refs = []
+    for link in provenance_chain or ():
+        if link.get("kind") != ProvenanceKind.SESSION_TURN:
+            continue
+        try:
+            refs.append(uuid.UUID(str(link.get("ref"))))
+        except ValueError:
+            continue
+    return refs
+
+
+def context_anchors(*, member_id, provenance_chain: Iterable[Mapping]) -> list[Anchor]:
+    """The stored turns of the member an entry's provenance cites, by position."""
+    refs = _cited_refs(provenance_chain)
+    if not refs:
+        return []
+    rows = ConversationTurn.objects.filter(member_id=member_id, pk__in=refs).values_list(
+        "session_id", "sequence"
+    )
+    return sorted(set(rows))
+
+
+def context_texts(*, member_id, anchors: Sequence[Anchor]) -> list[str]:
+    """The stored turns within the window of the anchors, the anchors excluded, in
+    session and turn order."""
+    cited = set(anchors)
+    wanted: dict[str, set[int]] = {}
+    for session, sequence in anchors:
+        for position in range(sequence - NEIGHBOUR_WINDOW, sequence + NEIGHBOUR_WINDOW + 1):
+            if position > 0 and (session, position) not in cited:
+                wanted.setdefault(session, set()).add(position)
+    texts: list[str] = []
+    for session in sorted(wanted):
+        texts += ConversationTurn.objects.filter(
+            member_id=member_id, session_id=session, sequence__in=sorted(wanted[session])
+        ).values_list("text", flat=True)
+    return texts
+
+
+def session_date(provenance_chain: Iterable[Mapping]) -> datetime | None:
+    """When the entry's cited turns were said: the earliest `session-turn` captured_at."""
+    dates = []
+    for link in provenance_chain or ():
+        if link.get("kind") != ProvenanceKind.SESSION_TURN or not link.get("captured_at"):
+            continue
+        try:
+            dates.append(datetime.fromisoformat(str(link["captured_at"])))
+        except ValueError:
+            continue
+    return min(dates) if dates else None
+
+
+def entry_term_stats(*, member_id, body: str, provenance_chain: Iterable[Mapping]) -> dict:
+    """An entry's term statistics: its body's stems, its speaker label and session date
+    as tags, and its neighbour context."""
+    anchors = context_anchors(member_id=member_id, provenance_chain=provenance_chain)
+    neighbours = context_texts(member_id=member_id, anchors=anchors) if anchors else ()
+    return term_stats_for(
+        body, neighbours=neighbours, when=session_date(provenance_chain)
+    ).to_json()
+
+
+def with_body(entry: MemoryEntry, body: str) -> dict:
+    """An edited body's statistics: the new body, the same turns around it."""
+    return entry_term_stats(
+        member_id=entry.member_id, body=body, provenance_chain=entry.provenance_chain
+    )
+
+
+def context_anchors_record(*, entry: MemoryEntry) -> None:
+    """Record where a new entry's context is anchored (its cited stored turns)."""
+    anchors = context_anchors(member_id=entry.member_id, provenance_chain=entry.provenance_chain)
+    MemoryContextAnchor.objects.bulk_create(
+        [
+            MemoryContextAnchor(
+                member_id=entry.member_id, session_id=session, sequence=sequence, entry=entry
+            )
+            for session, sequence in anchors
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def neighbour_context_refresh(
+    *, member_id, session_id: str, positions: Iterable[int], exclude: Iterable = ()
+) -> int:
+    """Re-index the entries whose context window covers these positions of the session
+    (a turn appended or erased there), but ``exclude``d ones; returns how many changed."""
+    near: set[int] = set()
+    for position in positions:
+        near.update(range(position - NEIGHBOUR_WINDOW, position + NEIGHBOUR_WINDOW + 1))
+    if not near:
+        return 0
+    skip = {str(i) for i in exclude}
+    entry_ids = {
+        str(entry_id)
+        for entry_id in MemoryContextAnchor.objects.filter(
+            member_id=member_id, session_id=session_id, sequence__in=sorted(near)
+        ).values_list("entry_id", flat=True)
+    } - skip
+    changed = 0
+    entries = MemoryEntry.objects.filter(member_id=member_id, pk__in=sorted(entry_ids)).exclude(
+        lifecycle=Lifecycle.TOMBSTONED
+    )
+    for entry in entries.order_by("pk"):
+        if not entry.term_stats:
+            continue
+        anchors = sorted(
+            MemoryContextAnchor.objects.filter(entry_id=entry.pk).values_list(
+                "session_id", "sequence"
+            )
+        )
+        texts = context_texts(member_id=member_id, anchors=anchors)
+        stats = with_neighbours(
+            TermStats.from_json(entry.term_stats), [term_stats_for(text) for text in texts]
+        ).to_json()
+        if stats == entry.term_stats:
+            continue
+        corpus_stats_apply(
+            member_id=member_id, added=[(entry.pk, stats)], removed=[(entry.pk, entry.term_stats)]
+        )
+        MemoryEntry.objects.filter(pk=entry.pk).update(term_stats=stats)
+        entry.term_stats = stats
+        entry_terms_index(entry=entry)
+        changed += 1
+    return changed

@@ -1,0 +1,75 @@
+"""People and topics in a real browser, keyboard only: a member opens one person, sees
+what Iris holds and since when, forgets everything about them with one confirmation;
+axe finds no WCAG 2.1 A/AA violation on each page, and the server holds what the page
+said (the person retired, their memories erased, the others kept)."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from memory.models import MemoryEntity, MemoryEntry
+from tests.browser.test_member_controls import assert_accessible
+from tests.browser.test_memory_page import sign_in_with_keyboard, tab_to
+from tests.memory.factories import consenting_member, remember
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+NAME = "Samwise Example"
+
+
+def test_keyboard_only_forget_everything_about_one_person(page: Page, live_server, screenshot):
+    # given a member with two memories about Sam and one about themself
+    member = consenting_member()
+    about_sam = [
+        remember(
+            member,
+            category="relationship",
+            subject=subject,
+            body=body,
+            multi_actor={"actor_name": NAME, "relationship_note": "my sister"},
+        ).entry
+        for subject, body in (
+            ("job", "Sam works at the bakery"),
+            ("birthday", "Sam's birthday is in May"),
+        )
+    ]
+    kept = remember(member, body="I take my coffee black", subject="coffee").entry
+    sign_in_with_keyboard(page, live_server.url, member.email)
+
+    # when the member opens People and topics, then Sam, by keyboard
+    tab_to(page, page.get_by_role("link", name="People and topics"), limit=40)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="People and topics", level=1)).to_be_visible()
+    assert_accessible(page)
+    tab_to(page, page.get_by_role("link", name=NAME), limit=40)
+    page.keyboard.press("Enter")
+    # then the person's page shows what Iris holds and since when the relationship holds
+    expect(page.get_by_role("heading", name=NAME, level=1)).to_be_visible()
+    expect(page.get_by_role("link", name="Sam works at the bakery")).to_be_visible()
+    expect(page.get_by_role("link", name="Sam's birthday is in May")).to_be_visible()
+    expect(page.get_by_text(f"Your sister, {NAME}").first).to_be_visible()
+    screenshot("person")
+    assert_accessible(page)
+
+    # when they ask to forget everything about Sam, and confirm
+    tab_to(page, page.get_by_role("link", name="Forget everything about this person"), limit=60)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=f"Forget everything about {NAME}?")).to_be_visible()
+    expect(page.get_by_text("2 memories and")).to_be_visible()
+    assert_accessible(page)
+    tab_to(page, page.get_by_role("button", name="Yes, forget everything"), limit=40)
+    page.keyboard.press("Enter")
+
+    # then focus lands on the status, which says what was forgotten, not who
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("Forgot everything about this person: 2 memories erased")
+    expect(status).to_be_focused()
+    expect(page.get_by_text(NAME)).to_have_count(0)
+    screenshot("forgotten")
+    assert_accessible(page)
+    # and the server holds it: Sam retired without a name, both memories erased, coffee kept
+    person = MemoryEntity.objects.get(member=member, kind="person")
+    assert person.state == "retired" and person.label == ""
+    for entry in about_sam:
+        entry.refresh_from_db()
+        assert entry.lifecycle == "tombstoned" and "Sam" not in entry.body
+    assert MemoryEntry.objects.get(pk=kept.pk).lifecycle == "active"

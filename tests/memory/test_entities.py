@@ -1,0 +1,432 @@
+"""Entities and relationships of long-term memory (`memory.entities`): derived from
+ordinary remembers, validity intervals closed by supersession, recall as of a time,
+retirement through the erasure service, decay, and the member's API."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+
+from hierarchy.bundle import get_context_bundle
+from iris_site.audit.events import Actor
+from iris_site.errors import NotFound, PolicyRefusal
+from iris_site.models import AuditEvent
+from memory.capabilities import capabilities_for
+from memory.entities import (
+    entity_detail,
+    entity_label,
+    entity_retire,
+    member_entities,
+    recalled_graph,
+)
+from memory.erasure import memory_erasure_residue
+from memory.member_settings import member_memory_settings_set
+from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
+from memory.recall_service import recall_request_build, recall_run
+from memory.retention import memory_decay_due
+from memory.selectors import principal_capabilities
+from memory.services import memory_forget_actor
+from tests.conftest import bearer_client
+from tests.iris_site.factories import ServiceClientFactory
+from tests.memory.factories import (
+    INFERENCE_JOB,
+    assert_no_audit_mentions,
+    consenting_member,
+    memory_audit,
+    remember,
+)
+from tests.trust.test_forget_completeness import schema_hits
+
+pytestmark = pytest.mark.django_db
+
+T1 = timezone.now() - timedelta(days=60)
+T2 = T1 + timedelta(days=30)
+NAME = "Samwise Example"
+
+
+def sam(member, *, now=None, body="Sam works at the bakery", note="my sister", **fields):
+    return remember(
+        member,
+        category="relationship",
+        subject=fields.pop("subject", "job"),
+        body=body,
+        multi_actor={"actor_name": NAME, "relationship_note": note},
+        now=now,
+        **fields,
+    )
+
+
+def entity_of(member, kind) -> MemoryEntity:
+    return MemoryEntity.objects.get(member=member, kind=kind)
+
+
+def recall(member, **kw):
+    request = recall_request_build(
+        member_id=member.pk,
+        capabilities=capabilities_for("notebook"),
+        surface="notebook",
+        scope={"kind": "profile"},
+        query=kw.pop("query", ""),
+    )
+    return recall_run(request=request, actor=Actor.system("test-surface"), **kw)
+
+
+def returned_bodies(result) -> list[str]:
+    return [e.body for e in result.entries]
+
+
+# --- Derivation ---------------------------------------------------------------------------------
+
+
+def test_an_ordinary_remember_links_the_person_the_subject_and_relationships():
+    member = consenting_member()
+    entry = sam(member).entry
+    person, subject, me = (entity_of(member, k) for k in ("person", "subject", "self"))
+    assert {link.entity_id for link in MemoryEntryEntity.objects.filter(entry=entry)} == {
+        person.pk,
+        subject.pk,
+    }
+    # the person's label is the name the write gave, encrypted at rest; never a digest input
+    assert entity_label(person) == NAME and NAME not in person.label
+    assert entity_label(subject) == "job"
+    rels = {(r.from_entity_id, r.to_entity_id): r for r in MemoryRelationship.objects.all()}
+    sister = rels[(me.pk, person.pk)]
+    assert (sister.type, sister.note, sister.valid_to) == ("sister", "my sister", None)
+    assert rels[(person.pk, subject.pk)].type == "about"
+    assert sister.valid_from == entry.created_at and sister.source_entry_id == entry.pk
+    # a fact about no one else is about the member themself
+    own = remember(member, body="I take my coffee black", subject="coffee").entry
+    assert me.pk in set(
+        MemoryEntryEntity.objects.filter(entry=own).values_list("entity_id", flat=True)
+    )
+    # the same person again is the same entity; entities never cross members
+    sam(member, subject="birthday", body="Sam's birthday is in May")
+    assert MemoryEntity.objects.filter(member=member, kind="person").count() == 1
+    other = consenting_member()
+    sam(other)
+    assert entity_of(other, "person").digest != person.digest
+
+
+def test_superseding_a_fact_closes_its_relationships_interval():
+    member = consenting_member()
+    old = sam(member, now=T1).entry
+    new = sam(member, now=T2, body="Sam now works at the library", note="my colleague").entry
+    old.refresh_from_db()
+    assert old.lifecycle == "superseded"
+    closed = MemoryRelationship.objects.filter(source_entry=old)
+    assert closed.count() == 2 and {r.valid_to for r in closed} == {T2}
+    assert {r.valid_from for r in closed} == {T1}
+    current = MemoryRelationship.objects.get(source_entry=new, type="colleague")
+    assert (current.valid_from, current.valid_to) == (T2, None)
+    # nothing was deleted: the history says when each held
+    detail = entity_detail(member, entity_of(member, "person").pk)
+    assert [(r.type, r.valid_to) for r in detail.relationships if r.type != "about"] == [
+        ("sister", T2),
+        ("colleague", None),
+    ]
+
+
+def test_recall_as_of_a_time_returns_what_held_then():
+    member = consenting_member()
+    sam(member, now=T1)
+    sam(member, now=T2, body="Sam now works at the library", note="my colleague")
+    then = recall(member, as_of=T1 + timedelta(days=1))
+    assert returned_bodies(then) == ["Sam works at the bakery"]
+    graph = recalled_graph(
+        member_id=member.pk, entry_ids=then.audit_envelope.returned_ids, as_of=T1 + timedelta(1)
+    )
+    assert {r.type for r in graph.relationships} == {"sister", "about"}
+    now = recall(member, as_of=T2 + timedelta(days=1))
+    assert returned_bodies(now) == ["Sam now works at the library"]
+    assert returned_bodies(recall(member)) == ["Sam now works at the library"]
+    # before anything was said, nothing held
+    assert returned_bodies(recall(member, as_of=T1 - timedelta(days=1))) == []
+
+
+def test_recall_narrowed_to_one_entity_and_never_to_anothers():
+    member = consenting_member()
+    sam(member)
+    remember(member, body="I take my coffee black", subject="coffee")
+    person = entity_of(member, "person")
+    result = recall(member, entity_id=person.pk)
+    assert returned_bodies(result) == ["Sam works at the bakery"]
+    other = consenting_member()
+    sam(other)
+    with pytest.raises(NotFound):
+        recall(member, entity_id=entity_of(other, "person").pk)
+
+
+# --- Retirement ---------------------------------------------------------------------------------
+
+
+def test_retiring_a_person_erases_every_trace_and_a_later_mention_does_not_bring_them_back():
+    member = consenting_member()
+    marker = "zqvbakery4411k7"
+    first = sam(member, body=f"Sam bakes {marker} bread", note=f"my sister, {marker} baker").entry
+    sam(member, subject="birthday", body="Sam's birthday is in May")
+    kept = remember(member, body="I take my coffee black", subject="coffee").entry
+    person = entity_of(member, "person")
+    handle = first.actor_handle
+    # when
+    result = entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
+    # then
+    assert (result.outcome, result.erased_count) == ("retired", 2)
+    person.refresh_from_db()
+    assert (person.state, person.label) == ("retired", "")
+    assert set(
+        MemoryEntry.objects.filter(actor_handle=handle).values_list("lifecycle", flat=True)
+    ) == {"tombstoned"}
+    assert not MemoryRelationship.objects.filter(member=member).exclude(source_entry=kept).exists()
+    assert not MemoryEntryEntity.objects.filter(entity=person).exists()
+    texts = [f"Sam bakes {marker} bread", f"my sister, {marker} baker", "Sam's birthday is in May"]
+    assert (
+        memory_erasure_residue(
+            member_id=member.pk, entry_ids=[str(first.pk)], texts=[*texts, NAME], purge=False
+        )
+        == {}
+    )
+    assert schema_hits(marker) == []
+    assert_no_audit_mentions(NAME, "sister", marker, "birthday")
+    # a later mention by a surface or job is refused, and the person stays retired
+    with pytest.raises(PolicyRefusal) as refused:
+        sam(member, body="Sam called again", origin="model-inferred", actor=INFERENCE_JOB)
+    assert refused.value.code == "actor-retired"
+    person.refresh_from_db()
+    assert person.state == "retired"
+    assert person.pk not in {e.id for e in member_entities(member)}
+    with pytest.raises(NotFound):
+        entity_detail(member, person.pk)
+    # the member introducing them again brings them back
+    sam(member, body="Sam is back in my life")
+    person.refresh_from_db()
+    assert person.state == "active" and entity_label(person) == NAME
+
+
+def test_retiring_is_idempotent_refuses_the_member_themself_and_never_reaches_another_member():
+    member = consenting_member()
+    sam(member)
+    remember(member, body="I take my coffee black", subject="coffee")
+    person = entity_of(member, "person")
+    entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
+    again = entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
+    assert (again.outcome, again.erased_count) == ("already-retired", 0)
+    with pytest.raises(Exception) as caught:
+        entity_retire(member=member, entity_id=entity_of(member, "self").pk, actor=Actor.of(member))
+    assert caught.value.code == "entity-self"
+    other = consenting_member()
+    with pytest.raises(NotFound):
+        entity_retire(member=other, entity_id=person.pk, actor=Actor.of(other))
+
+
+def test_forgetting_every_mention_by_handle_retires_the_person_entity_too():
+    member = consenting_member()
+    entry = sam(member).entry
+    memory_forget_actor(member=member, actor_handle=entry.actor_handle, actor=Actor.of(member))
+    assert entity_of(member, "person").state == "retired"
+
+
+# --- Decay --------------------------------------------------------------------------------------
+
+
+def test_decay_at_anonymises_entries_and_archives_relationships_on_time():
+    member = consenting_member()
+    session = remember(
+        member,
+        scope={"kind": "session", "session_id": "s-9"},
+        body="We talked about the bakery opening",
+        subject="bakery",
+    ).entry
+    # session memory: the envelope's raw retention (30 days) after its last assertion
+    assert session.decay_at == session.updated_at + timedelta(days=30)
+    # the member's auto-forget choice for the profile sets it too
+    member_memory_settings_set(
+        member=member,
+        actor=Actor.of(member),
+        stop_using=False,
+        auto_forget_months={"profile": 3},
+        paused_consumers=[],
+    )
+    entry = sam(member).entry
+    assert entry.decay_at == entry.updated_at + timedelta(days=91)
+    rel = MemoryRelationship.objects.filter(source_entry=entry).first()
+    assert rel.decay_at == entry.decay_at
+    # not yet
+    assert memory_decay_due(now=session.decay_at - timedelta(seconds=1))["entries_anonymized"] == 0
+    # on time
+    counts = memory_decay_due(now=session.decay_at + timedelta(seconds=1))
+    session.refresh_from_db()
+    assert counts["entries_anonymized"] == 1
+    assert (session.lifecycle, session.body) == ("tombstoned", "(forgotten)")
+    # a relationship whose time comes first is archived in place, its interval closed
+    MemoryRelationship.objects.filter(pk=rel.pk).update(decay_at=rel.valid_from + timedelta(1))
+    memory_decay_due(now=rel.valid_from + timedelta(days=2))
+    rel.refresh_from_db()
+    assert (rel.state, rel.valid_to) == ("archived", rel.valid_from + timedelta(1))
+    # the member lengthening their choice later moves the time on: nothing goes early
+    member_memory_settings_set(
+        member=member,
+        actor=Actor.of(member),
+        stop_using=False,
+        auto_forget_months={"profile": 12},
+        paused_consumers=[],
+    )
+    memory_decay_due(now=entry.decay_at + timedelta(seconds=1))
+    entry.refresh_from_db()
+    assert entry.lifecycle == "active"
+    assert entry.decay_at == entry.updated_at + timedelta(days=365)
+    [event] = AuditEvent.objects.filter(action="memory.retention.decayed").order_by("sequence")[:1]
+    assert set(event.payload) == {
+        "entries_anonymized",
+        "relationships_archived",
+        "entities_archived",
+        "member_count",
+    }
+
+
+def test_an_entity_nothing_live_is_about_is_archived_and_audited():
+    member = consenting_member()
+    entry = remember(member, body="I take my coffee black", subject="coffee").entry
+    remember(member, body="I switched to tea", subject="coffee")
+    entry.refresh_from_db()
+    assert entry.lifecycle == "superseded"
+    subject = entity_of(member, "subject")
+    memory_decay_due(now=timezone.now())
+    subject.refresh_from_db()
+    assert subject.state == "active"  # the new fact is about it
+    MemoryEntry.objects.filter(member=member).update(lifecycle="superseded")
+    memory_decay_due(now=timezone.now())
+    subject.refresh_from_db()
+    assert subject.state == "archived"
+    audits = memory_audit(member, "memory.govern.archived_entity_audit")
+    [audit] = [a for a in audits if a.payload["entity_id"] == str(subject.pk)]
+    assert (audit.payload["entry_count"], audit.payload["open_relationship_count"]) == (2, 0)
+
+
+# --- Audit: ids and counts only -----------------------------------------------------------------
+
+
+def test_every_entity_event_carries_ids_and_counts_only():
+    member = consenting_member()
+    sam(member)
+    person = entity_of(member, "person")
+    entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
+    actions = {
+        "memory.entity.create": {"entity_id", "kind"},
+        "memory.entity.state_transition": {
+            "entity_id",
+            "kind",
+            "from_state",
+            "to_state",
+            "reason",
+        },
+        "memory.govern.retire_attempt": {"entity_id", "kind", "from_state", "outcome"},
+    }
+    for action, keys in actions.items():
+        events = memory_audit(member, action)
+        assert events, action
+        for event in events:
+            assert set(event.payload) == keys, action
+    [attempt] = memory_audit(member, "memory.govern.retire_attempt")
+    assert attempt.payload["outcome"] == "retired"
+    dumped = json.dumps([e.payload for e in memory_audit(member)])
+    assert NAME not in dumped and "sister" not in dumped and "job" not in dumped
+
+
+# --- The member's API ---------------------------------------------------------------------------
+
+ENTITIES = "/api/v1/me/entities/"
+
+
+def test_the_member_lists_reads_and_retires_an_entity_over_the_api():
+    member = consenting_member()
+    sam(member)
+    client = bearer_client(member)
+    listed = client.get(ENTITIES).json()
+    people = [e for e in listed if e["kind"] == "person"]
+    assert [(p["label"], p["entry_count"]) for p in people] == [(NAME, 1)]
+    pid = people[0]["id"]
+    detail = client.get(f"{ENTITIES}{pid}/").json()
+    assert [e["body"] for e in detail["entries"]] == ["Sam works at the bakery"]
+    assert {r["type"] for r in detail["relationships"]} == {"sister", "about"}
+    assert detail["history"][0]["action"] == "memory.entity.create"
+    bad = client.get(f"{ENTITIES}?kind=galaxy")
+    assert bad.status_code == 400 and "kind" in bad.json()["error"]["fields"]
+    # another member's entity is 404, to read and to retire
+    other = bearer_client(consenting_member())
+    assert other.get(f"{ENTITIES}{pid}/").status_code == 404
+    assert other.post(f"{ENTITIES}{pid}/retire/").status_code == 404
+    # retire, with an idempotency key: the retry replays the first answer
+    headers = {"HTTP_IDEMPOTENCY_KEY": "retire-sam-0001"}
+    first = client.post(f"{ENTITIES}{pid}/retire/", **headers)
+    assert first.status_code == 200
+    assert first.json() == {"id": pid, "outcome": "retired", "erased_count": 1}
+    replay = client.post(f"{ENTITIES}{pid}/retire/", **headers)
+    assert replay.status_code == 200 and replay.json() == first.json()
+    assert len(memory_audit(member, "memory.govern.retire_attempt")) == 1
+    assert client.get(f"{ENTITIES}{pid}/").status_code == 404
+    assert pid not in {e["id"] for e in client.get(ENTITIES).json()}
+
+
+def test_recall_over_the_api_filters_by_entity_and_returns_freshness_and_the_graph():
+    member = consenting_member()
+    sam(member)
+    remember(member, body="I take my coffee black", subject="coffee")
+    person = entity_of(member, "person")
+    client = bearer_client(ServiceClientFactory(consumer="assistant"))
+    url = f"/api/v1/members/{member.pk}/recall/"
+    body = {"surface": "assistant", "scope": {"kind": "profile"}, "entity": str(person.pk)}
+    answer = client.post(url, body, format="json")
+    assert answer.status_code == 200
+    data = answer.json()
+    [entry] = data["entries"]
+    assert entry["body"] == "Sam works at the bakery"
+    assert 0.99 <= entry["freshness"] <= 1.0
+    assert str(person.pk) in entry["entity_ids"]
+    assert {e["kind"] for e in data["entities"]} == {"person", "subject", "self"}
+    assert all(set(e) == {"id", "kind", "state"} for e in data["entities"])  # never a name
+    assert {r["type"] for r in data["relationships"]} == {"sister", "about"}
+    # the plain recall carries freshness too
+    plain = client.post(url, {"surface": "assistant", "scope": {"kind": "profile"}}, format="json")
+    assert all("freshness" in e for e in plain.json()["entries"])
+    # another member's (or a retired) entity is 404
+    other = consenting_member()
+    sam(other)
+    foreign = {**body, "entity": str(entity_of(other, "person").pk)}
+    assert client.post(url, foreign, format="json").status_code == 404
+    entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
+    assert client.post(url, body, format="json").status_code == 404
+    bad = client.post(url, {**body, "as_of": "yesterday"}, format="json")
+    assert bad.status_code == 400 and "as_of" in bad.json()["error"]["fields"]
+
+
+def test_the_context_bundle_takes_an_entity_and_a_time():
+    cache.clear()
+    member = consenting_member()
+    sam(member, now=T1)
+    sam(member, now=T2, body="Sam now works at the library", note="my colleague")
+    remember(member, body="I take my coffee black", subject="coffee")
+    client = ServiceClientFactory(consumer="assistant")
+    person = entity_of(member, "person")
+
+    def bundle(**kw):
+        return get_context_bundle(
+            member=member,
+            scope_id="s-1",
+            actor=Actor.of(client),
+            capabilities=principal_capabilities(client),
+            **kw,
+        )["ltm"]
+
+    ltm = bundle(entity=str(person.pk))
+    assert [e["body"] for e in ltm["entries"]] == ["Sam now works at the library"]
+    assert str(person.pk) in ltm["entries"][0]["entity_ids"]
+    assert {r["type"] for r in ltm["relationships"]} == {"colleague", "about"}
+    then = bundle(entity=str(person.pk), as_of=T1 + timedelta(days=1))
+    assert [e["body"] for e in then["entries"]] == ["Sam works at the bakery"]
+    assert {r["type"] for r in then["relationships"]} == {"sister", "about"}
+    entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
+    with pytest.raises(NotFound):
+        bundle(entity=str(person.pk))
+    cache.clear()

@@ -1,0 +1,125 @@
+"""Neighbour context computed by the write path (`memory.recall_context`), and the
+sharded, per-stem corpus statistics the write path keeps."""
+
+import pytest
+
+from iris_site.audit.events import Actor
+from memory.models import MemoryContextAnchor, MemoryCorpusShard, MemoryEntry, MemoryStem
+from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, corpus_stats_for, term_stats_for
+from memory.recall_context import session_date
+from memory.recall_store import CORPUS_SHARDS, corpus_stats_get
+from memory.services import memory_edit, memory_tombstone
+from tests.iris_site.factories import ServiceClientFactory
+from tests.memory.factories import consenting_member, member_turn, quoting, remember
+
+pytestmark = pytest.mark.django_db
+
+
+def said(member, text: str, session_id: str = "s-1"):
+    """A turn the member spoke, and the memory a surface writes quoting it."""
+    turn = member_turn(member, text, session_id=session_id)
+    entry = remember(
+        member,
+        actor=Actor.of(ServiceClientFactory(consumer="assistant")),
+        body=text,
+        category="fact",
+        provenance=quoting(turn),
+        session_id=session_id,
+    ).entry
+    return turn, entry
+
+
+def when(entry):
+    """The session date the write path tags an entry with (its cited turn's time)."""
+    return session_date(entry.provenance_chain)
+
+
+def stats(entry) -> TermStats:
+    entry.refresh_from_db()
+    return TermStats.from_json(entry.term_stats)
+
+
+def assert_corpus_matches(member):
+    """The stored counters equal the corpus folded from every unforgotten entry."""
+    live = MemoryEntry.objects.filter(member=member).exclude(lifecycle="tombstoned")
+    expected = corpus_stats_for(TermStats.from_json(e.term_stats) for e in live)
+    assert corpus_stats_get(member_id=member.pk) == expected
+
+
+def test_a_turns_memory_is_indexed_with_its_neighbouring_turns_as_they_arrive():
+    # given a conversation of five turns, each remembered as it is said
+    member = consenting_member()
+    # (speaker labels, as transcripts carry them: a refresh keeps the entry's own)
+    texts = [
+        "Ana: coffee at dawn",
+        "Ben: my sister Ana",
+        "Ana: we hiked Sintra",
+        "Ben: rain all day",
+        "Ana: pasta night",
+    ]
+    entries = [said(member, text)[1] for text in texts]
+    # then each entry's context is the turns within the window on both sides
+    for index, entry in enumerate(entries):
+        lo, hi = max(0, index - NEIGHBOUR_WINDOW), index + NEIGHBOUR_WINDOW + 1
+        neighbours = [t for j, t in enumerate(texts[lo:hi], start=lo) if j != index]
+        assert stats(entry) == term_stats_for(texts[index], neighbours=neighbours, when=when(entry))
+    assert MemoryContextAnchor.objects.filter(member_id=member.pk).count() == len(texts)
+    assert_corpus_matches(member)
+
+
+def test_forgetting_a_turns_memory_drops_its_stems_from_the_neighbours_context():
+    # given
+    member = consenting_member()
+    _, first = said(member, "coffee at dawn")
+    _, middle = said(member, "zanzibar holiday plans")
+    _, last = said(member, "pasta night")
+    assert "zanzibar" in stats(first).context_terms
+    # when the middle memory is forgotten (its turn is erased with it)
+    memory_tombstone(entry=middle, actor=Actor.of(member))
+    # then no neighbour keeps its stems, and the vocabulary forgot them
+    assert "zanzibar" not in stats(first).context_terms
+    assert "zanzibar" not in stats(last).context_terms
+    assert stats(first) == term_stats_for(
+        "coffee at dawn", neighbours=["pasta night"], when=when(first)
+    )
+    assert not MemoryStem.objects.filter(member=member, key="zanzibar").exists()
+    assert not MemoryContextAnchor.objects.filter(entry_id=middle.pk).exists()
+    assert_corpus_matches(member)
+
+
+def test_an_edit_restates_the_body_and_keeps_the_context():
+    # given
+    member = consenting_member()
+    _, first = said(member, "coffee at dawn")
+    said(member, "pasta night")
+    # when
+    memory_edit(entry=first, actor=Actor.of(member), body="green tea at dawn")
+    # then
+    assert stats(first) == term_stats_for(
+        "green tea at dawn", neighbours=["pasta night"], when=when(first)
+    )
+    # the turn still says "coffee": its neighbour's context keeps it, no entry states it
+    assert MemoryStem.objects.get(member=member, key="coffe").document_frequency == 0
+    assert_corpus_matches(member)
+
+
+def test_turns_of_another_session_are_not_context():
+    member = consenting_member()
+    _, first = said(member, "coffee at dawn", session_id="s-1")
+    said(member, "pasta night", session_id="s-2")
+    assert when(first) is not None
+    assert stats(first) == term_stats_for("coffee at dawn", when=when(first))
+
+
+def test_the_counters_are_spread_over_shards_and_no_row_takes_every_write():
+    # given many writes
+    member = consenting_member()
+    for index in range(40):
+        remember(member, body=f"note {index} about coffee", subject=f"s{index}")
+    # then the document count is split over several shard rows, summed at read
+    shards = list(MemoryCorpusShard.objects.filter(member=member))
+    assert 1 < len(shards) <= CORPUS_SHARDS
+    assert max(s.document_count for s in shards) < 40
+    assert corpus_stats_get(member_id=member.pk).document_count == 40
+    assert MemoryStem.objects.get(member=member, key="coffe").document_frequency == 40
+    assert_corpus_matches(member)
