@@ -59,7 +59,8 @@ class RecalledEntryOutputSerializer(serializers.Serializer):
         "counted from its last revision: 1.0 just asserted, 0.5 one half-life ago."
     )
     entity_ids = serializers.ListField(
-        child=serializers.UUIDField(), help_text="The entities (in `entities`) it is about."
+        child=serializers.UUIDField(),
+        help_text="The ids of the entities it is about (listed under entities).",
     )
 
 
@@ -199,8 +200,8 @@ class RecallApi(APIView):
         budget = serializers.IntegerField(required=False, min_value=0, max_value=999)
         entity = serializers.UUIDField(
             required=False,
-            help_text="Only the entries about this entity of the member (an id from "
-            "`entities`); another member's, a forgotten one or none is 404.",
+            help_text="Only the entries about this entity of the member (an id a recall "
+            "listed under entities); another member's, a forgotten one or none is 404.",
         )
         as_of = serializers.DateTimeField(
             required=False,
