@@ -107,8 +107,7 @@ def _resolve_narrowed(
         wanted = held if wanted is None else wanted & held
     candidates = [
         dataclasses.replace(c, lifecycle=Lifecycle.ACTIVE) if c.entry_id in revived else c
-        for c in recall_candidates(request=request)
-        if c.entry_id in wanted
+        for c in recall_candidates(request=request, entry_ids=wanted)
     ]
     return resolve(
         candidates, request, now, corpus_stats=corpus_stats_get(member_id=request.user_id)

@@ -310,10 +310,15 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
     return found
 
 
-def recall_candidates(*, request: RecallRequest) -> list[RecallCandidate]:
+def recall_candidates(
+    *, request: RecallRequest, entry_ids: Iterable[str] | None = None
+) -> list[RecallCandidate]:
     """Every entry of the scope kinds the request can reach, but forgotten ones: what
-    `recall_resolve` returns the same entries as, without reading them all."""
+    `recall_resolve` returns the same entries as, without reading them all. `entry_ids`
+    narrows the read to those entries (an entity's, or what held at a time)."""
     rows = _member_rows(request.user_id, REACHABLE_KINDS[request.scope.kind])
+    if entry_ids is not None:
+        rows = rows.filter(pk__in=sorted(entry_ids))
     return list(_candidates(rows.filter(_NOT_FORGOTTEN), many=True).values())
 
 
