@@ -53,6 +53,7 @@ from iris_site.idempotency import Scope, idempotent, key_problem
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.gate import ContentKind, Reader, ReaderKind
+from memory.member_settings import surface_pause_check
 from memory.selectors import principal_capabilities
 
 # DRF's RegexField uses Python's `re`; the contract's pattern is valid there too.
@@ -88,7 +89,9 @@ def _write_reference(response) -> dict:
 
 def _write_replay(request, reference, *, member_id) -> dict | None:
     """The first answer again: the token the retry sends (the same, by fingerprint) where
-    and how it landed, while its slot exists (an erasure took it: gone)."""
+    and how it landed, while its slot exists (an erasure took it: gone). A surface the
+    member paused since is refused as its write would be (422 `surface-paused`)."""
+    surface_pause_check(member_id=member_id, consumer=getattr(request.user, "consumer", None))
     if not ContinuationToken.objects.filter(member_id=member_id, pk=reference["id"]).exists():
         return None
     return write_answer(
@@ -405,7 +408,7 @@ class MemberContinuationTokenApi(APIView):
             "included (header `Idempotent-Replayed: true`); the same key with another "
             "token is 409. One token per surface and scope key: the most recent write by "
             "server time wins; a device that loses a close race gets a notice on its next "
-            "read."
+            "read. A surface the member paused is refused (422 `surface-paused`)."
         ),
         request=ContinuationTokenSerializer,
         responses={
@@ -417,7 +420,7 @@ class MemberContinuationTokenApi(APIView):
                 ContinuationTokenWriteOutputSerializer,
                 description="An existing slot (also when replayed).",
             ),
-            **error_responses(400, 404, 409, 413),
+            **error_responses(400, 404, 409, 413, 422),
         },
     )
     def put(self, request, member_id):

@@ -26,6 +26,7 @@ from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput, NotFound, NotPermitted
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
+from memory.member_settings import surface_pause_check
 from memory.selectors import ensure_no_pending_clear
 
 POLICY_ID = "iris.continuity.tokens.v1"
@@ -193,6 +194,9 @@ def continuation_token_write(
         )
     member_lock(member_id=member.pk)
     ensure_no_pending_clear(member_id=member.pk)
+    # A surface the member paused writes nothing of theirs (422 `surface-paused`), checked
+    # under the lock the settings change takes too.
+    surface_pause_check(member_id=member.pk, consumer=consumer)
     # Taken under the lock, so the writes of one member are totally ordered in time.
     now = now or timezone.now()
 

@@ -117,12 +117,21 @@ def _write_request(row: ShortTermMemory, given: ConsolidationInput, body: str):
         ) from exc
 
 
-def _promotion(row: ShortTermMemory, write, explicit: bool):
-    """Working memory reaching the profile is a promotion: explicit, or seen 3+ times."""
+def _member_asked(given: ConsolidationInput) -> bool:
+    """Is this the member's explicit request? Only when it quotes the member: the write is
+    `user-stated` with their turns as provenance, which `memory_remember` then checks
+    (turns the member spoke, saying what the row says). A caller's `explicit` alone is the
+    caller's wish, not the member's, exactly as on the memories endpoint."""
+    return given.explicit and given.origin == Origin.USER_STATED and bool(given.turns)
+
+
+def _promotion(row: ShortTermMemory, write, given: ConsolidationInput):
+    """Working memory reaching the profile is a promotion: the member's quoted request, or
+    seen 3+ times."""
     if write.scope.kind != ScopeKind.PROFILE:
         return None
     decision = evaluate_session_profile_promotion(
-        explicit=explicit, occurrences=_occurrences(row), requested=True
+        explicit=_member_asked(given), occurrences=_occurrences(row), requested=True
     )
     if not decision.allowed:
         raise PolicyRefusal(
@@ -222,7 +231,7 @@ def stm_consolidate(
             if reader is not None:
                 # As on the memories endpoint: the client's own write kinds, narrowing included.
                 reader.capabilities.require_write_kind(write.scope.kind)
-            promotion_reason = _promotion(row, write, given.explicit)
+            promotion_reason = _promotion(row, write, given)
             member = User.objects.get(pk=row.member_id)
             session = row.scope_id if row.scope_kind == StmScopeKind.USER_SESSION else ""
             result = memory_remember(
@@ -314,7 +323,7 @@ def stm_consolidation_preview(
     elif row.consolidated_to is None:
         try:
             write = _write_request(row, given, stm_content(row) or "-")
-            _promotion(row, write, given.explicit)
+            _promotion(row, write, given)
         except DomainError as exc:
             refusal = exc.code
         else:

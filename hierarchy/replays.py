@@ -5,6 +5,7 @@ since forgotten, is gone (410)."""
 
 from hierarchy.stm import stm_content, stm_row_get
 from memory.enums import Lifecycle
+from memory.member_settings import surface_pause_check
 from memory.models import MemoryEntry
 
 
@@ -12,6 +13,9 @@ def stm_write_replay(request, reference: dict, *, member_id, **kwargs) -> dict |
     # Imported here: `hierarchy.stm_apis` imports this module for its decorators.
     from hierarchy.stm_apis import stm_output
 
+    # A surface the member paused since reads nothing of theirs, not even its own write's
+    # echo: refused as the write would be (422 `surface-paused`).
+    surface_pause_check(member_id=member_id, consumer=getattr(request.user, "consumer", None))
     row = stm_row_get(member_id=member_id, stm_id=reference.get("id"))
     if row is None or row.anonymized_at is not None:
         return None

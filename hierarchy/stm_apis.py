@@ -316,7 +316,9 @@ class ShortTermConsolidateApi(APIView):
     class ConsolidateInputSerializer(StrictInputSerializer):
         explicit = serializers.BooleanField(
             default=True,
-            help_text="False: a profile target then needs the fact to recur 3 times.",
+            help_text="An explicit consolidation. Into the profile it is the member's "
+            "explicit request only when it quotes them (`origin: user-stated` with their "
+            "`turns`); otherwise the fact must recur 3 times.",
         )
         scope = serializers.DictField(
             required=False,

@@ -107,7 +107,12 @@ def inspection_list(*, operator: User, filters: dict | None = None) -> QuerySet[
         requests = requests.filter(Q(operator=operator) | Q(path__in=approvable_paths(role)))
     tenant_id = operator_tenant_id(operator)
     if tenant_id is not None:
-        requests = requests.filter(member__tenant_memberships__tenant_id=tenant_id)
+        # A tenant-bound operator sees only its own tenant's memory: requests about its
+        # tenant's members, and of those only the ones on its tenant's scope (or its own),
+        # never a platform operator's request on consumer memory or another tenant's scope.
+        requests = requests.filter(member__tenant_memberships__tenant_id=tenant_id).filter(
+            Q(operator=operator) | Q(scope_kind=ScopeKind.TENANT, target_tenant_id=tenant_id)
+        )
     if filters:
         requests = InspectionRequestFilter(filters, requests).qs
     return requests.select_related("operator", "member")

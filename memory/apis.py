@@ -43,6 +43,7 @@ from memory.member_settings import member_memory_settings_get, member_memory_set
 from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN
 from memory.replays import (
+    kept_entry_visible,
     member_remember_replay,
     remember_reference,
     surface_remember_replay,
@@ -162,7 +163,8 @@ PROMOTION_HEADER = "Iris-Promotion"
 STORED_AS_HEADER = "Iris-Stored-As"
 
 
-def _remember_response(result: RememberResult) -> Response:
+def _remember_response(result: RememberResult, *, echo_kept: bool = True) -> Response:
+    """`echo_kept` False: the kept entry is withheld from this writer (`entry` is null)."""
     if result.created:
         response = Response(entry_output(result.entry), status=status.HTTP_201_CREATED)
     else:
@@ -170,11 +172,13 @@ def _remember_response(result: RememberResult) -> Response:
             {
                 "outcome": "kept-existing",
                 "conflict_rule": result.conflict_rule,
-                "entry": entry_output(result.entry),
+                "entry": entry_output(result.entry) if echo_kept else None,
                 "notice_id": str(result.notice.pk) if result.notice else None,
             },
             status=status.HTTP_200_OK,
         )
+        # For the idempotency reference only (ids, never content): what was kept.
+        response.kept_entry = {"id": result.entry.pk, "revision_id": result.entry.revision_id}
     if result.promotion is not None:
         # The session → profile rule's reason, and where the write went because of it.
         response[PROMOTION_HEADER] = str(result.promotion)
@@ -711,7 +715,9 @@ class MemberMemoryRememberApi(APIView):
     """Remember on a member's behalf through the consent-checked write path.
 
     201: stored (possibly superseding an older fact). 200 `kept-existing`: the conflict
-    ladder kept what was there (with a notice when the member's own word was at stake).
+    ladder kept what was there (with a notice when the member's own word was at stake);
+    `entry` is that memory only if the read gate would show it to this surface (a paused
+    memory, another scope's or an opted-out one is kept in silence: `entry` is null).
     422: refused with the seed's reason (`sensitive-category-without-consent`,
     `sensitive-inference-requires-confirmation`, `paused`, `scope-suppressed`,
     `user-stated-needs-member-turn`, `provenance-turn-not-found`, ...).
@@ -757,14 +763,20 @@ class MemberMemoryRememberApi(APIView):
         # The client's write kinds (the blueprints' allow-lists, narrowed per client by a
         # platform operator); the service re-checks the blueprint itself.
         principal_capabilities(request.user).require_write_kind(write.scope.kind)
+        session_id = _session_id(request.query_params.get("session_id"))
         result = memory_remember(
             member=member,
             write=write,
             actor=Actor.of(request.user),
             consumer=request.user.consumer,
-            session_id=_session_id(request.query_params.get("session_id")),
+            session_id=session_id,
         )
-        return _remember_response(result)
+        # The answer to a write echoes what this surface sent; a memory the ladder kept
+        # instead is shown only if the read gate would show it to this surface.
+        echo = result.created or kept_entry_visible(
+            request.user, member_id=member.pk, entry_id=result.entry.pk, session_id=session_id
+        )
+        return _remember_response(result, echo_kept=echo)
 
 
 @content_view(reads=[ContentKind.TURN], through=WRITE_ECHO)

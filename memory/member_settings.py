@@ -184,4 +184,10 @@ def member_memory_settings_set(
         },
         occurred_at=now,
     )
+    if wanted.auto_forget_months != before.auto_forget_months:
+        # What is already older than the new choice goes now, not at the next sweep: it
+        # is never recalled again once the member has chosen.
+        from memory.retention import member_auto_forget_apply
+
+        member_auto_forget_apply(member_id=member.pk, chosen=wanted, now=now)
     return wanted

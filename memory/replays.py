@@ -6,22 +6,59 @@ An entry that is forgotten, held for a deletion or hidden by a pending full clea
 what that caller sent, never a later edit of the member's).
 """
 
+from django.utils import timezone
 from rest_framework.response import Response
 
-from memory.models import ConversationTurn
-from memory.selectors import entry_contract, memory_entry_list
+from memory.gate import Reader, ReaderKind, visible
+from memory.member_settings import surface_pause_check
+from memory.models import ConversationTurn, MemoryEntry
+from memory.recall_store import CANDIDATE_COLUMNS, candidate_of
+from memory.selectors import (
+    entry_contract,
+    member_read_state,
+    memory_entry_list,
+    principal_capabilities,
+)
 from memory.serializers import ConversationTurnOutputSerializer
 
 # The headers a remember's answer may carry: codes, never content (`memory.apis`).
 _REMEMBER_HEADERS = ("Iris-Promotion", "Iris-Stored-As")
 
 
+def kept_entry_visible(principal, *, member_id, entry_id, session_id: str = "") -> bool:
+    """May this surface see the memory the conflict ladder kept instead of its write?
+    Only what the read gate would show it in a recall: a memory the member paused, one
+    in a scope or category the surface may not read, or one of a kind the member opted
+    out of is kept in silence (the answer names no entry), never echoed."""
+    row = (
+        MemoryEntry.objects.filter(member_id=member_id, pk=entry_id)
+        .values_list(*CANDIDATE_COLUMNS, named=True)
+        .first()
+    )
+    if row is None:
+        return False
+    reader = Reader(
+        kind=ReaderKind.SERVICE,
+        member_id=str(member_id),
+        capabilities=principal_capabilities(principal),
+        client_id=str(principal.pk),
+    )
+    state = member_read_state(member_id=member_id, session_id=session_id)
+    return visible(candidate_of(row).as_item(), reader, state, timezone.now())
+
+
 def remember_reference(response) -> dict:
-    """The entry a remember answered with (stored, or kept by the conflict ladder)."""
+    """The entry a remember answered with (stored, or kept by the conflict ladder; a kept
+    entry withheld from the writer is named by the answer's `kept_entry`, not its body)."""
     data = response.data
     kept = response.status_code != 201
     entry = data["entry"] if kept else data
+    withheld = kept and entry is None
+    if withheld:
+        entry = response.kept_entry
     reference = {"entry_id": str(entry["id"]), "revision_id": str(entry["revision_id"])}
+    if withheld:
+        reference["withheld"] = True
     if kept:
         reference |= {
             "kept": True,
@@ -34,7 +71,9 @@ def remember_reference(response) -> dict:
     return reference
 
 
-def _remember_replay(reference: dict, *, member_id, same_revision: bool) -> Response | None:
+def _remember_replay(
+    reference: dict, *, member_id, same_revision: bool, echo=lambda entry: True
+) -> Response | None:
     entry = (
         memory_entry_list(member_id=member_id)
         .filter(pk=reference["entry_id"])
@@ -50,7 +89,7 @@ def _remember_replay(reference: dict, *, member_id, same_revision: bool) -> Resp
         data = {
             "outcome": "kept-existing",
             "conflict_rule": reference["conflict_rule"],
-            "entry": data,
+            "entry": data if not reference.get("withheld") and echo(entry) else None,
             "notice_id": reference["notice_id"],
         }
     response = Response(data)
@@ -65,8 +104,21 @@ def member_remember_replay(request, reference: dict, **kwargs) -> Response | Non
 
 
 def surface_remember_replay(request, reference: dict, *, member_id, **kwargs) -> Response | None:
-    """The entry as this surface's write left it, while it is still that revision."""
-    return _remember_replay(reference, member_id=member_id, same_revision=True)
+    """The entry as this surface's write left it, while it is still that revision; a kept
+    entry only while the read gate still shows it to this surface. A surface the member
+    paused since is refused as its write would be (422 `surface-paused`)."""
+    surface_pause_check(member_id=member_id, consumer=getattr(request.user, "consumer", None))
+    return _remember_replay(
+        reference,
+        member_id=member_id,
+        same_revision=True,
+        echo=lambda entry: kept_entry_visible(
+            request.user,
+            member_id=member_id,
+            entry_id=entry.pk,
+            session_id=request.query_params.get("session_id") or "",
+        ),
+    )
 
 
 def turn_replay(request, reference: dict, *, member_id, **kwargs) -> dict | None:

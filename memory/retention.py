@@ -727,64 +727,69 @@ def member_auto_forget(*, now: datetime) -> dict[str, int]:
     kind; returns the erased counts by scope kind (all members)."""
     # Imported here: member settings are read by the layers above recall, and the sweep
     # is the only writer that needs them.
-    from memory.member_settings import (
-        AUTO_FORGET_KINDS,
-        AUTO_FORGET_REASON,
-        member_auto_forget_settings,
-    )
+    from memory.member_settings import member_auto_forget_settings
 
     totals: Counter[str] = Counter()
     for member_id, chosen in member_auto_forget_settings():
-        erased: dict[str, int] = {}
         with transaction.atomic():
             member_lock(member_id=member_id)
-            for kind in AUTO_FORGET_KINDS:
-                cutoff = chosen.auto_forget_cutoff(kind, now)
-                if cutoff is None:
-                    continue
-                due = (
-                    MemoryEntry.objects.filter(
-                        member_id=member_id,
-                        scope_kind=kind,
-                        updated_at__lt=cutoff,
-                        deletion_hold__isnull=True,
-                    )
-                    .filter(~Q(lifecycle=Lifecycle.TOMBSTONED) | Q(erased_digest=""))
-                    .order_by("pk")
-                    .values_list("pk", flat=True)
-                )
-                ids = list(due)
-                if not ids:
-                    continue
-                report = memory_erase(
-                    member_id=member_id,
-                    entry_ids=ids,
-                    actor=RETENTION_ACTOR,
-                    reason=AUTO_FORGET_REASON,
-                    now=now,
-                )
-                erased[kind] = len(report.entry_ids)
-            if erased:
-                audit_event_append(
-                    action="memory.retention.member_auto_forget",
-                    policy_id=POLICY_ID,
-                    actor=RETENTION_ACTOR,
-                    target_member_id=member_id,
-                    payload={
-                        "erased": [
-                            {
-                                "scope_kind": kind,
-                                "months": chosen.auto_forget_months[kind],
-                                "erased_count": n,
-                            }
-                            for kind, n in erased.items()
-                        ],
-                        "erased_count": sum(erased.values()),
-                    },
-                    occurred_at=now,
-                )
-        totals.update(erased)
+            totals.update(member_auto_forget_apply(member_id=member_id, chosen=chosen, now=now))
     return dict(totals)
+
+
+def member_auto_forget_apply(*, member_id, chosen, now: datetime) -> dict[str, int]:
+    """One member's auto-forget choices (`chosen`, their `MemorySettings`) applied now,
+    under the member lock the caller holds: by the sweep, and when the member makes a
+    choice, so what is already older than it is never recalled again."""
+    from memory.member_settings import AUTO_FORGET_KINDS, AUTO_FORGET_REASON
+
+    erased: dict[str, int] = {}
+    for kind in AUTO_FORGET_KINDS:
+        cutoff = chosen.auto_forget_cutoff(kind, now)
+        if cutoff is None:
+            continue
+        due = (
+            MemoryEntry.objects.filter(
+                member_id=member_id,
+                scope_kind=kind,
+                updated_at__lt=cutoff,
+                deletion_hold__isnull=True,
+            )
+            .filter(~Q(lifecycle=Lifecycle.TOMBSTONED) | Q(erased_digest=""))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        ids = list(due)
+        if not ids:
+            continue
+        report = memory_erase(
+            member_id=member_id,
+            entry_ids=ids,
+            actor=RETENTION_ACTOR,
+            reason=AUTO_FORGET_REASON,
+            now=now,
+        )
+        erased[kind] = len(report.entry_ids)
+    if erased:
+        audit_event_append(
+            action="memory.retention.member_auto_forget",
+            policy_id=POLICY_ID,
+            actor=RETENTION_ACTOR,
+            target_member_id=member_id,
+            payload={
+                "erased": [
+                    {
+                        "scope_kind": kind,
+                        "months": chosen.auto_forget_months[kind],
+                        "erased_count": n,
+                    }
+                    for kind, n in erased.items()
+                ],
+                "erased_count": sum(erased.values()),
+            },
+            occurred_at=now,
+        )
+    return erased
 
 
 DECAY_REASON = "decay"

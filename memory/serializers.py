@@ -203,7 +203,12 @@ class MemoryKeptExistingSerializer(serializers.Serializer):
 
     outcome = serializers.ChoiceField(choices=["kept-existing"])
     conflict_rule = serializers.CharField()
-    entry = MemoryEntrySerializer()
+    entry = MemoryEntrySerializer(
+        allow_null=True,
+        help_text="The memory that was kept; null to a surface the read gate withholds it "
+        "from (paused, another scope or category, opted out): a write's answer never "
+        "hands over what the writer may not read.",
+    )
     notice_id = serializers.UUIDField(allow_null=True)
 
 

@@ -369,7 +369,16 @@ def _promote_or_keep_in_session(
     """A surface's write into the profile is a session → profile promotion: the member's
     own words (quoted turns) are an explicit request, else the fact must be the third
     occurrence in session memory. Otherwise it stays in the conversation it came from,
-    as session memory, with the rule's reason code."""
+    as session memory, with the rule's reason code. Either way it names the conversation
+    it came from (off the record is checked against it): a third occurrence sent without
+    one is refused like any other."""
+    if not conversation:
+        raise InvalidInput(
+            "A surface's write into the profile comes from a conversation: name it with "
+            "`session_id` (or quote the member's turns).",
+            code=SESSION_REQUIRED,
+            fields={"session_id": ["Required for a profile write from a surface."]},
+        )
     occurrences = memory_session_occurrences(
         member_id=member.pk,
         category=write.category,
@@ -384,13 +393,6 @@ def _promote_or_keep_in_session(
     )
     if decision.allowed:
         return write, decision.reason
-    if not conversation:
-        raise InvalidInput(
-            "A surface's write into the profile comes from a conversation: name it with "
-            "`session_id` (or quote the member's turns).",
-            code=SESSION_REQUIRED,
-            fields={"session_id": ["Required for a profile write from a surface."]},
-        )
     session_scope = SCOPE_KEY_ADAPTER.validate_python(
         {"kind": ScopeKind.SESSION, "user_id": str(member.pk), "session_id": conversation}
     )

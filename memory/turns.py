@@ -3,11 +3,14 @@
 from django.db import transaction
 from django.utils import timezone
 
+from consent.selectors import opt_outs_active
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import DomainError, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
+from memory.enums import ScopeKind
+from memory.gate import kind_opted_out
 from memory.member_settings import surface_pause_check
 from memory.models import ConversationTurn
 from memory.policy import redact_pii_from_text
@@ -69,6 +72,13 @@ def _turn_append(
     member_lock(member_id=member.pk)
     ensure_no_pending_clear(member_id=member.pk)
     surface_pause_check(member_id=member.pk, consumer=consumer)
+    # The turn log is the member's conversation history: an opt-out of it (or of memory
+    # altogether) keeps every turn out, read under the lock `opt_out_record` takes.
+    if kind_opted_out(ScopeKind.SESSION, opt_outs_active(member_id=member.pk)):
+        raise PolicyRefusal(
+            "The member turned off conversation history; see their scope policies.",
+            code="scope-suppressed",
+        )
     last = (
         ConversationTurn.objects.filter(member=member, session_id=session_id)
         .order_by("-sequence")

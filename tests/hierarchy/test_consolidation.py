@@ -145,8 +145,16 @@ def test_an_implicit_promotion_to_the_profile_needs_the_fact_to_recur_three_time
 
 @db
 def test_an_explicit_consolidation_into_the_profile_is_an_explicit_promotion():
-    row = write(member_with(), scope_kind="agent_run", scope_id="run-1")
-    result = stm_consolidate(stm_id=row.pk, actor=service_actor())  # default target: profile
+    member = member_with()
+    row = write(member, scope_kind="agent_run", scope_id="run-1")
+    # The caller's `explicit` alone is not the member's request (default target: profile).
+    with pytest.raises(PolicyRefusal) as caught:
+        stm_consolidate(stm_id=row.pk, actor=service_actor())
+    assert caught.value.code == "implicit-promotion-blocked"
+    # Quoting the member's own words is.
+    said = member_turn(member, "I prefer morning walks")
+    given = ConsolidationInput(origin="user-stated", turns=(said,))
+    result = stm_consolidate(stm_id=row.pk, actor=service_actor(), given=given)
     assert result.promotion_reason == "explicit-promotion"
     assert MemoryEntry.objects.get(pk=result.entry_id).scope_kind == "profile"
 
@@ -242,7 +250,9 @@ def test_the_age_scan_drops_rows_about_to_expire_once():
 @db
 def test_the_age_scan_skips_consolidated_rows():
     row = write(member_with(), scope_kind="agent_run", now=NOW)
-    stm_consolidate(stm_id=row.pk, actor=service_actor(), now=NOW)
+    # into the agent's session memory (an agent row's default target is the profile)
+    given = ConsolidationInput(scope={"kind": "session", "session_id": "run-1"})
+    stm_consolidate(stm_id=row.pk, actor=service_actor(), given=given, now=NOW)
     assert stm_age_consolidation_run(now=NOW).scanned == 0
 
 

@@ -320,7 +320,7 @@ def test_the_operator_flag_is_required():
 def test_a_tenant_bound_operator_reaches_its_tenants_members_only():
     # given an operator bound to one tenant, and a member outside it
     bound = OperatorFactory(
-        email="bound@example.test", role=OperatorRole.SUPPORT, tenant=TenantFactory()
+        email="bound@example.test", role=OperatorRole.TRUST_AND_SAFETY, tenant=TenantFactory()
     )
     member = member_with()
     entry = remember(member).entry

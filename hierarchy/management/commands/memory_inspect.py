@@ -41,10 +41,11 @@ from hierarchy.operator import (
     stm_reconstruct,
     stm_replay,
 )
-from hierarchy.operator_apis import admin_ltm_lookup, admin_stm_row
+from hierarchy.operator_apis import MemberDataOperator, admin_ltm_lookup, admin_stm_row
 from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
 from hierarchy.transitions import Tier, transition_check
 from iris_site.audit.events import Actor
+from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError
 from iris_site.models import TenantMembership, User
 from iris_site.selectors import operator_tenant_id
@@ -52,6 +53,18 @@ from memory.enums import Lifecycle
 from memory.selectors import memory_entry_get
 
 CONSOLIDATION_FIELDS = set(ConsolidationInput.__dataclass_fields__)
+
+# The roles that may run each subcommand, as on the API: ids and counts for every role;
+# member data (its rows, its entries, writing them) never for support. A subcommand not
+# listed here is refused to everyone.
+SUBCOMMAND_ROLES: dict[str, frozenset[str]] = {
+    "counts": frozenset(OperatorRole.values),
+    "replay": frozenset(OperatorRole.values),
+    "stm": MemberDataOperator.roles,
+    "ltm": MemberDataOperator.roles,
+    "consolidate": MemberDataOperator.roles,
+    "demote": MemberDataOperator.roles,
+}
 
 
 def _uuid(value: str) -> uuid.UUID:
@@ -61,8 +74,9 @@ def _uuid(value: str) -> uuid.UUID:
         raise CommandError(f"not a UUID: {value}") from error
 
 
-def _operator(email: str | None) -> User:
-    """The operator running the command: an operator account with a role, else refused."""
+def _operator(email: str | None, subcommand: str) -> User:
+    """The operator running the command: an operator account with a role that may run
+    `subcommand` (`SUBCOMMAND_ROLES`), else refused."""
     address = (email or "").strip()
     user = User.objects.filter(email__iexact=address).first() if address else None
     profile = getattr(user, "operator_profile", None) if user is not None else None
@@ -74,6 +88,10 @@ def _operator(email: str | None) -> User:
     ):
         raise CommandError(
             f"--operator: {address or '(none)'} is not an operator account with a role"
+        )
+    if profile.role not in SUBCOMMAND_ROLES.get(subcommand, frozenset()):
+        raise CommandError(
+            f"--operator: the {OperatorRole(profile.role).label} role may not run {subcommand}"
         )
     return user
 
@@ -166,7 +184,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         name = options["subcommand"]
-        operator = _operator(options["operator"])
+        operator = _operator(options["operator"], name)
         self.actor = Actor.of(operator)
         self.tenant_id = operator_tenant_id(operator)
         try:
