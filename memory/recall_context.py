@@ -51,21 +51,42 @@ def context_anchors(*, member_id, provenance_chain: Iterable[Mapping]) -> list[A
     return sorted(set(rows))
 
 
-def context_texts(*, member_id, anchors: Sequence[Anchor]) -> list[str]:
-    """The stored turns within the window of the anchors, the anchors excluded, in
-    session and turn order."""
+def _windows(anchors: Sequence[Anchor]) -> dict[str, set[int]]:
+    """Per session, the positions within the window of the anchors, the anchors excluded."""
     cited = set(anchors)
     wanted: dict[str, set[int]] = {}
     for session, sequence in anchors:
         for position in range(sequence - NEIGHBOUR_WINDOW, sequence + NEIGHBOUR_WINDOW + 1):
             if position > 0 and (session, position) not in cited:
                 wanted.setdefault(session, set()).add(position)
-    texts: list[str] = []
+    return wanted
+
+
+def _turn_texts(*, member_id, wanted: Mapping[str, set[int]]) -> dict[Anchor, str]:
+    """The stored turns at these positions, by (session, position): one query a session."""
+    texts: dict[Anchor, str] = {}
     for session in sorted(wanted):
-        texts += ConversationTurn.objects.filter(
+        rows = ConversationTurn.objects.filter(
             member_id=member_id, session_id=session, sequence__in=sorted(wanted[session])
-        ).values_list("text", flat=True)
+        ).values_list("sequence", "text")
+        texts.update({(session, sequence): text for sequence, text in rows})
     return texts
+
+
+def _texts_of(wanted: Mapping[str, set[int]], texts: Mapping[Anchor, str]) -> list[str]:
+    return [
+        texts[(session, position)]
+        for session in sorted(wanted)
+        for position in sorted(wanted[session])
+        if (session, position) in texts
+    ]
+
+
+def context_texts(*, member_id, anchors: Sequence[Anchor]) -> list[str]:
+    """The stored turns within the window of the anchors, the anchors excluded, in
+    session and turn order."""
+    wanted = _windows(anchors)
+    return _texts_of(wanted, _turn_texts(member_id=member_id, wanted=wanted))
 
 
 def session_date(provenance_chain: Iterable[Mapping]) -> datetime | None:
@@ -116,7 +137,9 @@ def neighbour_context_refresh(
     *, member_id, session_id: str, positions: Iterable[int], exclude: Iterable = ()
 ) -> int:
     """Re-index the entries whose context window covers these positions of the session
-    (a turn appended or erased there), but ``exclude``d ones; returns how many changed."""
+    (a turn appended or erased there), but ``exclude``d ones; returns how many changed.
+    All of them at once: their anchors, the turns around them, the corpus counters and
+    the postings each in one pass, however many entries the window reaches."""
     near: set[int] = set()
     for position in positions:
         near.update(range(position - NEIGHBOUR_WINDOW, position + NEIGHBOUR_WINDOW + 1))
@@ -129,29 +152,39 @@ def neighbour_context_refresh(
             member_id=member_id, session_id=session_id, sequence__in=sorted(near)
         ).values_list("entry_id", flat=True)
     } - skip
-    changed = 0
-    entries = MemoryEntry.objects.filter(member_id=member_id, pk__in=sorted(entry_ids)).exclude(
-        lifecycle=Lifecycle.TOMBSTONED
-    )
-    for entry in entries.order_by("pk"):
-        if not entry.term_stats:
-            continue
-        anchors = sorted(
-            MemoryContextAnchor.objects.filter(entry_id=entry.pk).values_list(
-                "session_id", "sequence"
-            )
-        )
-        texts = context_texts(member_id=member_id, anchors=anchors)
-        stats = with_neighbours(
-            TermStats.from_json(entry.term_stats), [term_stats_for(text) for text in texts]
-        ).to_json()
+    if not entry_ids:
+        return 0
+    entries = [
+        entry
+        for entry in MemoryEntry.objects.filter(member_id=member_id, pk__in=sorted(entry_ids))
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .order_by("pk")
+        if entry.term_stats
+    ]
+    anchors: dict[str, list[Anchor]] = {}
+    for entry_id, session, sequence in MemoryContextAnchor.objects.filter(
+        entry_id__in=[entry.pk for entry in entries]
+    ).values_list("entry_id", "session_id", "sequence"):
+        anchors.setdefault(str(entry_id), []).append((session, sequence))
+    windows = {str(e.pk): _windows(sorted(anchors.get(str(e.pk), []))) for e in entries}
+    wanted: dict[str, set[int]] = {}
+    for window in windows.values():
+        for session, sequences in window.items():
+            wanted.setdefault(session, set()).update(sequences)
+    texts = _turn_texts(member_id=member_id, wanted=wanted)
+    added, removed, changed = [], [], []
+    for entry in entries:
+        neighbours = [term_stats_for(text) for text in _texts_of(windows[str(entry.pk)], texts)]
+        stats = with_neighbours(TermStats.from_json(entry.term_stats), neighbours).to_json()
         if stats == entry.term_stats:
             continue
-        corpus_stats_apply(
-            member_id=member_id, added=[(entry.pk, stats)], removed=[(entry.pk, entry.term_stats)]
-        )
-        MemoryEntry.objects.filter(pk=entry.pk).update(term_stats=stats)
+        added.append((entry.pk, stats))
+        removed.append((entry.pk, entry.term_stats))
         entry.term_stats = stats
-        entry_terms_index(entry=entry)
-        changed += 1
-    return changed
+        changed.append(entry)
+    if not changed:
+        return 0
+    corpus_stats_apply(member_id=member_id, added=added, removed=removed)
+    MemoryEntry.objects.bulk_update(changed, ["term_stats"])
+    entry_terms_index(member_id=member_id, entries=changed)
+    return len(changed)

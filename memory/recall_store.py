@@ -21,8 +21,9 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
      one of the query's rarer stems, best first by their score (BM25 over every query
      stem from the stored counts and lengths, the common stems' postings only probed
      for these entries, never scanned: MaxScore; the prior from the entry's counters,
-     joined by its key in the same query). Entries holding only common stems are
-     bounded by those stems' share of the BM25 normaliser;
+     joined by its key in the same query, for the best few hundred by BM25 only, the
+     others bounded by the lowest BM25 joined and the best prior). Entries holding
+     only common stems are bounded by those stems' share of the BM25 normaliser;
    - live entries by prior, read best first from the `memory_recall_prior` index one
      (scope partition, reference bucket, origin) class at a time, in which the prior
      falls with the recency anchor (PostgreSQL; elsewhere one sort).
@@ -693,6 +694,7 @@ def _matching_stream(
     ids: Mapping[str, int],
     essential: int,
     size: int,
+    depth: int,
 ) -> _Stream:
     """Entries with a posting for one of the ``essential`` rarest stems, best first by
     their score as far as the postings tell it: BM25 over every query stem (the common
@@ -701,7 +703,13 @@ def _matching_stream(
     read from the entry row by its key). An entry without any of those stems scores at
     most the common stems' share, which the caller bounds. ``ids``: the query stems'
     vocabulary rows, which scope the postings to the member. One raw query: the ORM
-    would spend longer building it than the database spends running it."""
+    would spend longer building it than the database spends running it.
+
+    Only the ``depth`` entries with the highest BM25 (and the next one) are joined to
+    their rows for the prior: the score grows with both, so any other entry scores at
+    most the blend of the lowest BM25 read and the best prior, the stream's ``rest``
+    (None when no entry was left out). A query stem held by thousands of entries is then
+    summed from its postings alone, never joined entry by entry."""
     ceiling = sum(query.idf.values()) * (ranker.k1 + 1.0)
     weights = _stem_weights(query, query.terms, ids)
     rare = sorted(_stem_weights(query, query.terms[:essential], ids))
@@ -748,16 +756,20 @@ def _matching_stream(
     else:
         bound = f"{n(blend.semantic)} * {semantic} + {prior}"
     statement = (
-        f"SELECT g.entry_id, {bound} AS bound FROM ("  # noqa: S608 - numbers, fixed names
-        f"SELECT t.entry_id, SUM({posting}) AS total FROM {table} t WHERE {where}"
-        f" GROUP BY t.entry_id) g JOIN {entries} e ON e.id = g.entry_id"
-        " ORDER BY bound DESC, g.entry_id LIMIT %s"
+        f"SELECT g.entry_id, {bound} AS bound, MIN(g.total) OVER (), COUNT(*) OVER ()"  # noqa: S608 - numbers, fixed names
+        f" FROM (SELECT t.entry_id, SUM({posting}) AS total FROM {table} t WHERE {where}"
+        " GROUP BY t.entry_id ORDER BY total DESC, t.entry_id LIMIT %s) g"
+        f" JOIN {entries} e ON e.id = g.entry_id ORDER BY bound DESC, g.entry_id LIMIT %s"
     )
     select_params = list(ORIGIN_WEIGHTS) * (2 if isinstance(blend, RelevanceFirstBlend) else 1)
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*select_params, size + 1])
+        cursor.execute(statement, [*select_params, depth + 1, size + 1])
         rows = cursor.fetchall()
-    return _Stream([(str(uuid.UUID(str(entry_id))), bound) for entry_id, bound in rows], None)
+    rest = None
+    if rows and rows[0][3] > depth:
+        lowest = min(1.0, rows[0][2] / ceiling)
+        rest = shape.bound(lowest, shape.best_prior, has_query=True)
+    return _Stream([(str(uuid.UUID(str(row[0]))), row[1]) for row in rows], rest)
 
 
 # Kinds whose rows carry the session id, each reaching the ones before it.
@@ -928,6 +940,8 @@ _CHUNK = 1000
 # Past this many entries in the shortlist, or this many rounds, the loop reads every
 # live entry instead (the result is the same; only massive ties get there).
 SHORTLIST_CEILING = 20_000
+# How many of the best matches by BM25 the matching stream first joins to their rows.
+MATCHING_DEPTH = 512
 MAX_ROUNDS = 12
 
 
@@ -970,6 +984,7 @@ class _Plan:
 
     essential: int = 0
     matching_size: int = 0
+    matching_depth: int = 0
     per_class: int = 0
     prior_size: int = 0
 
@@ -1044,7 +1059,15 @@ def recall_resolve(
 
     def read_matching() -> _Stream:
         return _matching_stream(
-            shape, now, ranker, corpus, query, stem_ids, plan.essential, plan.matching_size
+            shape,
+            now,
+            ranker,
+            corpus,
+            query,
+            stem_ids,
+            plan.essential,
+            plan.matching_size,
+            max(plan.matching_depth, plan.matching_size),
         )
 
     def read_prior(partitions=None) -> _Stream:
@@ -1066,6 +1089,7 @@ def recall_resolve(
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = _essential_count(query, corpus), first
+        plan.matching_depth = MATCHING_DEPTH
         matching = read_matching()
     if limit and request.crisis_frame:
         # Almost everything is withheld: whatever survives is few, and all of it is read,
@@ -1082,9 +1106,9 @@ def recall_resolve(
         # Each stream's bound for what it lists past the loaded prefix ("next") and for
         # what it did not list at all ("rest").
         wanted: list[str] = []
-        matching_next = prior_next = prior_rest = None
+        matching_next = matching_rest = prior_next = prior_rest = None
         if matching is not None:
-            ids, matching_next, _ = matching.prefix(plan.matching_size)
+            ids, matching_next, matching_rest = matching.prefix(plan.matching_size)
             wanted += ids
         if prior is not None:
             ids, prior_next, prior_rest = prior.prefix(plan.prior_size)
@@ -1120,20 +1144,23 @@ def recall_resolve(
             return bound >= last
 
         listed = matching_next is not None and matching_next + margin >= last
+        deeper = matching_rest is not None and matching_rest + margin >= last
         common_blocks = common > 0 and beats(common, unread_prior, last)
         # Short of entries while matches remain listed: read those first.
-        matches_first = last == -math.inf and matching_next is not None
+        matches_first = last == -math.inf and (matching_next, matching_rest) != (None, None)
         prior_blocks = not matches_first and beats(
             0.0, prior_rest if prior else shape.best_prior, last
         )
         prior_next_blocks = not matches_first and beats(0.0, prior_next, last)
-        if not (listed or common_blocks or prior_blocks or prior_next_blocks):
+        if not (listed or deeper or common_blocks or prior_blocks or prior_next_blocks):
             return result
         if common_blocks:
             plan.essential += 1  # read the next stem's postings too
         if listed:
             plan.matching_size *= 4
-        if common_blocks or listed:
+        if deeper:
+            plan.matching_depth *= 4  # join more of the best by BM25 to their priors
+        if common_blocks or listed or deeper:
             matching = read_matching()
         if prior_blocks:
             if prior is None:
@@ -1295,22 +1322,33 @@ def _stems_prune(member_id, stem_ids: Iterable[int]) -> None:
     ).delete()
 
 
-def entry_terms_index(*, entry: MemoryEntry) -> None:
-    """(Re)write an entry's postings from its current `term_stats`; a forgotten entry
-    keeps none. Call wherever `term_stats` or the lifecycle becomes tombstoned."""
+def entry_terms_index(*, member_id, entries: Sequence[MemoryEntry]) -> None:
+    """(Re)write these entries' postings from their current `term_stats`, all of them in
+    a few statements whatever their number; a forgotten entry keeps none. Call wherever
+    `term_stats` or the lifecycle becomes tombstoned."""
+    entries = list(entries)
+    if not entries:
+        return
     table = connection.ops.quote_name(MemoryEntryTerm._meta.db_table)
-    key = MemoryEntryTerm._meta.get_field("entry").get_db_prep_value(entry.pk, connection)
+    field = MemoryEntryTerm._meta.get_field("entry")
+    keys = [field.get_db_prep_value(entry.pk, connection) for entry in entries]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"DELETE FROM {table} WHERE entry_id = %s RETURNING stem_id",  # noqa: S608
-            [key],
+            f"DELETE FROM {table} WHERE entry_id IN ({', '.join(['%s'] * len(keys))})"  # noqa: S608
+            " RETURNING stem_id",
+            keys,
         )
         old = [stem_id for (stem_id,) in cursor.fetchall()]
-    if entry.lifecycle != Lifecycle.TOMBSTONED and entry.term_stats:
+    live = [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED and e.term_stats]
+    stems: set[str] = set()
+    for entry in live:
         stats = TermStats.from_json(entry.term_stats)
-        ids = _stem_rows(entry.member_id, (*stats.terms, *stats.context_terms))
-        MemoryEntryTerm.objects.bulk_create(entry_terms_rows(entry, ids))
-    _stems_prune(entry.member_id, old)
+        stems.update(stats.terms, stats.context_terms)
+    ids = _stem_rows(member_id, stems)
+    MemoryEntryTerm.objects.bulk_create(
+        [row for entry in live for row in entry_terms_rows(entry, ids)], batch_size=2000
+    )
+    _stems_prune(member_id, old)
 
 
 def entry_terms_drop(*, member_id, entry_ids: Iterable) -> int:

@@ -248,7 +248,7 @@ def _conflicts_with(entry: MemoryEntry):
 def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
     entry.save(force_insert=True)
     corpus_stats_apply(member_id=entry.member_id, added=[(entry.pk, entry.term_stats)])
-    entry_terms_index(entry=entry)
+    entry_terms_index(member_id=entry.member_id, entries=[entry])
     context_anchors_record(entry=entry)
     _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
 
@@ -738,7 +738,7 @@ def memory_edit(
         )
         entry.body = body
         entry.term_stats = stats
-        entry_terms_index(entry=entry)
+        entry_terms_index(member_id=entry.member_id, entries=[entry])
     if subject is not None:
         entry.subject = subject
     entry.category = category

@@ -2,6 +2,8 @@
 sharded, per-stem corpus statistics the write path keeps."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from iris_site.audit.events import Actor
 from memory.models import MemoryContextAnchor, MemoryCorpusShard, MemoryEntry, MemoryStem
@@ -122,4 +124,23 @@ def test_the_counters_are_spread_over_shards_and_no_row_takes_every_write():
     assert max(s.document_count for s in shards) < 40
     assert corpus_stats_get(member_id=member.pk).document_count == 40
     assert MemoryStem.objects.get(member=member, key="coffe").document_frequency == 40
+    assert_corpus_matches(member)
+
+
+def test_a_turn_re_indexes_its_neighbours_in_as_many_statements_for_one_as_for_several():
+    # given two conversations: one memory before the next turn, and two (the window)
+    member = consenting_member()
+    said(member, "Ana: coffee at dawn", session_id="one")
+    for text in ("Ana: coffee at dawn", "Ben: my sister Ana"):
+        said(member, text, session_id="two")
+
+    def statements(session_id: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            member_turn(member, "Ana: pasta night", session_id=session_id)
+        return len(captured.captured_queries)
+
+    # when the next turn arrives in each, then both re-index their neighbours...
+    one, two = statements("one"), statements("two")
+    # ...with the same statements: the batch grows in rows, not in round trips
+    assert one == two
     assert_corpus_matches(member)

@@ -274,8 +274,17 @@ def assert_counts_cover(produced, expected) -> None:
     assert produced.audit_envelope.evaluated_count <= expected.audit_envelope.evaluated_count
 
 
+@pytest.fixture(params=["default", "shallow"])
+def matching_depth(request, monkeypatch):
+    """The matching stream's first join depth as shipped, and as shallow as it gets (the
+    budget plus a few: its bound for the matches it left unjoined then decides)."""
+    if request.param == "shallow":
+        monkeypatch.setattr("memory.recall_store.MATCHING_DEPTH", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_shortlist_returns_exactly_what_every_entry_would(seed):
+def test_the_shortlist_returns_exactly_what_every_entry_would(seed, matching_depth):
     """For random members and requests, the production path returns the same ranked
     entries, with the same scores, as the pure pipeline over every entry of the member
     (all lifecycles and scopes), under the default blend and the seed's."""
@@ -336,7 +345,7 @@ def test_a_ranker_without_the_stem_guarantee_reads_every_entry():
     assert returned(produced) == returned(expected)
 
 
-def test_many_entries_alike_still_rank_exactly():
+def test_many_entries_alike_still_rank_exactly(matching_depth):
     """Hundreds of entries with the same words and instant: only the prior and the
     entry id order them, which the bounds must not get wrong."""
     # given

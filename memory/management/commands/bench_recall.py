@@ -1114,7 +1114,7 @@ def write_index_cost(synthetic: Synthetic, count: int, *, seed: int) -> dict[str
         seconds, _ = _timed(
             lambda entry=entry: (
                 corpus_stats_apply(member_id=entry.member_id, added=[(entry.pk, entry.term_stats)]),
-                entry_terms_index(entry=entry),
+                entry_terms_index(member_id=entry.member_id, entries=[entry]),
             )
         )
         times.append(seconds)
