@@ -753,6 +753,27 @@ def source_kind_for(origin: str) -> str:
         raise ValueError(f"unknown origin {origin!r}") from None
 
 
+def origins_met_by(new_origin: str) -> frozenset[str]:
+    """The stored origins a new write meets in the conflict ladder.
+
+    An operator-copilot note and a memory the member neither stated nor confirmed never
+    meet: an operator's note never rewrites what the member's assistants know, and an
+    assistant's inference never rewrites an operator's note (they live on either side of
+    the operator boundary, and no recall reaches both). Across it only the member's own
+    word counts: a note never trumps it, and it replaces a note like any inference."""
+    new = source_kind_for(new_origin)
+
+    def meets(existing_origin: str) -> bool:
+        kinds = {new, source_kind_for(existing_origin)}
+        return (
+            SourceKind.ADMIN_COPILOT_INFERRED not in kinds
+            or len(kinds) == 1
+            or bool(kinds & MEMBER_SOURCES)
+        )
+
+    return frozenset(origin for origin in Origin.values if meets(origin))
+
+
 def _normalise_key_part(value: str | None) -> str:
     return " ".join((value or "").casefold().split())
 

@@ -543,7 +543,13 @@ def _remember(
         "promotion": promotion,
         "stored_as": write.scope.kind if promotion is not None else None,
     }
-    existing = _conflicts_with(entry).select_for_update().order_by("-updated_at", "id").first()
+    existing = (
+        _conflicts_with(entry)
+        .filter(origin__in=sorted(policy.origins_met_by(entry.origin)))
+        .select_for_update()
+        .order_by("-updated_at", "id")
+        .first()
+    )
     if existing is None:
         _create(entry, actor=actor, now=now)
         return RememberResult(entry=entry, created=True, **outcome)

@@ -50,6 +50,7 @@ from memory.policy import (
     evaluate_scope_change,
     evaluate_session_profile_promotion,
     luhn_valid,
+    origins_met_by,
     redact_pii_from_text,
     resolve_write_conflict,
     retention_envelope,
@@ -501,6 +502,19 @@ def test_promotion_is_allowed_only_when_requested_and_earned(explicit, occurrenc
 )
 def test_source_kind_for_every_origin(origin, source):
     assert source_kind_for(origin) == source
+
+
+@given(st.sampled_from(Origin.values), st.sampled_from(Origin.values))
+def test_writes_meet_across_the_operator_boundary_only_through_the_members_word(new, old):
+    """Meeting is symmetric; an operator's note meets another note or the member's own
+    word, never an inference, a summary or an import."""
+    meets = old in origins_met_by(new)
+    assert meets == (new in origins_met_by(old))
+    members = {Origin.USER_STATED, Origin.USER_CONFIRMED}
+    if Origin.OPERATOR_COPILOT in {new, old} and new != old:
+        assert meets == bool({new, old} & members)
+    else:
+        assert meets
 
 
 def resolve(existing, new, *, existing_at=T0, new_at=T1):

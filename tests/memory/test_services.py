@@ -86,6 +86,47 @@ def test_admin_copilot_never_trumps_what_the_member_stated():
     assert_no_audit_mentions(COFFEE, TEA)
 
 
+@pytest.mark.parametrize("note_first", [True, False])
+def test_an_operator_note_and_an_assistants_inference_never_replace_each_other(note_first):
+    # given an assistant's inference and an operator's copilot note about the same thing
+    member = consenting_member()
+    copilot = {
+        "origin": Origin.OPERATOR_COPILOT,
+        "scope": {"kind": "operator-copilot", "operator_id": str(TEST_OPERATOR.id)},
+    }
+    writes = [
+        lambda: remember(member, subject="coffee", body=TEA, **copilot),
+        lambda: remember(member, subject="coffee", body=COFFEE, origin=Origin.MODEL_INFERRED),
+    ]
+    if not note_first:
+        writes.reverse()
+    # when both are written, in either order
+    first, second = (write() for write in writes)
+    # then both are stored and both stay active: neither side of the operator boundary
+    # rewrites the other
+    assert second.created and second.conflict_rule is None
+    assert lifecycle(first.entry) == Lifecycle.ACTIVE
+    assert lifecycle(second.entry) == Lifecycle.ACTIVE
+    assert not memory_audit(member, "memory.conflict.resolved")
+
+
+def test_the_members_word_still_replaces_an_operator_note():
+    # given
+    member = consenting_member()
+    note = remember(
+        member,
+        subject="coffee",
+        body=TEA,
+        origin=Origin.OPERATOR_COPILOT,
+        scope={"kind": "operator-copilot", "operator_id": str(TEST_OPERATOR.id)},
+    ).entry
+    # when
+    stated = remember(member, subject="coffee", body=COFFEE)
+    # then
+    assert stated.conflict_rule == ConflictRule.EXPLICIT_USER_TRUMPS_INFERRED
+    assert lifecycle(note) == Lifecycle.SUPERSEDED
+
+
 def test_explicit_user_statement_supersedes_an_inference():
     member = consenting_member()
     inferred = remember(member, subject="coffee", origin=Origin.MODEL_INFERRED).entry
