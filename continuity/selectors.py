@@ -27,7 +27,15 @@ from continuity.enums import Posture, Surface
 from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.policy import RECENT_DEFAULT, RECENT_MAX, resumes_mid_segment
 from iris_site.errors import NotFound
-from memory.gate import CROSS_DEVICE_REQUIRED, ContentItem, ContentKind, Reader, ReaderKind, decide
+from memory.gate import (
+    CROSS_DEVICE_REQUIRED,
+    ContentItem,
+    ContentKind,
+    Reader,
+    ReaderKind,
+    decide,
+    kind_reason,
+)
 from memory.selectors import member_read_state
 
 
@@ -113,8 +121,16 @@ def continuation_token_withheld(
     now: datetime | None = None,
 ) -> dict[str, int]:
     """How many of the member's tokens (of `surfaces`) the gate withholds from this
-    reader, by reason: a sensitive token away from the device that wrote it, without the
-    grant it names in force, is the only reason a token is withheld."""
+    reader, by reason: all of them when the gate withholds the kind from this surface as a
+    whole (a surface the member paused, a missing base consent), else each sensitive token
+    away from the device that wrote it, without the grant it names in force."""
+    if reader.kind == ReaderKind.SERVICE:
+        whole = kind_reason(
+            ContentKind.TOKEN, None, reader, member_read_state(member_id=member_id, now=now)
+        )
+        if whole is not None:
+            count = _tokens(member_id, surfaces).count()
+            return {whole: count} if count else {}
     grant_id = continuity_cross_device_grant_id(member_id=member_id, now=now)
     count = _tokens(member_id, surfaces).exclude(_readable(reader, grant_id)).count()
     return {CROSS_DEVICE_REQUIRED: count} if count else {}
