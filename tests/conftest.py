@@ -10,6 +10,7 @@ from opentelemetry.sdk.metrics.export import AggregationTemporality, InMemoryMet
 from rest_framework.test import APIClient
 
 from iris_site.appendonly import append_only_models, sqlite_set_triggers
+from iris_site.idempotency import REPLAYED_HEADER
 from iris_site.services import token_issue
 from iris_site.telemetry import TelemetryPlan, telemetry_setup
 
@@ -88,9 +89,23 @@ class HttpResponse:
     body: dict
     headers: dict
 
+    @property
+    def replayed(self) -> bool:
+        """Did the server answer a retry with the original response?"""
+        return self.headers.get(REPLAYED_HEADER) == "true"
 
-def http_request(url: str, *, method: str = "GET", token: str | None = None, body=None):
-    """A real HTTP round trip (stdlib only) for tests against `live_server`."""
+
+def http_request(
+    url: str,
+    *,
+    method: str = "GET",
+    token: str | None = None,
+    body=None,
+    key: str | None = None,
+    timeout: float = 10,
+):
+    """A real HTTP round trip (stdlib only) for tests against `live_server`; ``key`` is
+    sent as the `Idempotency-Key`."""
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method)  # noqa: S310
     request.add_header("Accept", "application/json")
@@ -98,8 +113,10 @@ def http_request(url: str, *, method: str = "GET", token: str | None = None, bod
         request.add_header("Content-Type", "application/json")
     if token is not None:
         request.add_header("Authorization", f"Bearer {token}")
+    if key is not None:
+        request.add_header("Idempotency-Key", key)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
             raw, status, headers = response.read(), response.status, dict(response.headers)
     except urllib.error.HTTPError as error:
         raw, status, headers = error.read(), error.code, dict(error.headers)

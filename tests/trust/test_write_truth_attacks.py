@@ -15,18 +15,15 @@ token; each asserts the refusal (or the harmless answer) and what was, or was no
 """
 
 import json
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
 
 import pytest
 
 from consent.models import ConsentEvent
 from hierarchy.models import ShortTermMemory
-from iris_site.idempotency import REPLAYED_HEADER
 from iris_site.models import AuditEvent, IdempotencyRecord
 from iris_site.services import token_issue
 from memory.models import ConversationTurn, MemoryEntry
+from tests.conftest import HttpResponse, http_request
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import assert_no_audit_mentions, consenting_member
 
@@ -36,32 +33,8 @@ FACT = "Prefers morning meetings"
 PAUSED = "Takes the night train to Lyon every Friday"
 
 
-@dataclass
-class Answer:
-    status: int
-    body: dict
-    headers: dict
-
-    @property
-    def replayed(self) -> bool:
-        return self.headers.get(REPLAYED_HEADER) == "true"
-
-
-def send(url, *, token, body=None, key=None, method="POST") -> Answer:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method)  # noqa: S310
-    request.add_header("Accept", "application/json")
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    request.add_header("Authorization", f"Bearer {token}")
-    if key is not None:
-        request.add_header("Idempotency-Key", key)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
-            raw, status, headers = response.read(), response.status, dict(response.headers)
-    except urllib.error.HTTPError as error:
-        raw, status, headers = error.read(), error.code, dict(error.headers)
-    return Answer(status, json.loads(raw) if raw else {}, headers)
+def send(url, *, token, body=None, key=None, method="POST") -> HttpResponse:
+    return http_request(url, method=method, token=token, body=body, key=key, timeout=30)
 
 
 class World:
@@ -440,7 +413,7 @@ def test_one_key_racing_across_endpoints_and_surfaces_never_crosses_over(live_se
     }
     jobs = [(path, consumer) for path in writes for consumer in ("assistant", "tara")] * 3
     start = threading.Barrier(len(jobs))
-    answers: list[tuple[str, str, Answer]] = []
+    answers: list[tuple[str, str, HttpResponse]] = []
     errors: list[BaseException] = []
 
     def run(path, consumer):
