@@ -23,7 +23,9 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
      for these entries, never scanned: MaxScore; the prior from the entry's counters,
      joined by its key in the same query, for the best few hundred by BM25 only, the
      others bounded by the lowest BM25 joined and the best prior). Entries holding
-     only common stems are bounded by those stems' share of the BM25 normaliser;
+     only common stems are bounded by what those stems can weigh in any entry: each
+     stem's highest counts and shortest lengths over its postings (`MemoryStem`, widened
+     as postings are written), not BM25's ceiling of ``k1 + 1``;
    - live entries by prior, read best first from the `memory_recall_prior` index one
      (scope partition, reference bucket, origin) class at a time, in which the prior
      falls with the recency anchor (PostgreSQL; elsewhere one sort).
@@ -32,8 +34,10 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
 4. The result stands only if its last entry beats the best score any entry outside the
    shortlist could reach (the streams' bounds, widened by a margin far above the
    floating-point disagreement between SQL and Python); otherwise the blocking stream
-   grows and it runs again. Exhausted streams bound nothing, and past a number of
-   rounds every live entry is read, so the loop always ends, always exact.
+   grows and it runs again: while the result is short of entries, only the listed
+   matches (the cheapest rows to fill it with), then the others. Exhausted streams
+   bound nothing, and past a number of rounds every live entry is read, so the loop
+   always ends, always exact.
 
 What is read, and what the audit envelope counts:
 
@@ -90,6 +94,7 @@ from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import MemoryCorpusShard, MemoryEntry, MemoryEntryTerm, MemoryStem
+from memory.models.ranking import NO_POSTING_LENGTH
 from memory.policy import conflict_key as stored_conflict_key
 from memory.recall import (
     BM25,
@@ -626,23 +631,57 @@ def _idf(term: str, corpus: CorpusStats) -> float:
     return math.log(1.0 + (corpus.document_count - n + 0.5) / (n + 0.5))
 
 
+# A stem's bounds over postings: (highest own count, highest context count, shortest
+# length, shortest context length); none yet for a stem without postings.
+_Bounds = tuple[int, int, int, int]
+_NO_BOUNDS: _Bounds = (0, 0, NO_POSTING_LENGTH, NO_POSTING_LENGTH)
+_BOUND_COLUMNS = ("max_own_count", "max_context_count", "min_length", "min_context_length")
+
+
+def _impact(ranker: BM25, corpus: CorpusStats, bounds: _Bounds) -> float:
+    """The most one posting of a stem can weigh in BM25 before its idf, from the stem's
+    bounds over postings: the term-frequency part at the highest count and the shortest
+    length any of its postings has had (it grows with the count and falls with the
+    length), never above BM25's own ceiling ``k1 + 1``; 0 for a stem without postings."""
+    own, context, length, context_length = bounds
+    k1, cw = ranker.k1, ranker.context_weight
+    tf = own + cw * context
+    if tf <= 0:
+        return 0.0
+    average = corpus.average_length + cw * corpus.average_context_length
+    norm = k1
+    if average > 0:
+        norm = k1 * (1.0 - ranker.b + ranker.b * (length + cw * context_length) / average)
+    return min(k1 + 1.0, tf * (k1 + 1.0) / (tf + max(norm, 0.0)))
+
+
 @dataclass(frozen=True)
 class _Query:
-    """A query's stems, rarest first, with their share of BM25's normaliser."""
+    """A query's stems, rarest first, with their idf and the most a posting of each can
+    weigh (`_impact`)."""
 
     terms: tuple[str, ...]
     idf: Mapping[str, float]
+    impact: Mapping[str, float]
+    k1: float
 
     @classmethod
-    def of(cls, terms: Iterable[str], corpus: CorpusStats) -> _Query:
+    def of(
+        cls,
+        terms: Iterable[str],
+        corpus: CorpusStats,
+        ranker: BM25,
+        bounds: Mapping[str, _Bounds],
+    ) -> _Query:
         idf = {term: _idf(term, corpus) for term in terms}
-        return cls(tuple(sorted(idf, key=lambda t: (-idf[t], t))), idf)
+        impact = {term: _impact(ranker, corpus, bounds.get(term, _NO_BOUNDS)) for term in idf}
+        return cls(tuple(sorted(idf, key=lambda t: (-idf[t], t))), idf, impact, ranker.k1)
 
     def share(self, terms: Iterable[str]) -> float:
-        """The most these stems can add to the semantic factor: each BM25 term score
-        stays below ``idf * (k1 + 1)``, and the factor divides by their sum."""
-        total = sum(self.idf.values())
-        return sum(self.idf[t] for t in terms) / total if total > 0 else 0.0
+        """The most these stems can add to the semantic factor: a stem's BM25 term score
+        stays below ``idf * impact``, and the factor divides by ``sum(idf * (k1 + 1))``."""
+        total = sum(self.idf.values()) * (self.k1 + 1.0)
+        return sum(self.idf[t] * self.impact[t] for t in terms) / total if total > 0 else 0.0
 
 
 def _essential_count(query: _Query, corpus: CorpusStats, budget: int = 4000) -> int:
@@ -886,22 +925,30 @@ def _prior_stream(
     return _Stream(ranked, cut)
 
 
-def _vocabulary(member_id, terms: Iterable[str]) -> tuple[dict[str, int], dict[str, int]]:
-    """The member's vocabulary rows of ``terms``: term → row id (every stem with a
-    posting) and term → document frequency (the stems entries hold as their own)."""
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The member's vocabulary rows of a query's stems."""
+
+    ids: dict[str, int]  # term → row id (every stem with a posting)
+    frequency: dict[str, int]  # term → document frequency (stems entries hold as their own)
+    bounds: dict[str, _Bounds]  # term → its bounds over postings
+
+
+def _vocabulary(member_id, terms: Iterable[str]) -> _Vocabulary:
     keys = {stem_key(term): term for term in terms}
-    ids: dict[str, int] = {}
-    frequency: dict[str, int] = {}
+    found = _Vocabulary({}, {}, {})
     if not keys:
-        return ids, frequency
+        return found
     rows = MemoryStem.objects.filter(member_id=member_id, key__in=sorted(keys)).values_list(
-        "key", "id", "document_frequency"
+        "key", "id", "document_frequency", *_BOUND_COLUMNS
     )
-    for key, stem_id, n in rows:
-        ids[keys[key]] = stem_id
+    for key, stem_id, n, *bounds in rows:
+        term = keys[key]
+        found.ids[term] = stem_id
+        found.bounds[term] = tuple(bounds)
         if n > 0:
-            frequency[keys[key]] = n
-    return ids, frequency
+            found.frequency[term] = n
+    return found
 
 
 def _corpus_totals(member_id) -> tuple[int, int, int]:
@@ -925,7 +972,7 @@ def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> Corpus
             for key, long_stem, n in rows.values_list("key", "long_stem", "document_frequency")
         }
     else:
-        _, frequency = _vocabulary(member_id, terms)
+        frequency = _vocabulary(member_id, terms).frequency
     return CorpusStats(
         document_count=count,
         total_length=length,
@@ -1047,9 +1094,10 @@ def recall_resolve(
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
     count, length, context = _corpus_totals(request.user_id)
-    stem_ids, frequency = _vocabulary(request.user_id, terms)
-    corpus = CorpusStats(count, length, context, frequency)
-    query = _Query.of(terms, corpus)
+    vocabulary = _vocabulary(request.user_id, terms)
+    stem_ids = vocabulary.ids
+    corpus = CorpusStats(count, length, context, vocabulary.frequency)
+    query = _Query.of(terms, corpus, ranker, vocabulary.bounds)
     _, budget = budget_for(request.surface)
     limit = budget.max_entries
     if request.budget is not None:
@@ -1145,9 +1193,12 @@ def recall_resolve(
 
         listed = matching_next is not None and matching_next + margin >= last
         deeper = matching_rest is not None and matching_rest + margin >= last
-        common_blocks = common > 0 and beats(common, unread_prior, last)
-        # Short of entries while matches remain listed: read those first.
-        matches_first = last == -math.inf and (matching_next, matching_rest) != (None, None)
+        # Short of entries while matches remain listed: read those first (the cheapest
+        # rows to fill the result with), the listed before the unlisted, and only then
+        # ask what a common stem or the prior could add.
+        matches_first = last == -math.inf and (listed or deeper)
+        deeper = deeper and not (matches_first and listed)
+        common_blocks = not matches_first and common > 0 and beats(common, unread_prior, last)
         prior_blocks = not matches_first and beats(
             0.0, prior_rest if prior else shape.best_prior, last
         )
@@ -1230,9 +1281,10 @@ def member_index_load(*, member_id, entries: Sequence[MemoryEntry], insert=None)
         shard[0] += 1
         shard[1] += stats.length
         shard[2] += stats.context_length
+    bounds = _posting_bounds(live)
     MemoryStem.objects.bulk_create(
         [
-            _stem_row(member_id, stem, document_frequency=frequency[key])
+            _stem_row(member_id, stem, frequency[key], bounds[stem])
             for key, stem in sorted(vocabulary.items())
         ],
         batch_size=2000,
@@ -1256,14 +1308,48 @@ def member_index_load(*, member_id, entries: Sequence[MemoryEntry], insert=None)
     return len(postings)
 
 
-def _stem_row(member_id, stem: str, document_frequency: int = 0) -> MemoryStem:
+def _stem_row(
+    member_id, stem: str, document_frequency: int = 0, bounds: _Bounds | None = None
+) -> MemoryStem:
     key = stem_key(stem)
+    own, context, length, context_length = bounds or _NO_BOUNDS
     return MemoryStem(
         member_id=member_id,
         key=key,
         long_stem=stem if key != stem else "",
         document_frequency=document_frequency,
+        max_own_count=own,
+        max_context_count=context,
+        min_length=length,
+        min_context_length=context_length,
     )
+
+
+def _widened(bounds: _Bounds | None, other: _Bounds) -> _Bounds:
+    if bounds is None:
+        return other
+    return (
+        max(bounds[0], other[0]),
+        max(bounds[1], other[1]),
+        min(bounds[2], other[2]),
+        min(bounds[3], other[3]),
+    )
+
+
+def _posting_bounds(entries: Iterable[MemoryEntry]) -> dict[str, _Bounds]:
+    """Stem → the bounds of the postings these entries hold (their stored statistics)."""
+    bounds: dict[str, _Bounds] = {}
+    for entry in entries:
+        stats = TermStats.from_json(entry.term_stats)
+        counts: dict[str, list[int]] = {}
+        for stem, n in stats.terms.items():
+            counts.setdefault(stem, [0, 0])[0] += n
+        for stem, n in stats.context_terms.items():
+            counts.setdefault(stem, [0, 0])[1] += n
+        for stem, (own, context) in counts.items():
+            posting = (own, context, stats.length, stats.context_length)
+            bounds[stem] = _widened(bounds.get(stem), posting)
+    return bounds
 
 
 def _member_value(model, member_id):
@@ -1271,40 +1357,69 @@ def _member_value(model, member_id):
     return field.get_db_prep_value(uuid.UUID(str(member_id)), connection)
 
 
-def _stems_upsert(member_id, deltas: Mapping[str, int]) -> None:
-    """Add ``deltas`` (stem → document frequency change, zero to only make sure the row
-    exists) to the member's vocabulary rows, creating the missing ones: one statement,
-    the increments atomic (``document_frequency + excluded.document_frequency``)."""
-    rows = {row.key: row for row in (_stem_row(member_id, s, d) for s, d in deltas.items())}
+def _stems_upsert(
+    member_id, deltas: Mapping[str, int], bounds: Mapping[str, _Bounds] | None = None
+) -> None:
+    """Add ``deltas`` (stem → document frequency change) to the member's vocabulary rows
+    and widen their posting bounds to ``bounds`` (stem → bounds of new postings),
+    creating the missing rows: one statement, the increments atomic
+    (``document_frequency + excluded.document_frequency``, ``GREATEST``/``LEAST``), a
+    row written only when it changes."""
+    bounds = bounds or {}
+    stems = sorted(set(deltas) | set(bounds))
+    rows = {
+        row.key: row
+        for row in (_stem_row(member_id, s, deltas.get(s, 0), bounds.get(s)) for s in stems)
+    }
     if not rows:
         return
+    sql = _Sql()
     table = connection.ops.quote_name(MemoryStem._meta.db_table)
     member = _member_value(MemoryStem, member_id)
     values, params = [], []
     for key in sorted(rows):
-        values.append("(%s, %s, %s, %s)")
-        params += [member, key, rows[key].long_stem, rows[key].document_frequency]
-    increment = any(row.document_frequency for row in rows.values())
-    action = (
-        f"UPDATE SET document_frequency = {table}.document_frequency + excluded.document_frequency"
-        if increment
-        else "NOTHING"
+        row = rows[key]
+        values.append("(%s, %s, %s, %s, %s, %s, %s, %s)")
+        params += [member, key, row.long_stem, row.document_frequency]
+        params += [getattr(row, column) for column in _BOUND_COLUMNS]
+    own, context, length, context_length = (f"{table}.{c}" for c in _BOUND_COLUMNS)
+    widen = {
+        "max_own_count": f"{sql.greatest}({own}, excluded.max_own_count)",
+        "max_context_count": f"{sql.greatest}({context}, excluded.max_context_count)",
+        "min_length": f"{sql.least}({length}, excluded.min_length)",
+        "min_context_length": f"{sql.least}({context_length}, excluded.min_context_length)",
+    }
+    updates = ", ".join(
+        [
+            f"document_frequency = {table}.document_frequency + excluded.document_frequency",
+            *(f"{column} = {value}" for column, value in widen.items()),
+        ]
+    )
+    changes = " OR ".join(
+        [
+            "excluded.document_frequency <> 0",
+            f"excluded.max_own_count > {own}",
+            f"excluded.max_context_count > {context}",
+            f"excluded.min_length < {length}",
+            f"excluded.min_context_length < {context_length}",
+        ]
     )
     statement = (
-        f"INSERT INTO {table} (member_id, key, long_stem, document_frequency)"  # noqa: S608
-        f" VALUES {', '.join(values)} ON CONFLICT (member_id, key) DO {action}"
+        f"INSERT INTO {table} (member_id, key, long_stem, document_frequency,"  # noqa: S608
+        f" {', '.join(_BOUND_COLUMNS)}) VALUES {', '.join(values)}"
+        f" ON CONFLICT (member_id, key) DO UPDATE SET {updates} WHERE {changes}"
     )
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
 
 
-def _stem_rows(member_id, stems: Iterable[str]) -> dict[str, int]:
-    """The member's vocabulary rows of ``stems`` (created when missing): key → id."""
-    stems = set(stems)
-    if not stems:
+def _stem_rows(member_id, bounds: Mapping[str, _Bounds]) -> dict[str, int]:
+    """The member's vocabulary rows of the stems of ``bounds`` (created when missing,
+    their posting bounds widened): key → id."""
+    if not bounds:
         return {}
-    _stems_upsert(member_id, dict.fromkeys(stems, 0))
-    keys = sorted({stem_key(stem) for stem in stems})
+    _stems_upsert(member_id, {}, bounds)
+    keys = sorted({stem_key(stem) for stem in bounds})
     return dict(
         MemoryStem.objects.filter(member_id=member_id, key__in=keys).values_list("key", "id")
     )
@@ -1340,11 +1455,7 @@ def entry_terms_index(*, member_id, entries: Sequence[MemoryEntry]) -> None:
         )
         old = [stem_id for (stem_id,) in cursor.fetchall()]
     live = [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED and e.term_stats]
-    stems: set[str] = set()
-    for entry in live:
-        stats = TermStats.from_json(entry.term_stats)
-        stems.update(stats.terms, stats.context_terms)
-    ids = _stem_rows(member_id, stems)
+    ids = _stem_rows(member_id, _posting_bounds(live))
     MemoryEntryTerm.objects.bulk_create(
         [row for entry in live for row in entry_terms_rows(entry, ids)], batch_size=2000
     )

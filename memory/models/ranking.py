@@ -1,6 +1,10 @@
 from django.conf import settings
 from django.db import models
 
+# A length no posting has (postings hold small integers): the shortest length of a stem
+# no posting has held yet.
+NO_POSTING_LENGTH = 32767
+
 
 class MemoryStem(models.Model):
     """One stem of a member's vocabulary, with its document frequency: how many of the
@@ -21,6 +25,15 @@ class MemoryStem(models.Model):
     # The whole stem when it is longer than its key (else empty: the key is the stem).
     long_stem = models.TextField(blank=True, default="")
     document_frequency = models.PositiveIntegerField(default=0)
+    # Bounds over every posting the stem has had (a posting gone leaves them as they
+    # were: still bounds): the highest own and context counts and the shortest lengths.
+    # Widened by `GREATEST`/`LEAST` as postings are written, so a write touches only its
+    # own stems; a recall bounds what the stem can add to any entry's BM25 from them
+    # (`memory.recall_store._impact`) instead of BM25's own ceiling of ``k1 + 1``.
+    max_own_count = models.PositiveSmallIntegerField(default=0)
+    max_context_count = models.PositiveSmallIntegerField(default=0)
+    min_length = models.PositiveSmallIntegerField(default=NO_POSTING_LENGTH)
+    min_context_length = models.PositiveSmallIntegerField(default=NO_POSTING_LENGTH)
 
     class Meta:
         constraints = [

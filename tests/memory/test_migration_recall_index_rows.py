@@ -1,5 +1,6 @@
 """Migration 0015 rebuilds the index rows from the entries (vocabulary, shards,
-postings, context anchors) and drops the per-member JSON statistics."""
+postings, context anchors) and drops the per-member JSON statistics; 0016 gives each
+stem its bounds over the postings it holds."""
 
 import uuid
 from datetime import UTC, datetime
@@ -13,7 +14,8 @@ from memory.recall.rankers import corpus_stats_for, term_stats_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("memory", "0014_entities_relationships")]
-AFTER = [("memory", "0015_recall_index_rows")]
+# Through the stems' bounds (0016), so today's code can read the rebuilt rows.
+AFTER = [("memory", "0016_stem_impact_bounds")]
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
@@ -85,3 +87,12 @@ def test_the_index_is_rebuilt_from_the_entries():
     assert stems == {"coffe", "dawn", "sister", "ana", "pasta", "night"}
     assert not MemoryEntryTerm.objects.filter(entry_id=uuid.UUID(int=3)).exists()
     assert list(MemoryContextAnchor.objects.values_list("entry_id", "sequence")) == [(coffee.pk, 1)]
+    # and every stem bounds its postings exactly (0016)
+    from memory.models import MemoryStem
+
+    for stem in MemoryStem.objects.filter(member_id=member.pk):
+        held = list(MemoryEntryTerm.objects.filter(stem=stem))
+        assert stem.max_own_count == max(p.own_count for p in held)
+        assert stem.max_context_count == max(p.context_count for p in held)
+        assert stem.min_length == min(p.length for p in held)
+        assert stem.min_context_length == min(p.context_length for p in held)

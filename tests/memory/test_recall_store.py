@@ -22,7 +22,7 @@ from memory.enums import (
     ScopeKind,
     SuppressionReason,
 )
-from memory.models import MemoryDeletionHold, MemoryEntry, MemoryEntryTerm
+from memory.models import MemoryDeletionHold, MemoryEntry, MemoryEntryTerm, MemoryStem
 from memory.policy import conflict_key
 from memory.recall import (
     RELEVANCE_V1,
@@ -43,6 +43,7 @@ from memory.recall.rankers import TermStats
 from memory.recall_service import recall_request_build, recall_run
 from memory.recall_store import (
     corpus_stats_get,
+    entry_terms_index,
     member_candidates,
     member_index_load,
     recall_candidates,
@@ -419,6 +420,7 @@ def test_writes_keep_the_stem_index_in_step():
             assert {p.stem.key for p in postings} == set(
                 TermStats.from_json(entry.term_stats).terms
             )
+        assert_stem_bounds_cover_postings(member)
 
     agree("coffee")
     # when the member edits, pauses and forgets
@@ -441,6 +443,40 @@ def test_writes_keep_the_stem_index_in_step():
     agree("coffee")
     agree("")
     assert MemoryEntry.objects.filter(member=member, reference_count=3).exists()
+
+
+def assert_stem_bounds_cover_postings(member) -> None:
+    """Every stem of the member bounds every posting it holds (the highest counts, the
+    shortest lengths): what the shortlist's certificate rests on."""
+    for stem in MemoryStem.objects.filter(member=member):
+        for posting in MemoryEntryTerm.objects.filter(stem=stem):
+            assert posting.own_count <= stem.max_own_count, stem.key
+            assert posting.context_count <= stem.max_context_count, stem.key
+            assert posting.length >= stem.min_length, stem.key
+            assert posting.context_length >= stem.min_context_length, stem.key
+
+
+def test_bulk_loads_and_batched_reindexing_keep_the_stem_bounds():
+    # given a member loaded in bulk (the benchmark's and the fixtures' way)
+    member = synthetic_member(5, n=120)
+    assert_stem_bounds_cover_postings(member)
+    stems = MemoryStem.objects.filter(member=member)
+    # the bounds are exact after a load: some posting reaches each of them
+    for stem in stems.filter(document_frequency__gt=0)[:20]:
+        held = MemoryEntryTerm.objects.filter(stem=stem)
+        assert max(p.own_count for p in held) == stem.max_own_count
+        assert min(p.length for p in held) == stem.min_length
+    # when longer entries are re-indexed with more of a stem (one batch, many entries)
+    entries = list(MemoryEntry.objects.filter(member=member).exclude(lifecycle="tombstoned")[:5])
+    for entry in entries:
+        body = "garden " * 9 + entry.body
+        entry.term_stats = term_stats_for(body, neighbours=["garden garden"]).to_json()
+        entry.save(update_fields=["term_stats"])
+    entry_terms_index(member_id=member.pk, entries=entries)
+    # then the stem's bounds widened to cover them
+    assert_stem_bounds_cover_postings(member)
+    garden = MemoryStem.objects.get(member=member, key="garden")
+    assert garden.max_own_count >= 9 and garden.max_context_count >= 2
 
 
 def stored_member(*rows: dict):
