@@ -60,7 +60,7 @@ class ConsentEvent(models.Model):
     hash = models.CharField(max_length=64, editable=False)
 
     class Meta:
-        ordering = ["member", "sequence"]
+        ordering = ["member_id", "sequence"]
         indexes = [
             models.Index(
                 fields=["member", "consent_type", "-sequence"], name="consent_member_type_seq"
@@ -192,7 +192,7 @@ class OptOutEvent(models.Model):
     occurred_at = models.DateTimeField(editable=False)
 
     class Meta:
-        ordering = ["member", "sequence"]
+        ordering = ["member_id", "sequence"]
         indexes = [
             models.Index(
                 fields=["member", "category", "-sequence"], name="consent_optout_member_cat_seq"

@@ -1000,29 +1000,42 @@ def _chunks(values: list, size: int = _CHUNK):
 def _clusters(
     loaded: Mapping[str, RecallCandidate],
     pool: QuerySet[MemoryEntry],
-    asked: set[str],
+    asked: dict[str, datetime],
     visible: Callable[[RecallCandidate], bool],
 ) -> dict[str, RecallCandidate]:
-    """Every live entry sharing a conflict key with a loaded visible one, so the dedupe
-    stage sees the whole cluster of every entry it may return (a withheld entry is in no
-    cluster that matters). The stored key normalises the subject, so it groups a
-    superset of the pipeline's clusters; the extra entries change nothing."""
-    keys = {
-        stored_conflict_key(
+    """The live entries the dedupe stage must see beside the loaded visible ones: those
+    sharing a conflict key with one of them and at least as fresh as it (the freshest
+    entry of a cluster wins, equal times to the smaller id, so a staler one never
+    displaces it; a withheld entry is in no cluster that matters). The stored key
+    normalises the subject, so it groups a superset of the pipeline's clusters, and each
+    key is read from its stalest visible entry on; the extra entries change nothing.
+    ``asked``: key → the instant a previous round read it from."""
+    since: dict[str, datetime] = {}
+    for c in loaded.values():
+        if not c.subject or not visible(c):
+            continue
+        key = stored_conflict_key(
             category=c.category,
             actor_handle=c.multi_actor.actor_handle if c.multi_actor else "",
             subject=c.subject,
         )
-        for c in loaded.values()
-        if c.subject and visible(c)
-    } - asked
-    asked |= keys
+        if key not in since or c.updated_at < since[key]:
+            since[key] = c.updated_at
+    wanted = {k: t for k, t in since.items() if k not in asked or t < asked[k]}
+    asked.update(wanted)
     found: dict[str, RecallCandidate] = {}
-    for chunk in _chunks(sorted(keys)):
-        for entry_id, candidate in _candidates(pool.filter(conflict_key__in=chunk)).items():
+    for chunk in _chunks(sorted(wanted), _CLUSTER_CHUNK):
+        fresh = Q()
+        for key in chunk:
+            fresh |= Q(conflict_key=key, updated_at__gte=wanted[key])
+        for entry_id, candidate in _candidates(pool.filter(fresh)).items():
             if entry_id not in loaded:
                 found[entry_id] = candidate
     return found
+
+
+# Conflict keys per cluster query (each is one range of `memory_member_conflict`).
+_CLUSTER_CHUNK = 100
 
 
 @dataclass
@@ -1148,7 +1161,7 @@ def recall_resolve(
     elif limit and not query.terms:
         plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
         prior = read_prior()
-    asked: set[str] = set()
+    asked: dict[str, datetime] = {}
     margin = BOUND_MARGIN
     for round_ in range(MAX_ROUNDS + 1):
         # Each stream's bound for what it lists past the loaded prefix ("next") and for

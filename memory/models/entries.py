@@ -92,7 +92,11 @@ class MemoryEntry(models.Model):
                 condition=Q(lifecycle="active"),
             ),
             models.Index(fields=["member", "lifecycle", "-updated_at"], name="memory_member_life"),
-            models.Index(fields=["member", "conflict_key"], name="memory_member_conflict"),
+            # A member's conflict clusters, freshest last: recall reads a cluster from an
+            # instant on (`memory.recall_store._clusters`).
+            models.Index(
+                fields=["member", "conflict_key", "updated_at"], name="memory_member_conflict"
+            ),
             models.Index(fields=["member", "category"], name="memory_member_category"),
             models.Index(
                 fields=["member", "actor_handle"],

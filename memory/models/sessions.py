@@ -29,7 +29,7 @@ class ConversationTurn(models.Model):
     created_at = models.DateTimeField(editable=False)
 
     class Meta:
-        ordering = ["member", "session_id", "sequence"]
+        ordering = ["member_id", "session_id", "sequence"]
         constraints = [
             models.UniqueConstraint(
                 fields=["member", "session_id", "sequence"],

@@ -5,12 +5,13 @@ import json
 
 import pytest
 from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from consent.models import OptOutEvent
 from consent.selectors import opt_out_latest, opt_outs_active
 from consent.services import OPT_OUT_ACTION
 from iris_site.errors import InvalidInput
-from iris_site.models import AuditEvent
+from iris_site.models import AuditEvent, User
 from iris_site.services import token_issue
 from tests.conftest import bearer_client, http_request
 from tests.consent.factories import opt
@@ -63,6 +64,17 @@ def test_the_current_set_is_the_latest_event_per_category_and_per_member():
         "embodied": "opt-in",
         "personalization": "opt-out",
     }
+
+
+def test_the_current_set_is_one_query_on_the_ledger_alone():
+    """Read on every recall and write: the ledger's own index answers it, without joining
+    the members' table to order by their email (the ordering is by the member's id)."""
+    member = MemberFactory()
+    opt(member, "embodied")
+    with CaptureQueriesContext(connection) as queries:
+        assert opt_outs_active(member_id=member.pk) == {"embodied"}
+    assert len(queries) == 1
+    assert User._meta.db_table not in queries[0]["sql"]
 
 
 def test_each_change_is_audited_with_ids_and_enums_only():

@@ -561,6 +561,55 @@ def test_matches_of_every_lifecycle_and_hold_are_weighed_and_counted():
     assert reference.audit_envelope.as_dict() == result.audit_envelope.as_dict()
 
 
+def test_a_fresher_entry_of_a_matching_cluster_wins_although_no_stream_lists_it():
+    """Dedupe keeps a cluster's freshest entry. The clusters are read from their stalest
+    visible loaded entry on, per stored key, so a fresher entry no stream lists still
+    wins, whichever of the spellings the stored key folds together was loaded."""
+    # given two matches on one stored key but two of the pipeline's clusters ("coffee",
+    # "Coffee"), a fresher entry of the stalest one's cluster that matches nothing and
+    # that no prior reaches (used a year ago, inferred), a staler one, and fresh filler
+    days = lambda n: NOW - timedelta(days=n)  # noqa: E731
+    key = conflict_key(category=MemoryCategory.PREFERENCE, actor_handle="", subject="coffee")
+    cluster = {"conflict_key": key}
+    rows = [
+        {**cluster, "subject": "coffee", "updated_at": days(100), "created_at": days(100)},
+        {**cluster, "subject": "Coffee", "updated_at": days(20), "created_at": days(20)},
+        {
+            **cluster,
+            "subject": "coffee",
+            "body": "Oat milk only",
+            "origin": Origin.MODEL_INFERRED,
+            "updated_at": days(50),
+            "created_at": days(50),
+            "last_referenced_at": days(400),
+            "reference_count": 0,
+        },
+        {**cluster, "subject": "coffee", "body": "Decaf after noon", "updated_at": days(300)},
+    ]
+    # The fresher entry's prior class (profile, never used, inferred) is full of fresher
+    # priors, so the prior stream stops long before it.
+    filler = [
+        {
+            "body": f"Walked the dog, day {n}",
+            "origin": Origin.MODEL_INFERRED,
+            "updated_at": days(1) - timedelta(minutes=n),
+        }
+        for n in range(60)
+    ]
+    member = stored_member(*rows, *filler)
+    request = profile_request(member, budget=3)
+    # when
+    result = recall_resolve(request=request, now=NOW)
+    # then the stale match gave way to its cluster's fresher entry, exactly as over every
+    # entry, without reading every entry
+    reference = recall_reference(request=request, now=NOW)
+    assert returned(result) == returned(reference)
+    ids = [e.entry_id for e in result.entries]
+    stale, folded = str(uuid.UUID(int=1)), str(uuid.UUID(int=2))
+    assert stale not in ids and folded in ids
+    assert result.audit_envelope.evaluated_count < reference.audit_envelope.evaluated_count
+
+
 def test_an_ended_timed_pause_is_recalled_although_no_stream_lists_it():
     # given a pause that ended an hour ago (nothing resumed it) and one still running
     pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
