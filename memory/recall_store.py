@@ -34,8 +34,8 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
 4. The result stands only if its last entry beats the best score any entry outside the
    shortlist could reach (the streams' bounds, widened by a margin far above the
    floating-point disagreement between SQL and Python); otherwise the blocking stream
-   grows and it runs again: while the result is short of entries, only the listed
-   matches (the cheapest rows to fill it with), then the others. Exhausted streams
+   grows and it runs again: while the result is short of entries, only the matching
+   stream (the cheapest rows to fill it with), then the others. Exhausted streams
    bound nothing, and past a number of rounds every live entry is read, so the loop
    always ends, always exact.
 
@@ -1206,11 +1206,10 @@ def recall_resolve(
 
         listed = matching_next is not None and matching_next + margin >= last
         deeper = matching_rest is not None and matching_rest + margin >= last
-        # Short of entries while matches remain listed: read those first (the cheapest
-        # rows to fill the result with), the listed before the unlisted, and only then
-        # ask what a common stem or the prior could add.
+        # Short of entries while matches remain listed: read more of those first (the
+        # cheapest rows to fill the result with), and only then ask what a common stem
+        # or the prior could add.
         matches_first = last == -math.inf and (listed or deeper)
-        deeper = deeper and not (matches_first and listed)
         common_blocks = not matches_first and common > 0 and beats(common, unread_prior, last)
         prior_blocks = not matches_first and beats(
             0.0, prior_rest if prior else shape.best_prior, last
