@@ -1248,12 +1248,12 @@ def corpus_shard(entry_id) -> int:
 
 
 def _posting_counts(stats: TermStats) -> dict[str, list[int]]:
-    """Vocabulary key → [own count, context count] of an entry's stems."""
+    """Stem → [own count, context count] of an entry's stems: one posting each."""
     counts: dict[str, list[int]] = {}
     for stem, n in stats.terms.items():
-        counts.setdefault(stem_key(stem), [0, 0])[0] += n
+        counts.setdefault(stem, [0, 0])[0] += n
     for stem, n in stats.context_terms.items():
-        counts.setdefault(stem_key(stem), [0, 0])[1] += n
+        counts.setdefault(stem, [0, 0])[1] += n
     return counts
 
 
@@ -1266,13 +1266,13 @@ def entry_terms_rows(entry: MemoryEntry, ids: Mapping[str, int]) -> list[MemoryE
     return [
         MemoryEntryTerm(
             entry_id=entry.pk,
-            stem_id=ids[key],
+            stem_id=ids[stem_key(stem)],
             own_count=own,
             context_count=context,
             length=stats.length,
             context_length=stats.context_length,
         )
-        for key, (own, context) in sorted(_posting_counts(stats).items())
+        for stem, (own, context) in sorted(_posting_counts(stats).items())
     ]
 
 
@@ -1353,12 +1353,7 @@ def _posting_bounds(entries: Iterable[MemoryEntry]) -> dict[str, _Bounds]:
     bounds: dict[str, _Bounds] = {}
     for entry in entries:
         stats = TermStats.from_json(entry.term_stats)
-        counts: dict[str, list[int]] = {}
-        for stem, n in stats.terms.items():
-            counts.setdefault(stem, [0, 0])[0] += n
-        for stem, n in stats.context_terms.items():
-            counts.setdefault(stem, [0, 0])[1] += n
-        for stem, (own, context) in counts.items():
+        for stem, (own, context) in _posting_counts(stats).items():
             posting = (own, context, stats.length, stats.context_length)
             bounds[stem] = _widened(bounds.get(stem), posting)
     return bounds

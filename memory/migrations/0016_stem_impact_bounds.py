@@ -15,11 +15,14 @@ def bounds_from_postings(apps, schema_editor):
         return Subquery(postings.values("stem_id").annotate(v=aggregate(column)).values("v"))
 
     has_postings = term_model.objects.filter(stem_id=OuterRef("pk"))
+    bounds = {
+        "max_own_count": (Max, "own_count"),
+        "max_context_count": (Max, "context_count"),
+        "min_length": (Min, "length"),
+        "min_context_length": (Min, "context_length"),
+    }
     stem_model.objects.filter(models.Exists(has_postings)).update(
-        max_own_count=over_postings(Max, "own_count"),
-        max_context_count=over_postings(Max, "context_count"),
-        min_length=over_postings(Min, "length"),
-        min_context_length=over_postings(Min, "context_length"),
+        **{column: over_postings(*bound) for column, bound in bounds.items()}
     )
 
 
