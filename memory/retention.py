@@ -59,6 +59,7 @@ from iris_site.errors import (
     PolicyRefusal,
 )
 from iris_site.models import TenantMembership, User
+from iris_site.selectors import operator_tenant_id
 from iris_site.services import member_lock
 from memory.contracts import MAX_BODY_LENGTH, MemoryWriteRequest
 from memory.enums import (
@@ -580,21 +581,19 @@ class ReviewDecision:
     CHOICES = (KEEP, SUMMARIZE, DELETE)
 
 
-def _operator_tenant(operator: User):
-    profile = getattr(operator, "operator_profile", None)
-    return profile.tenant_id if profile is not None else None
-
-
 def retention_reviews_visible(*, operator: User):
     """The reviews an operator may see: all of them for a platform operator; for one bound
-    to a tenant, its members' entries not scoped to another tenant."""
+    to a tenant, its own tenant's memory only (tenant scope, its members), the rule an
+    inspection applies to what such an operator may read (`inspection.policy`): a
+    member's consumer memory (profile, crisis, operator notes) is not the tenant's to
+    keep, summarise or delete."""
     reviews = RetentionReview.objects.select_related("entry", "member")
-    tenant_id = _operator_tenant(operator)
+    tenant_id = operator_tenant_id(operator)
     if tenant_id is None:
         return reviews
     members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
     return reviews.filter(
-        Q(entry__tenant_id=None) | Q(entry__tenant_id=tenant_id), member_id__in=members
+        entry__scope_kind=ScopeKind.TENANT, entry__tenant_id=tenant_id, member_id__in=members
     )
 
 

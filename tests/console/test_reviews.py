@@ -3,7 +3,8 @@ memory (operator-copilot, tenant, crisis past its window) into one open review, 
 admin or trust & safety operator decides it on metadata — keep (due again a window
 later), summarize (a summary through the write path, the raw entry erased through
 `memory_erase`) or delete (`memory_erase`, after a confirmation); support and legal are
-refused; a tenant-bound operator sees only their tenant's members. Every decision is
+refused; a tenant-bound operator sees only their own tenant's memory (as an inspection
+would let them read). Every decision is
 audited with ids only, and the page never shows the memory's text."""
 
 import uuid
@@ -272,26 +273,37 @@ def test_a_summary_the_write_path_refuses_leaves_the_memory_and_the_review_open(
 # --- tenant binding -------------------------------------------------------------------------
 
 
-def test_a_tenant_bound_operator_sees_and_decides_only_their_tenants_reviews():
+def test_a_tenant_bound_operator_sees_and_decides_only_their_tenants_memory():
+    """The inspection rule (a tenant-bound operator reads only tenant-scope memory of
+    their tenant) holds for retention reviews too: neither another tenant's memory nor a
+    member's consumer memory (an operator note, even of their own tenant's member) is
+    theirs to list, keep, summarise or delete."""
     ours, theirs = TenantFactory(), TenantFactory()
     our_member = consenting_member(tenants=[ours])
     their_member = consenting_member(tenants=[theirs])
-    our_note, their_note = copilot_note(our_member), copilot_note(their_member)
-    swept(15)
+    our_course = tenant_memory(our_member, ours)
+    their_course = tenant_memory(their_member, theirs)
+    our_note = copilot_note(our_member)
+    swept(400)
     bound = OperatorFactory(role=OperatorRole.ADMIN, tenant=ours)
     client = signed_in(bound)
 
     html = client.get(INDEX).content.decode()
     assert our_member.email in html and their_member.email not in html
-    theirs_review = review_of(their_note)
-    assert client.get(f"{INDEX}{theirs_review.pk}/delete/").status_code == 404
-    refused = client.post(decide_url(theirs_review), {"decision": "delete", "confirmed": "on"})
-    assert refused.status_code == 404
-    assert MemoryEntry.objects.get(pk=their_note.pk).body == COPILOT_BODY
-    assert client.post(decide_url(review_of(our_note)), {"decision": "keep"}).status_code == 302
+    assert html.count("Delete…") == 1  # our tenant's course, not the member's note
+    for entry, body in ((their_course, TENANT_BODY), (our_note, COPILOT_BODY)):
+        review = review_of(entry)
+        assert client.get(f"{INDEX}{review.pk}/delete/").status_code == 404
+        refused = client.post(decide_url(review), {"decision": "delete", "confirmed": "on"})
+        assert refused.status_code == 404
+        assert MemoryEntry.objects.get(pk=entry.pk).body == body
+        assert review_of(entry).state == "open"  # still the platform's to decide
+    assert client.post(decide_url(review_of(our_course)), {"decision": "keep"}).status_code == 302
 
     section = home_section(type("R", (), {"user": bound})())
-    assert section["count"] == 0  # ours was kept; theirs is not counted
+    assert section["count"] == 0  # ours was kept; the others are not counted
+    platform = signed_in(OperatorFactory(role=OperatorRole.ADMIN)).get(INDEX).content.decode()
+    assert our_member.email in platform and their_member.email in platform
 
 
 # --- re-confirmation counts and the home section --------------------------------------------
@@ -307,8 +319,8 @@ def test_reconfirm_counts_and_home_section():
         ReconfirmRequest.objects.create(
             member=who, entry_id=entry.pk, freshness=0.2, effective_confidence=0.1, queued_at=now
         )
-    copilot_note(member)
-    swept(15)
+    tenant_memory(member, ours)
+    swept(366)
 
     platform = signed_in(OperatorFactory(role=OperatorRole.ADMIN)).get(RECONFIRM)
     bound_admin = OperatorFactory(role=OperatorRole.TRUST_AND_SAFETY, tenant=ours)
