@@ -39,6 +39,7 @@ from memory.enums import RecallContext
 from memory.freshness import freshness
 from memory.gate import MemberState, Reader
 from memory.recall_service import recall_request_build, recall_run
+from memory.selectors import memory_auto_forget_first
 
 EPISODIC_LIMIT = 50
 
@@ -127,8 +128,9 @@ def _resolve(
     entity_id,
     as_of: datetime | None,
 ) -> tuple[dict, datetime | None]:
-    """The bundle, and when the first of its short-term rows expires (it must not be
-    served from the cache past that)."""
+    """The bundle, and when the first of its short-term rows expires or one of its entries
+    reaches the member's auto-forget time (it must not be served from the cache past
+    that)."""
     stm = stm_read(
         member_id=member.pk,
         scope_id=scope_id,
@@ -169,7 +171,14 @@ def _resolve(
         else [],
         "resolved_at": iso(now),
     }
-    return bundle, min((view.row.ttl_expires for view in stm.views), default=None)
+    # Nor past the instant the member's auto-forget choice stops the use of an entry it
+    # holds (returned, or the source of a short-term copy).
+    held_ids = {*entry_ids, *(str(i) for view in stm.views for i in view.row.related_entry_ids)}
+    forget_at = memory_auto_forget_first(member_id=member.pk, entry_ids=held_ids, state=state)
+    expiries = [view.row.ttl_expires for view in stm.views]
+    if forget_at is not None:
+        expiries.append(forget_at)
+    return bundle, min(expiries, default=None)
 
 
 def get_context_bundle(

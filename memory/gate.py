@@ -17,7 +17,7 @@ What it knows comes from the server, never from the request:
   `memory.capabilities`, and what its request narrowed them to: surface, context, scope,
   crisis frame) or an operator (the entry ids of a granted inspection);
 - the **member's state**: active consents, opt-outs, a pending full clear, off the
-  record.
+  record, their own controls (paused surfaces, "Stop using my memories", auto-forget).
 
 For a service reader the gates run in this order; the first that fails is the reason:
 
@@ -41,6 +41,10 @@ For a service reader the gates run in this order; the first that fails is the re
 9. the suppression's reason       an active suppression; a timed pause ends at its end
 10. ``lifecycle-<state>``         only active items (an ended timed pause counts as active)
 11. ``deletion-hold``             held for a pending (soft) deletion
+    ``member-auto-forget``        a long-term entry last asserted before the member's
+                                  "Forget automatically after…" choice for its kind
+                                  allows: never used again from that instant, though the
+                                  sweep that erases its text runs only hourly
                                   (9-11 then again for every entry the item was derived
                                   from, ``ContentItem.derived_from``, under its reason)
 12. ``sensitive-category-without-consent`` / ``-outside-relevant-context``
@@ -61,7 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 
 from consent.enums import CONSENT_TYPES, BaseConsentType
@@ -96,6 +100,7 @@ NOT_GRANTED = "no-granted-inspection"
 # The member's own controls (`memory.member_settings`).
 SURFACE_PAUSED = "surface-paused"
 MEMBER_STOPPED_USE = "member-stopped-use"
+AUTO_FORGOTTEN = "member-auto-forget"
 
 
 def lifecycle_key(state: str) -> str:
@@ -239,6 +244,8 @@ class Source:
     lifecycle: str = Lifecycle.ACTIVE
     suppression: Suppression | None = None
     held: bool = False
+    scope_kind: str = ""
+    asserted_at: datetime | None = None  # its last assertion (what auto-forget counts from)
 
 
 # --- where sensitive categories may surface ------------------------------------------
@@ -315,6 +322,7 @@ class ContentItem:
     held: bool = False
     actor_sensitive: bool = False
     derived_from: tuple[Source, ...] = ()  # the entries it was derived from
+    asserted_at: datetime | None = None  # long-term entries: their last assertion
     # Continuation tokens.
     sensitive: bool = False
     writer_client_id: str | None = None
@@ -366,6 +374,8 @@ class MemberState:
     cross_device_grant_id: str | None = None
     stopped_use: bool = False  # "Stop using my memories": no long-term memory is used
     paused_consumers: frozenset[str] = frozenset()  # surfaces that read nothing of theirs
+    # "Forget automatically after…": (scope kind, days) of the member's choices.
+    auto_forget_days: tuple[tuple[str, int], ...] = ()
 
 
 @lru_cache(maxsize=4096)
@@ -417,6 +427,27 @@ def standing_reason(item: ContentItem | Source, now: datetime) -> str | None:
     if item.held:
         return DELETION_HOLD
     return None
+
+
+def auto_forget_at(
+    scope_kind: str, asserted_at: datetime | None, state: MemberState
+) -> datetime | None:
+    """When the member's auto-forget choice for the kind stops the use of something last
+    asserted at ``asserted_at`` (the instant the retention sweep erases it from,
+    `memory.retention.member_auto_forget_apply`); ``None`` without a choice."""
+    if asserted_at is None:
+        return None
+    for kind, days in state.auto_forget_days:
+        if kind == scope_kind:
+            return asserted_at + timedelta(days=days)
+    return None
+
+
+def auto_forgotten(
+    scope_kind: str, asserted_at: datetime | None, state: MemberState, now: datetime
+) -> bool:
+    ends = auto_forget_at(scope_kind, asserted_at, state)
+    return ends is not None and ends < now
 
 
 def sensitive_reason(
@@ -507,9 +538,16 @@ def _service_reason(
         and not (reader.safety_critical_context and item.category == MemoryCategory.SAFETY)
     ):
         return CRISIS_FRAME
-    # 9-11. Suppression, lifecycle, holds: the item's own, then each of its sources'.
-    for subject in (item, *item.derived_from):
+    # 9-11. Suppression, lifecycle, holds, auto-forget: the item's own, then each of its
+    # sources'.
+    subjects = (
+        (item, item.scope.kind if item.scope else ""),
+        *((source, source.scope_kind) for source in item.derived_from),
+    )
+    for subject, scope_kind in subjects:
         reason = standing_reason(subject, now)
+        if reason is None and auto_forgotten(scope_kind, subject.asserted_at, state, now):
+            reason = AUTO_FORGOTTEN
         if reason is not None:
             return reason
     # 12. Sensitive categories and sensitive multi-actor interactions.

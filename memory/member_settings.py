@@ -25,11 +25,12 @@ from iris_site.errors import InvalidInput, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
 from memory.enums import ScopeKind
+from memory.gate import AUTO_FORGOTTEN, SURFACE_PAUSED
 from memory.models import MemberMemorySettings
 
 POLICY_ID = "iris-memory-member-settings-v1"
-SURFACE_PAUSED = "surface-paused"  # the write paths' refusal code (and the gate's reason)
-AUTO_FORGET_REASON = "member-auto-forget"
+# The write paths' refusal code and the erasure's reason are the read gate's reasons.
+AUTO_FORGET_REASON = AUTO_FORGOTTEN
 
 # The choices a member has, in months; "never" is the kind's absence.
 AUTO_FORGET_MONTHS = (3, 12, 18)

@@ -73,6 +73,7 @@ def recall_request_build(
             opt_outs=state.opt_outs,
             stopped_use=state.stopped_use,
             paused_consumers=state.paused_consumers,
+            auto_forget_days=state.auto_forget_days,
             budget=budget,
         )
     except InvalidRecallRequest as exc:

@@ -25,8 +25,8 @@ from memory.contracts import (
 )
 from memory.enums import Lifecycle, ScopeKind
 from memory.filters import MemoryEntryFilter
-from memory.gate import MemberState, Source, Suppression
-from memory.member_settings import member_memory_settings_get
+from memory.gate import MemberState, Source, Suppression, auto_forget_at
+from memory.member_settings import member_memory_settings_get, months_to_days
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -66,7 +66,13 @@ def memory_entry_sources(*, member_id, entry_ids: Iterable[str]) -> dict[str, So
     them (`memory.gate.Source`), in one query. An id not found (purged, or another
     member's) is left out: what that means is the caller's to say."""
     rows = MemoryEntry.objects.filter(member_id=member_id, pk__in=list(entry_ids)).values_list(
-        "pk", "lifecycle", "suppression_reason", "suppression_ends_at", "deletion_hold"
+        "pk",
+        "lifecycle",
+        "suppression_reason",
+        "suppression_ends_at",
+        "deletion_hold",
+        "scope_kind",
+        "updated_at",
     )
     return {
         str(pk): Source(
@@ -74,9 +80,24 @@ def memory_entry_sources(*, member_id, entry_ids: Iterable[str]) -> dict[str, So
             lifecycle=lifecycle,
             suppression=Suppression(reason, ends_at) if reason else None,
             held=hold is not None,
+            scope_kind=scope_kind,
+            asserted_at=updated_at,
         )
-        for pk, lifecycle, reason, ends_at, hold in rows
+        for pk, lifecycle, reason, ends_at, hold, scope_kind, updated_at in rows
     }
+
+
+def memory_auto_forget_first(*, member_id, entry_ids: Iterable[str], state: MemberState):
+    """The first instant at which the member's auto-forget choices stop the use of one
+    of these entries (`memory.gate.auto_forget_at`), or ``None``: what a cached answer
+    that holds them must not outlive. One query, none without a choice."""
+    if not state.auto_forget_days or not entry_ids:
+        return None
+    rows = MemoryEntry.objects.filter(member_id=member_id, pk__in=list(entry_ids)).values_list(
+        "scope_kind", "updated_at"
+    )
+    instants = [auto_forget_at(kind, asserted_at, state) for kind, asserted_at in rows]
+    return min((i for i in instants if i is not None), default=None)
 
 
 def memory_revision_list(*, member_id, entry_id) -> QuerySet[MemoryRevision]:
@@ -213,6 +234,9 @@ def member_read_state(
         off_the_record=memory_off_the_record(member_id=member_id, session_id=session_id),
         stopped_use=own.stop_using,
         paused_consumers=own.paused_consumers,
+        auto_forget_days=tuple(
+            (kind, months_to_days(n)) for kind, n in sorted(own.auto_forget_months.items())
+        ),
     )
 
 

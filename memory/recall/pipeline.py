@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from memory.capabilities import Capabilities
 from memory.enums import Lifecycle, Origin, RecallContext, ScopeKind, SuppressionReason
 from memory.gate import (
+    AUTO_FORGOTTEN,
     CONSUMER_NOT_ALLOWED,
     CRISIS_FRAME,
     DELETION_HOLD,
@@ -95,6 +96,7 @@ ENVELOPE_REASONS: tuple[str, ...] = tuple(
             *SuppressionReason.values,
             *(lifecycle_key(s) for s in Lifecycle.values if s != Lifecycle.ACTIVE),
             DELETION_HOLD,
+            AUTO_FORGOTTEN,
             SENSITIVE_WITHOUT_CONSENT,
             SENSITIVE_OUTSIDE_CONTEXT,
         ]
@@ -151,6 +153,7 @@ class RecallCandidate:
             suppression=self.suppression,
             held=self.held,
             actor_sensitive=bool(self.multi_actor and self.multi_actor.sensitive_interaction),
+            asserted_at=self.updated_at,
         )
 
 
@@ -185,6 +188,7 @@ class RecallRequest:
     opt_outs: frozenset[str] = frozenset()  # the member's opted-out categories
     stopped_use: bool = False  # the member's "Stop using my memories"
     paused_consumers: frozenset[str] = frozenset()  # the member's paused surfaces
+    auto_forget_days: tuple[tuple[str, int], ...] = ()  # the member's auto-forget choices
     dsar: bool = False
     budget: int | None = None
 
@@ -238,6 +242,7 @@ class RecallRequest:
             off_the_record=self.off_the_record,
             stopped_use=self.stopped_use,
             paused_consumers=self.paused_consumers,
+            auto_forget_days=self.auto_forget_days,
         )
 
 

@@ -470,3 +470,45 @@ def test_a_scope_kind_the_client_may_not_read_is_refused():
         bundle(member, client=client)  # a user session's bundle reads session memory
     assert refused.value.code == "consumer-not-allowed-for-scope"
     assert bundle(member, client=client, scope_kind="research_task")["stm"] == []
+
+
+def test_auto_forget_withholds_an_entry_and_its_copy_and_caps_the_cache_at_its_time(
+    monkeypatch,
+):
+    """An entry whose auto-forget time comes between two sweeps is withheld from that
+    instant, with the short-term row copied from it, and a bundle holding it is cached no
+    longer than until then."""
+    import hierarchy.bundle as bundle_module
+    from memory.member_settings import member_memory_settings_set
+
+    cache.clear()
+    member = member_with()
+    now = timezone.now()
+    due = now + timedelta(seconds=10)
+    entry = remember(
+        member, subject="walks", body="I walk every morning", now=due - timedelta(days=91)
+    ).entry
+    row = write(member, content="wants a route", related_entry_ids=[entry.pk])
+    member_memory_settings_set(
+        member=member,
+        actor=Actor.of(member),
+        stop_using=False,
+        auto_forget_months={"profile": 3},
+        paused_consumers=[],
+    )
+    kept: list = []
+
+    def spy(key, value, *, now, expires_at):
+        kept.append(expires_at)
+
+    monkeypatch.setattr(bundle_module, "bundle_cache_set", spy)
+    client = ServiceClientFactory(consumer="assistant")
+    before = bundle(member, client=client, query="morning walk", now=now)
+    assert ids(before) == ([str(row.pk)], [str(entry.pk)])
+    assert kept == [due]  # sooner than the row's ttl and the cache's 30 s
+
+    after = bundle(member, client=client, query="morning walk", now=due + timedelta(seconds=1))
+    assert ids(after) == ([], [])
+    assert after["ltm"]["audit_envelope"]["suppression_counts"] == {"member-auto-forget": 1}
+    assert after["stm_withheld"] == {"member-auto-forget": 1}
+    assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "active"  # the sweep's to erase

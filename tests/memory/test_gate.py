@@ -27,6 +27,7 @@ from memory.gate import (
     ScopeKey,
     Source,
     Suppression,
+    auto_forget_at,
     decide,
     kind_reason,
 )
@@ -261,6 +262,30 @@ def scope_keys(draw, user: str = M) -> ScopeKey:
     return key(kind, user=user, **ids)
 
 
+# When an item was last asserted: around the auto-forget choices the states draw.
+ASSERTED = [NOW - timedelta(days=d, seconds=s) for d in (0, 30, 91, 365) for s in (-1, 1)]
+AUTO_FORGET_KINDS = [K.PROFILE, K.SESSION, K.NOTEBOOK]
+
+
+@st.composite
+def sources(draw) -> Source:
+    return Source(
+        entry_id=draw(st.sampled_from(["e1", "e3"])),
+        lifecycle=draw(st.sampled_from([Lifecycle.ACTIVE] * 4 + list(Lifecycle.values))),
+        held=draw(st.sampled_from([False] * 4 + [True])),
+        scope_kind=draw(st.sampled_from([K.PROFILE, K.SESSION, K.TENANT])),
+        asserted_at=draw(st.none() | st.sampled_from(ASSERTED)),
+    )
+
+
+def auto_forget_choices():
+    return st.lists(
+        st.tuples(st.sampled_from(AUTO_FORGET_KINDS), st.sampled_from([30, 91, 365])),
+        max_size=3,
+        unique_by=lambda choice: choice[0],
+    ).map(lambda choices: tuple(sorted(choices)))
+
+
 @st.composite
 def items(draw) -> ContentItem:
     member = draw(st.sampled_from([M, M, M, OTHER]))
@@ -288,6 +313,10 @@ def items(draw) -> ContentItem:
         writer_client_id=draw(st.sampled_from([None, "client-1", "client-2"])),
         device_id=draw(st.sampled_from(["", "phone"])),
         cross_device_consent_id=draw(st.sampled_from([None, "grant-1"])),
+        asserted_at=draw(st.none() | st.sampled_from(ASSERTED)),
+        derived_from=draw(st.lists(sources(), max_size=2).map(tuple))
+        if kind == ContentKind.STM
+        else (),
     )
 
 
@@ -321,6 +350,7 @@ def states(draw) -> MemberState:
         paused_consumers=draw(
             st.frozensets(st.sampled_from(Consumer.values), max_size=2) | st.just(frozenset())
         ),
+        auto_forget_days=draw(st.just(()) | auto_forget_choices()),
     )
 
 
@@ -485,3 +515,58 @@ def test_the_members_controls_never_make_anything_more_visible(item, reader, mem
     )
     if decide(item, reader, more, NOW) is None:
         assert decide(item, reader, member, NOW) is None
+
+
+# --- forget automatically after… --------------------------------------------------------------
+
+
+def test_auto_forget_withholds_an_entry_and_its_copies_from_the_instant_its_time_comes():
+    member = state(auto_forget_days=((K.PROFILE, 91),))
+    reader = service()
+    due = NOW - timedelta(days=91)
+    for asserted, expected in [
+        (due + timedelta(seconds=1), None),
+        (due, None),  # the sweep's rule: older than the cutoff, not at it
+        (due - timedelta(seconds=1), "member-auto-forget"),
+    ]:
+        item = entry(scope=key(K.PROFILE), asserted_at=asserted)
+        assert decide(item, reader, member, NOW) == expected
+        copy = ContentItem(
+            kind=ContentKind.STM,
+            item_id="r1",
+            member_id=M,
+            derived_from=(Source(entry_id="e1", scope_kind=K.PROFILE, asserted_at=asserted),),
+        )
+        assert decide(copy, reader, member, NOW) == expected
+    old = due - timedelta(days=400)
+    # another kind, no choice, a timeless row: untouched; the member still sees their own
+    assert decide(entry(scope=key(K.SESSION), asserted_at=old), reader, member, NOW) is None
+    assert decide(entry(scope=key(K.PROFILE), asserted_at=old), reader, state(), NOW) is None
+    assert decide(entry(scope=key(K.PROFILE)), reader, member, NOW) is None
+    own = Reader(kind=ReaderKind.MEMBER, member_id=M)
+    assert decide(entry(scope=key(K.PROFILE), asserted_at=old), own, member, NOW) is None
+    # its own standing reason comes first (a held entry is counted as held)
+    held = entry(scope=key(K.PROFILE), asserted_at=old, held=True)
+    assert decide(held, reader, member, NOW) == "deletion-hold"
+    assert auto_forget_at(K.PROFILE, due, member) == NOW
+    assert auto_forget_at(K.PROFILE, None, member) is None
+    assert auto_forget_at(K.TENANT, due, member) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(item=items(), reader=readers(), member=states(), choices=auto_forget_choices())
+def test_an_auto_forget_choice_never_makes_anything_more_visible(item, reader, member, choices):
+    chosen = replace(member, auto_forget_days=choices)
+    unchosen = replace(member, auto_forget_days=())
+    if decide(item, reader, chosen, NOW) is None:
+        assert decide(item, reader, unchosen, NOW) is None
+    elif decide(item, reader, unchosen, NOW) is None:
+        # withheld only for the choice: something it holds is older than the choice allows
+        assert decide(item, reader, chosen, NOW) == "member-auto-forget"
+        subjects = [(item.scope.kind if item.scope else "", item.asserted_at)] + [
+            (source.scope_kind, source.asserted_at) for source in item.derived_from
+        ]
+        assert any(
+            (ends := auto_forget_at(kind, asserted, chosen)) is not None and ends < NOW
+            for kind, asserted in subjects
+        )

@@ -7,6 +7,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 
 from continuity.models import ContinuationToken
@@ -199,6 +200,35 @@ def test_entries_already_older_than_the_choice_are_not_recalled_before_the_sweep
     assert recall(api, member, "assistant").json()["entries"] != []
     settings(member, auto_forget_months={"profile": 3})
     assert recall(api, member, "assistant").json()["entries"] == []
+
+
+def test_an_entry_whose_time_comes_between_sweeps_is_not_recalled_nor_asked_about():
+    """The sweep erases hourly; the read gate stops the use at the instant itself, on the
+    recall and the open questions, and counts it under the member's choice. (Time is
+    moved by ageing the entry: the rule is its age.)"""
+    member = consenting_member()
+    entry = remember(
+        member,
+        body="I take my coffee black",
+        subject="coffee",
+        now=timezone.now() - timedelta(days=91) + timedelta(minutes=5),
+    ).entry
+    ask(member, entry)
+    settings(member, auto_forget_months={"profile": 3})  # not yet older than the choice
+    _, api = surface("assistant")
+    assert [e["id"] for e in recall(api, member, "assistant").json()["entries"]] == [str(entry.pk)]
+    assert len(api.get(url(member, "questions/")).json()["questions"]) == 1
+    MemoryEntry.objects.filter(pk=entry.pk).update(
+        updated_at=F("updated_at") - timedelta(minutes=10)
+    )
+
+    data = recall(api, member, "assistant").json()
+    assert data["entries"] == []
+    assert data["audit_envelope"]["suppression_counts"] == {"member-auto-forget": 1}
+    questions = api.get(url(member, "questions/"))
+    assert questions.status_code == 200, questions.content
+    assert questions.json()["questions"] == []
+    assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "active"  # the sweep erases it
 
 
 # --- multi-select forget -------------------------------------------------------------------
