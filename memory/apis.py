@@ -865,8 +865,9 @@ class MemorySettingsInputSerializer(StrictInputSerializer):
 class MemorySettingsApi(APIView):
     """How Iris uses my memory. *Stop using my memories*: no surface recalls any of it
     (the recall envelope counts it under `member-stopped-use`); writes still follow my
-    consents. *Forget automatically after…*: the retention sweep erases my memories of a
-    scope older than 3, 12 or 18 months (it can only shorten retention). *Pause a
+    consents. *Forget automatically after…*: my memories of a scope older than 3, 12 or
+    18 months are not used from that instant (`member-auto-forget`) and the retention
+    sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
     refused with 422 `surface-paused`, until I resume it. PUT replaces all three."""
 

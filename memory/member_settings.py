@@ -3,9 +3,10 @@
 - *Stop using my memories*: while on, the read gate withholds every long-term entry (and
   every short-term copy of one) from every surface, under `member-stopped-use`; writes
   still follow consent as before.
-- *Forget automatically after…*: per scope kind, 3, 12 or 18 months (or never); the
-  retention sweep erases the member's entries of that kind older than their choice
-  (`memory.retention`), through the one erasure path. It can only shorten retention.
+- *Forget automatically after…*: per scope kind, 3, 12 or 18 months (or never); from the
+  instant an entry is older than the choice the read gate withholds it (and its
+  short-term copies) under `member-auto-forget`, and the hourly retention sweep erases it
+  (`memory.retention`) through the one erasure path. It can only shorten retention.
 - *Pause a surface*: a paused consumer reads nothing of the member's (the read gate's
   `surface-paused`) and every write path refuses it with 422 `surface-paused`.
 
