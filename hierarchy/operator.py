@@ -35,6 +35,7 @@ from iris_site.models import AuditEvent, TenantMembership
 from memory.enums import Lifecycle
 from memory.models import MemoryEntity, MemoryEntry, MemoryRevision
 from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.selectors import tenant_operator_reach
 
 logger = logging.getLogger(__name__)
 EPISODIC_WINDOW = timedelta(hours=24)
@@ -63,13 +64,10 @@ def stm_counts_by_kind(*, tenant_id=None, now: datetime | None = None) -> dict[s
 
 
 def _tenant_entries(tenant_id) -> QuerySet[MemoryEntry]:
-    """The entries an operator may count or list: for one bound to a tenant, its members'
-    entries that are not scoped to another tenant (a member may belong to several)."""
+    """The entries an operator may count or list: for one bound to a tenant, its own
+    tenant's memory of its members (`memory.selectors.tenant_operator_reach`)."""
     entries = MemoryEntry.objects.all()
-    if tenant_id is None:
-        return entries
-    members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
-    return entries.filter(Q(tenant_id=None) | Q(tenant_id=tenant_id), member_id__in=members)
+    return entries if tenant_id is None else entries.filter(tenant_operator_reach(tenant_id))
 
 
 def _by_lifecycle(entries: QuerySet[MemoryEntry]) -> dict[str, int]:

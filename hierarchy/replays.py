@@ -7,6 +7,7 @@ from hierarchy.stm import stm_content, stm_row_get
 from memory.enums import Lifecycle
 from memory.member_settings import surface_pause_check
 from memory.models import MemoryEntry
+from memory.replays import kept_entry_visible
 
 
 def stm_write_replay(request, reference: dict, *, member_id, **kwargs) -> dict | None:
@@ -24,15 +25,24 @@ def stm_write_replay(request, reference: dict, *, member_id, **kwargs) -> dict |
 
 def consolidate_reference(response) -> dict:
     """The whole answer: ids, flags, a trigger code and a time (the view is
-    content-free), so it outlives the short-term row, which expires within minutes."""
-    return dict(response.data)
+    content-free), so it outlives the short-term row, which expires within minutes; and
+    the entry made or kept, which the answer names only if this surface may see it."""
+    return dict(response.data) | {"made_or_kept": str(response.made_or_kept)}
 
 
 def consolidate_replay(request, reference: dict, *, member_id, **kwargs) -> dict | None:
-    """The consolidation's answer while the entry it made or kept is still there."""
+    """The consolidation's answer while the entry it made or kept is still there, naming
+    a kept one only if the read gate shows it to this surface now (as the first answer)."""
+    answer = {k: v for k, v in reference.items() if k != "made_or_kept"}
+    entry_id = reference.get("made_or_kept") or reference.get("entry_id")
     alive = (
-        MemoryEntry.objects.filter(member_id=member_id, pk=reference.get("entry_id"))
+        MemoryEntry.objects.filter(member_id=member_id, pk=entry_id)
         .exclude(lifecycle=Lifecycle.TOMBSTONED)
         .exists()
     )
-    return dict(reference) if alive else None
+    if not alive:
+        return None
+    named = answer.get("created") or kept_entry_visible(
+        request.user, member_id=member_id, entry_id=entry_id
+    )
+    return answer | {"entry_id": entry_id if named else None}

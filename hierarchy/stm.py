@@ -42,7 +42,7 @@ from iris_site.errors import (
     NotPermitted,
     PolicyRefusal,
 )
-from iris_site.models import TenantMembership, User
+from iris_site.models import User
 from iris_site.services import member_lock
 from memory.capabilities import Capabilities
 from memory.enums import (
@@ -54,6 +54,7 @@ from memory.enums import (
 )
 from memory.fingerprints import fingerprint_refusal
 from memory.gate import (
+    AUTO_FORGOTTEN,
     ContentItem,
     ContentKind,
     MemberState,
@@ -61,6 +62,7 @@ from memory.gate import (
     ReaderKind,
     ScopeKey,
     Source,
+    auto_forgotten,
     decide,
     kind_opted_out,
     standing_reason,
@@ -411,8 +413,9 @@ def _stm_demote(
     of an active entry becomes working memory that references it. The entry is untouched.
 
     An entry the read gate withholds for its own state (paused, draft, forgotten,
-    superseded, suppressed, held) is refused (409 `entry-not-active`): its text is never
-    copied. Once copied, the row is withheld whenever the entry is (`stm_item`)."""
+    superseded, suppressed, held, past the member's auto-forget choice) is refused (409
+    `entry-not-active`): its text is never copied. Once copied, the row is withheld
+    whenever the entry is (`stm_item`)."""
     transition = transition_check(Tier.LTM, Tier.STM, "seed" if workbench else "demote")
     now = now or timezone.now()
     entry = memory_entry_get(member_id=member.pk, entry_id=entry_id)
@@ -420,6 +423,10 @@ def _stm_demote(
         raise NotFound()
     source = memory_entry_sources(member_id=member.pk, entry_ids=[entry.pk])[str(entry.pk)]
     withheld = standing_reason(source, now)
+    if withheld is None and auto_forgotten(
+        source.scope_kind, source.asserted_at, member_read_state(member_id=member.pk), now
+    ):
+        withheld = AUTO_FORGOTTEN  # never used again: the sweep erases it within the hour
     if withheld is not None:
         raise Conflict(
             f"Only an active memory can seed working memory; this one is withheld ({withheld}).",
@@ -456,8 +463,9 @@ def stm_rescope(
     """STM → STM across scopes is illegal (`stm-cross-scope`); the one exception is an
     operator with the admin role overriding it with a justification (the operator API
     `AdminStmRescopeApi`), kept and audited. Nothing else moves a row across scopes: every
-    other writer keeps the scope a row was written in. A tenant-bound admin reaches its
-    own tenant's members' rows only (404 otherwise)."""
+    other writer keeps the scope a row was written in. A tenant-bound admin reaches no
+    member's working memory (404): it is the member's own, never a tenant's (the rule an
+    inspection applies, `memory.selectors.tenant_operator_reach`)."""
     privileged = actor.type == ActorType.OPERATOR and actor.role == OperatorRole.ADMIN
     transition = transition_check(
         Tier.STM, Tier.STM, "move", admin_override=admin_override and privileged
@@ -465,12 +473,9 @@ def stm_rescope(
     _check_scope_kind(scope_kind)
     _check_scope_id(scope_id)
     now = now or timezone.now()
-    row = _lock(row.pk)
-    if (
-        tenant_id is not None
-        and not TenantMembership.objects.filter(tenant_id=tenant_id, user_id=row.member_id).exists()
-    ):
+    if tenant_id is not None:
         raise NotFound()
+    row = _lock(row.pk)
     if row.anonymized_at is not None or row.ttl_expires <= now:
         raise Conflict("This short-term row has expired.", code="stm-expired")
     record = access_record_append(
@@ -730,12 +735,13 @@ def stm_admin_rows(
     *, scope_id: str, member_id=None, tenant_id=None, now: datetime | None = None
 ) -> QuerySet[ShortTermMemory]:
     """The admin bypass: live rows of a scope across members (metadata only, callers
-    never show content). A tenant-bound operator sees only their tenant's members."""
+    never show content). A tenant-bound operator sees none: short-term memory is the
+    member's own, never a tenant's (as in `stm_rescope`)."""
     rows = _live(ShortTermMemory.objects.filter(scope_id=scope_id), now or timezone.now())
     if member_id is not None:
         rows = rows.filter(member_id=member_id)
     if tenant_id is not None:
-        rows = rows.filter(member__tenant_memberships__tenant_id=tenant_id)
+        rows = rows.none()
     return rows.order_by("created_at", "id")
 
 

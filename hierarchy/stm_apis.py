@@ -46,6 +46,7 @@ from memory.capabilities import capability_table_markdown
 from memory.enums import MemoryCategory, Origin, RecallContext
 from memory.gate import ContentKind
 from memory.recall.pipeline import MAX_QUERY_CHARS
+from memory.replays import kept_entry_visible
 from memory.selectors import principal_capabilities
 
 SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
@@ -295,7 +296,12 @@ class ShortTermRefreshApi(APIView):
 
 class ConsolidateOutputSerializer(serializers.Serializer):
     stm_id = serializers.UUIDField()
-    entry_id = serializers.UUIDField()
+    entry_id = serializers.UUIDField(
+        allow_null=True,
+        help_text="The entry made, or the one the conflict ladder kept; null when the kept "
+        "one is withheld from this surface (a memory the member paused, say): it is never "
+        "named.",
+    )
     created = serializers.BooleanField(
         help_text="False when the conflict ladder kept an existing entry (then 200)."
     )
@@ -385,10 +391,15 @@ class ShortTermConsolidateApi(APIView):
             member_id=member.pk,
             reader=_reader(request, member.pk, query["context"]),
         )
+        # As a write's answer: a memory the ladder kept instead is named only if the read
+        # gate would show it to this surface (`memory.replays.kept_entry_visible`).
+        named = result.created or kept_entry_visible(
+            request.user, member_id=member.pk, entry_id=result.entry_id
+        )
         output = ConsolidateOutputSerializer(
             {
                 "stm_id": result.row.pk,
-                "entry_id": result.entry_id,
+                "entry_id": result.entry_id if named else None,
                 "created": result.created,
                 "conflict_rule": result.conflict_rule,
                 "promotion_reason": result.promotion_reason,
@@ -396,9 +407,11 @@ class ShortTermConsolidateApi(APIView):
                 "consolidated_at": result.row.consolidated_at,
             }
         ).data
-        return Response(
+        response = Response(
             output, status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         )
+        response.made_or_kept = result.entry_id  # for the idempotency reference only
+        return response
 
 
 class ContextBundleOutputSerializer(serializers.Serializer):

@@ -58,7 +58,7 @@ from iris_site.errors import (
     NotPermitted,
     PolicyRefusal,
 )
-from iris_site.models import TenantMembership, User
+from iris_site.models import User
 from iris_site.selectors import operator_tenant_id
 from iris_site.services import member_lock
 from memory.contracts import MAX_BODY_LENGTH, MemoryWriteRequest
@@ -76,7 +76,7 @@ from memory.fingerprints import forgotten_texts_flag
 from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship, RetentionReview
 from memory.policy import retention_envelope_for_kind
 from memory.recall.rankers import analyze
-from memory.selectors import memory_off_the_record, scope_of
+from memory.selectors import memory_off_the_record, scope_of, tenant_operator_reach
 from memory.services import (
     _tombstone,
     _tombstone_all,
@@ -583,18 +583,13 @@ class ReviewDecision:
 
 def retention_reviews_visible(*, operator: User):
     """The reviews an operator may see: all of them for a platform operator; for one bound
-    to a tenant, its own tenant's memory only (tenant scope, its members), the rule an
-    inspection applies to what such an operator may read (`inspection.policy`): a
-    member's consumer memory (profile, crisis, operator notes) is not the tenant's to
-    keep, summarise or delete."""
+    to a tenant, those of its own tenant's memory (`tenant_operator_reach`): a member's
+    consumer memory is not the tenant's to keep, summarise or delete."""
     reviews = RetentionReview.objects.select_related("entry", "member")
     tenant_id = operator_tenant_id(operator)
     if tenant_id is None:
         return reviews
-    members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
-    return reviews.filter(
-        entry__scope_kind=ScopeKind.TENANT, entry__tenant_id=tenant_id, member_id__in=members
-    )
+    return reviews.filter(tenant_operator_reach(tenant_id, through="entry__"))
 
 
 def retention_reviews_open(*, operator: User):

@@ -5,11 +5,13 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from consent.enums import BaseConsentType
 from consent.selectors import consent_active, opt_outs_active
 from iris_site.errors import Conflict
+from iris_site.models import TenantMembership
 from memory.capabilities import Capabilities, capabilities_for
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
@@ -100,6 +102,21 @@ def memory_auto_forget_first(*, member_id, entry_ids: Iterable[str], state: Memb
     return min((i for i in instants if i is not None), default=None)
 
 
+def tenant_operator_reach(tenant_id, *, through: str = "") -> Q:
+    """What of the members' memory an operator bound to ``tenant_id`` may list, count or
+    act on: its own tenant's memory (tenant scope) of its members, the rule an inspection
+    applies (`inspection.policy`); a member's consumer memory (profile, sessions, crisis,
+    operator notes) is never a tenant's. ``through``: the path to the entry ("entry__")."""
+    members = TenantMembership.objects.filter(tenant_id=tenant_id).values("user_id")
+    return Q(
+        **{
+            f"{through}scope_kind": ScopeKind.TENANT,
+            f"{through}tenant_id": tenant_id,
+            f"{through}member_id__in": members,
+        }
+    )
+
+
 def memory_revision_list(*, member_id, entry_id) -> QuerySet[MemoryRevision]:
     return MemoryRevision.objects.filter(member_id=member_id, entry_id=entry_id).order_by("number")
 
@@ -110,16 +127,24 @@ def memory_conflicting_entries(
     """Live entries about the same thing (`category :: actor_handle :: subject`).
 
     Without a subject or an actor the key is only the category, and two preferences are
-    not a contradiction. Tenant memory never meets consumer memory, not even here.
+    not a contradiction. Tenant memory never meets consumer memory, not even here. An
+    entry older than the member's auto-forget choice for its kind meets nothing either:
+    it is never used again (the read gate's `member-auto-forget`), and the sweep erases it
+    within the hour.
     """
     if not (subject or actor_handle):
         return MemoryEntry.objects.none()
-    return MemoryEntry.objects.filter(
+    rows = MemoryEntry.objects.filter(
         member_id=member_id,
         tenant_id=tenant_id,
         conflict_key=conflict_key(category=category, actor_handle=actor_handle, subject=subject),
         lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
     )
+    chosen = member_memory_settings_get(member_id=member_id)
+    now = timezone.now()
+    for kind in sorted(chosen.auto_forget_months):
+        rows = rows.exclude(scope_kind=kind, updated_at__lt=chosen.auto_forget_cutoff(kind, now))
+    return rows
 
 
 def memory_off_the_record(*, member_id, session_id: str = "", sessions: Iterable[str] = ()) -> bool:

@@ -66,13 +66,16 @@ def test_a_tenant_bound_operator_counts_their_tenant_only():
     assert body["stm"]["total"] == 1
 
 
-def test_a_tenant_bound_operator_counts_no_entry_scoped_to_another_tenant():
+def test_a_tenant_bound_operator_counts_only_its_own_tenants_memory():
+    """Neither another tenant's memory nor a member's consumer memory (their profile)
+    counts for a tenant-bound operator; a platform operator counts everything."""
     mine, theirs = TenantFactory(), TenantFactory()
     both = member_with(tenants=[mine, theirs])
     remember(both)
     remember(both, subject="rota", scope={"kind": "tenant", "tenant_id": str(theirs.pk)})
-    assert operator(tenant=mine).get(f"{BASE}/counts/").json()["ltm"]["total"] == 1
-    assert operator(tenant=theirs).get(f"{BASE}/counts/").json()["ltm"]["total"] == 2
+    assert operator(tenant=mine).get(f"{BASE}/counts/").json()["ltm"]["total"] == 0
+    assert operator(tenant=theirs).get(f"{BASE}/counts/").json()["ltm"]["total"] == 1
+    assert operator().get(f"{BASE}/counts/").json()["ltm"]["total"] == 2
 
 
 def test_replay_returns_the_scopes_timeline_and_an_optional_reconstruction():
@@ -235,12 +238,14 @@ def test_a_subject_lookup_cannot_be_narrowed_to_a_member_or_show_history(field):
     assert not events("admin.memory_hierarchy.ltm.read")
 
 
-def test_a_tenant_bound_admin_never_reaches_another_tenants_entries():
-    # given: ours belongs to both tenants; one of its entries is scoped to the other tenant
+def test_a_tenant_bound_admin_reaches_only_its_own_tenants_entries():
+    # given: ours belongs to both tenants; one of its entries is scoped to ours, one to
+    # the other tenant, one is its own profile memory (no tenant's)
     mine, theirs = TenantFactory(), TenantFactory()
     ours = member_with(tenants=[mine, theirs])
     stranger = member_with(tenants=[theirs])
-    own = remember(ours, subject="rota").entry
+    own = remember(ours, subject="rota", scope={"kind": "tenant", "tenant_id": str(mine.pk)}).entry
+    consumer = remember(ours, subject="rota", body="My own rota at home").entry
     scoped_elsewhere = remember(
         ours, subject="rota", scope={"kind": "tenant", "tenant_id": str(theirs.pk)}
     ).entry
@@ -256,14 +261,14 @@ def test_a_tenant_bound_admin_never_reaches_another_tenants_entries():
 
     # then
     assert [r["id"] for r in lookup(own.pk)["entries"]] == [str(own.pk)]
-    for entity in (scoped_elsewhere.pk, foreign.pk, foreign.actor_handle):
+    for entity in (scoped_elsewhere.pk, consumer.pk, foreign.pk, foreign.actor_handle):
         assert lookup(entity)["entries"] == [] and lookup(entity)["counts"]["total"] == 0
     assert lookup("rota")["counts"]["total"] == 1
     assert (
         operator()
         .post(f"{BASE}/ltm/rota/", {"justification": WHY}, format="json")
         .json()["counts"]["total"]
-        == 3
+        == 4
     )
 
 

@@ -37,6 +37,7 @@ from memory.capabilities import capabilities_for
 from memory.dsar import memory_hold_place, memory_hold_release
 from memory.enums import SENSITIVE_CATEGORIES, MemoryCategory, RecallContext
 from memory.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
+from memory.member_settings import member_memory_settings_set
 from memory.models import MemoryEntry
 from memory.services import (
     memory_clear_request,
@@ -598,12 +599,24 @@ def _hold(member, entry) -> uuid.UUID:
     return request_id
 
 
-@pytest.mark.parametrize("change", ["pause", "draft", "forget", "hold"])
+@pytest.mark.parametrize("change", ["pause", "draft", "forget", "hold", "auto-forget"])
 def test_demote_refuses_an_entry_the_gate_withholds_and_copies_nothing(change):
     # given
     member = member_with()
     entry = remember(member, body="I take my coffee black").entry
-    if change == "pause":
+    if change == "auto-forget":
+        # older than the member's choice, between two sweeps: not erased yet
+        member_memory_settings_set(
+            member=member,
+            actor=Actor.of(member),
+            stop_using=False,
+            auto_forget_months={"profile": 3},
+            paused_consumers=[],
+        )
+        MemoryEntry.objects.filter(pk=entry.pk).update(
+            updated_at=timezone.now() - timedelta(days=92)
+        )
+    elif change == "pause":
         memory_pause(entry=entry, actor=Actor.of(member))
     elif change == "draft":
         MemoryEntry.objects.filter(pk=entry.pk).update(lifecycle="draft")

@@ -47,10 +47,11 @@ from hierarchy.transitions import Tier, transition_check
 from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError
-from iris_site.models import TenantMembership, User
+from iris_site.models import User
 from iris_site.selectors import operator_tenant_id
 from memory.enums import Lifecycle
-from memory.selectors import memory_entry_get
+from memory.models import MemoryEntry
+from memory.selectors import memory_entry_get, tenant_operator_reach
 
 CONSOLIDATION_FIELDS = set(ConsolidationInput.__dataclass_fields__)
 
@@ -208,12 +209,6 @@ class Command(BaseCommand):
         else:
             self.stdout.write(human)
 
-    def _in_binding(self, member_id) -> bool:
-        """A tenant-bound operator reaches members of its tenant only (others: not found)."""
-        return self.tenant_id is None or (
-            TenantMembership.objects.filter(user_id=member_id, tenant_id=self.tenant_id).exists()
-        )
-
     # --- subcommands: each returns (json output, human text, audit payload) ----------------
 
     def _counts(self, options):
@@ -317,9 +312,10 @@ class Command(BaseCommand):
     def _consolidate(self, options):
         stm_id = _uuid(options["stm"])
         given = self._consolidation_input(options["from_file"])
-        preview = stm_consolidation_preview(stm_id=stm_id, given=given, writer=self.actor.type)
-        if not self._in_binding(preview.member_id):
+        if self.tenant_id is not None:
+            # Short-term memory is the member's own, never a tenant's (`stm_rescope`).
             raise CommandError("not_found: no such short-term row")
+        preview = stm_consolidation_preview(stm_id=stm_id, given=given, writer=self.actor.type)
         access_record_append(
             action="admin.memory_hierarchy.consolidate",
             actor=self.actor,
@@ -356,8 +352,11 @@ class Command(BaseCommand):
         member_id = _uuid(options["member"])
         entry_id = _uuid(options["entry"])
         member = User.objects.filter(pk=member_id).first()
-        member = member if member is not None and self._in_binding(member_id) else None
         entry = memory_entry_get(member_id=member_id, entry_id=entry_id) if member else None
+        if entry is not None and self.tenant_id is not None:
+            # Only the tenant's own memory of its members (`tenant_operator_reach`).
+            reach = tenant_operator_reach(self.tenant_id)
+            entry = MemoryEntry.objects.filter(reach, pk=entry.pk).first()
         if entry is None:
             raise CommandError("not_found: no such entry for that member")
         access_record_append(
