@@ -62,6 +62,7 @@ from .rankers import (
     SemanticFn,
     bm25,
     bm25_no_context,
+    bm25_v1,
     corpus_stats_for,
     jaccard,
     term_stats_for,
@@ -91,6 +92,7 @@ CONFIGS: tuple[BenchConfig, ...] = (
     BenchConfig("jaccard", jaccard, SEED_V1),  # the seed end to end
     BenchConfig("seed_v1", bm25, SEED_V1),  # a good ranker under the seed's blend
     BenchConfig("default", bm25, RELEVANCE_V1),
+    BenchConfig("previous_default", bm25_v1, RELEVANCE_V1),  # textbook b 0.75
     BenchConfig("bm25_no_context", bm25_no_context, RELEVANCE_V1),
 )
 

@@ -72,6 +72,8 @@ def test_locomo_ingests_through_the_write_path_and_recalls_through_the_recall_se
     for call in recall.call_args_list:
         assert call.kwargs["actor"].type == "service"
     assert summary["recall_any@10"] == 1.0
+    # the previous default ranker, over the same stored memory and through the same store
+    assert summary["previous_default.recall_any@10"] == 1.0
     assert set(summary) >= {"recall_any@10.cat1", "recall_any@10.cat4"}
     assert "recall_any@10.cat5" not in summary
 

@@ -296,7 +296,7 @@ def test_matched_terms_name_only_query_words_found_in_the_entry_itself():
 
 
 def test_every_named_ranker_is_registered():
-    assert set(SEMANTIC_RANKERS) == {"jaccard", "bm25", "bm25-no-context"}
+    assert set(SEMANTIC_RANKERS) == {"jaccard", "bm25", "bm25-v1", "bm25-no-context"}
 
 
 def test_index_terms_cover_every_stem_that_can_score():

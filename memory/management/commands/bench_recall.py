@@ -80,6 +80,7 @@ from memory.models import (
     RecallRecord,
 )
 from memory.recall import locomo, resolve, term_stats_for
+from memory.recall.rankers import bm25_v1
 from memory.recall_service import recall_request_build, recall_run
 from memory.recall_store import (
     corpus_stats_apply,
@@ -944,6 +945,20 @@ def locomo_ingest(sample: dict[str, Any], *, client: ServiceClient) -> ProductCo
     )
 
 
+def _locomo_request(
+    conversation: ProductConversation, question: str, *, client: ServiceClient, k: int
+):
+    return recall_request_build(
+        member_id=conversation.member.pk,
+        capabilities=principal_capabilities(client),
+        surface=Consumer.ASSISTANT,
+        scope={"kind": ScopeKind.PROFILE},
+        query=question,
+        budget=k,
+        now=conversation.now,
+    )
+
+
 def locomo_recall(
     conversation: ProductConversation, question: str, *, client: ServiceClient, k: int
 ) -> list[str]:
@@ -951,16 +966,18 @@ def locomo_recall(
     the recall API calls), its writes (usage counters, record, audit) rolled back so
     every question meets the same memory."""
     with _rolled_back():
-        request = recall_request_build(
-            member_id=conversation.member.pk,
-            capabilities=principal_capabilities(client),
-            surface=Consumer.ASSISTANT,
-            scope={"kind": ScopeKind.PROFILE},
-            query=question,
-            budget=k,
-            now=conversation.now,
-        )
+        request = _locomo_request(conversation, question, client=client, k=k)
         result = recall_run(request=request, actor=Actor.of(client), now=conversation.now)
+    return list(result.audit_envelope.returned_ids)
+
+
+def locomo_recall_previous(
+    conversation: ProductConversation, question: str, *, client: ServiceClient, k: int
+) -> list[str]:
+    """The same request over the same stored memory, resolved by the store `recall_run`
+    uses (`recall_resolve`, read-only) with the previous default ranker (`bm25-v1`)."""
+    request = _locomo_request(conversation, question, client=client, k=k)
+    result = recall_resolve(request=request, now=conversation.now, semantic=bm25_v1)
     return list(result.audit_envelope.returned_ids)
 
 
@@ -991,6 +1008,10 @@ def locomo_product(samples: Iterable[dict[str, Any]]) -> dict[str, Any]:
                         sums[metric] = sums.get(metric, 0.0) + value
                     hit = locomo.score(ranked, q.evidence)[f"recall_any@{k}"]
                     per_category.setdefault(q.category, []).append(hit)
+                    previous = locomo_recall_previous(conversation, q.question, client=client, k=k)
+                    for metric, value in locomo.score(previous, q.evidence).items():
+                        key = f"previous_default.{metric}"
+                        sums[key] = sums.get(key, 0.0) + value
         finally:
             transaction.set_rollback(True)
     summary: dict[str, Any] = {"conversations": conversations, "questions": questions}
@@ -1190,6 +1211,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"  any@5 {product['recall_any@5']:.3f}  any@10 {product[f'recall_any@{k}']:.3f}"
+            f"  (previous default, bm25-v1: {product[f'previous_default.recall_any@{k}']:.3f})"
             f"  frac@10 {product[f'recall_frac@{k}']:.3f}  per category @10: "
             + ", ".join(
                 f"{key.rsplit('.cat', 1)[1]}: {value:.3f}"
