@@ -406,7 +406,7 @@ def matched_terms(query: str, candidate: Scorable) -> tuple[str, ...]:
 # The default semantic factor: BM25 with k1 1.2 and a weak length normalisation (b 0.35
 # where the textbook has 0.75): memories are short turns, whose length says little about
 # how much of them is on topic. On the LoCoMo dev split, through the write path, recall
-# lies on a plateau for b 0.25..0.45 (0.837..0.838 recall_any@10, against 0.826 at 0.75),
+# lies on a plateau for b 0.25..0.4 (0.837..0.838 recall_any@10, against 0.826 at 0.75),
 # so b is not a fitted point. A neighbour's words count half as much as the entry's own
 # (flat for weights 0.3..0.75 and windows 1..4, within 0.03).
 bm25 = BM25(b=0.35)
