@@ -609,6 +609,13 @@ class _Stream:
 
     ranked: list[tuple[str, float]]
     rest: float | None
+    # The query's LIMIT cut the listing: past ``ranked`` the stream lists more entries.
+    truncated: bool = False
+
+    def holds(self, size: int) -> bool:
+        """Whether the first ``size`` ids and the value after them are in ``ranked``
+        (else the stream must be read again, further)."""
+        return len(self.ranked) > size or not self.truncated
 
     def prefix(self, size: int) -> tuple[list[str], float | None, float | None]:
         """The first ``size`` ids, the value of the next one listed (None if none) and
@@ -769,11 +776,19 @@ def _matching_stream(
     posting = f"{weight} * {tf} * {n(ranker.k1 + 1.0)} / ({tf} + {norm})"
     table = connection.ops.quote_name(MemoryEntryTerm._meta.db_table)
     entries = connection.ops.quote_name(MemoryEntry._meta.db_table)
-    where = f"t.stem_id IN ({', '.join(f'{s:d}' for s in stems)})"
-    if essential < len(query.terms):
-        where += (
-            f" AND t.entry_id IN (SELECT r.entry_id FROM {table} r"  # noqa: S608 - ids
-            f" WHERE r.stem_id IN ({', '.join(f'{s:d}' for s in rare)}))"
+    # The rare stems' postings, read once; then only the common stems' postings of the
+    # entries holding a rare one, each probed by (entry, stem).
+    listed = ", ".join(f"{s:d}" for s in rare)
+    rare_postings = (
+        f"SELECT t.entry_id, {posting} AS w FROM {table} t WHERE t.stem_id IN ({listed})"  # noqa: S608 - ids, numbers
+    )
+    postings = "SELECT r.entry_id, r.w FROM r"
+    common = sorted(set(stems) - set(rare))
+    if common:
+        postings += (
+            f" UNION ALL SELECT t.entry_id, {posting} AS w FROM {table} t"  # noqa: S608 - ids
+            f" WHERE t.stem_id IN ({', '.join(f'{s:d}' for s in common)})"
+            " AND t.entry_id IN (SELECT r.entry_id FROM r)"
         )
     origin = "CASE e.origin " + " ".join(f"WHEN %s THEN {n(w)}" for w in ORIGIN_WEIGHTS.values())
     origin += f" ELSE {n(0.0)} END"
@@ -795,20 +810,25 @@ def _matching_stream(
     else:
         bound = f"{n(blend.semantic)} * {semantic} + {prior}"
     statement = (
-        f"SELECT g.entry_id, {bound} AS bound, MIN(g.total) OVER (), COUNT(*) OVER ()"  # noqa: S608 - numbers, fixed names
-        f" FROM (SELECT t.entry_id, SUM({posting}) AS total FROM {table} t WHERE {where}"
-        " GROUP BY t.entry_id ORDER BY total DESC, t.entry_id LIMIT %s) g"
+        f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
+        f" SELECT g.entry_id, {bound} AS bound, MIN(g.total) OVER (), COUNT(*) OVER ()"
+        f" FROM (SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p"
+        " GROUP BY p.entry_id ORDER BY total DESC, p.entry_id LIMIT %s) g"
         f" JOIN {entries} e ON e.id = g.entry_id ORDER BY bound DESC, g.entry_id LIMIT %s"
     )
     select_params = list(ORIGIN_WEIGHTS) * (2 if isinstance(blend, RelevanceFirstBlend) else 1)
+    # Rows past the prefix cost next to nothing here (all ``depth`` are ranked anyway)
+    # and spare a second query when the gate withholds part of the prefix.
+    fetch = MATCHING_READ_AHEAD * size + 1
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*select_params, depth + 1, size + 1])
+        cursor.execute(statement, [*select_params, depth + 1, fetch])
         rows = cursor.fetchall()
     rest = None
     if rows and rows[0][3] > depth:
         lowest = min(1.0, rows[0][2] / ceiling)
         rest = shape.bound(lowest, shape.best_prior, has_query=True)
-    return _Stream([(str(uuid.UUID(str(row[0]))), row[1]) for row in rows], rest)
+    ranked = [(str(uuid.UUID(str(row[0]))), row[1]) for row in rows]
+    return _Stream(ranked, rest, truncated=len(rows) == fetch)
 
 
 # Kinds whose rows carry the session id, each reaching the ones before it.
@@ -989,6 +1009,9 @@ _CHUNK = 1000
 SHORTLIST_CEILING = 20_000
 # How many of the best matches by BM25 the matching stream first joins to their rows.
 MATCHING_DEPTH = 512
+# How many times the prefix it needs the matching stream lists (the prefix grows by as
+# much when the gate withholds too many of it).
+MATCHING_READ_AHEAD = 4
 MAX_ROUNDS = 12
 
 
@@ -1221,9 +1244,12 @@ def recall_resolve(
             plan.essential += 1  # read the next stem's postings too
         if listed:
             plan.matching_size *= 4
-        if deeper:
-            plan.matching_depth *= 4  # join more of the best by BM25 to their priors
-        if common_blocks or listed or deeper:
+        # Short of entries, the listed matches come first: the stream joins more of the
+        # best by BM25 to their priors only once those are used up.
+        deepen = deeper and not (matches_first and listed)
+        if deepen:
+            plan.matching_depth *= 4
+        if common_blocks or deepen or (listed and not matching.holds(plan.matching_size)):
             matching = read_matching()
         if prior_blocks:
             if prior is None:

@@ -561,6 +561,28 @@ def test_matches_of_every_lifecycle_and_hold_are_weighed_and_counted():
     assert reference.audit_envelope.as_dict() == result.audit_envelope.as_dict()
 
 
+def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_again():
+    """The best matches are paused, so the first prefix loaded leaves the result short;
+    the stream listed past that prefix, so the next ones come from what it already read:
+    one matching query, and still exactly what every entry gives."""
+    # given 40 paused matches that outrank 20 visible ones
+    paused = {"lifecycle": Lifecycle.PAUSED, "body": "coffee black"}
+    visible = {"body": "I take my coffee black with a splash of oat milk most mornings"}
+    member = stored_member(*[paused] * 40, *[visible] * 20)
+    request = profile_request(member)
+    # when
+    with CaptureQueriesContext(connection) as queries:
+        result = recall_resolve(request=request, now=NOW)
+    # then
+    postings = MemoryEntryTerm._meta.db_table
+    matching = [
+        q for q in queries.captured_queries if postings in q["sql"] and "GROUP BY" in q["sql"]
+    ]
+    assert len(matching) == 1
+    assert result.entries and all(int(e.entry_id[-12:], 16) > 40 for e in result.entries)
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
 def test_a_fresher_entry_of_a_matching_cluster_wins_although_no_stream_lists_it():
     """Dedupe keeps a cluster's freshest entry. The clusters are read from their stalest
     visible loaded entry on, per stored key, so a fresher entry no stream lists still
