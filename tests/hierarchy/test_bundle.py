@@ -40,7 +40,7 @@ from memory.services import (
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import events, member_with, write
 from tests.iris_site.factories import ServiceClientFactory
-from tests.memory.factories import remember
+from tests.memory.factories import memory_settings, remember
 from tests.trust.test_concurrency import race
 
 pytestmark = pytest.mark.django_db
@@ -479,7 +479,6 @@ def test_auto_forget_withholds_an_entry_and_its_copy_and_caps_the_cache_at_its_t
     instant, with the short-term row copied from it, and a bundle holding it is cached no
     longer than until then."""
     import hierarchy.bundle as bundle_module
-    from memory.member_settings import member_memory_settings_set
 
     cache.clear()
     member = member_with()
@@ -489,13 +488,7 @@ def test_auto_forget_withholds_an_entry_and_its_copy_and_caps_the_cache_at_its_t
         member, subject="walks", body="I walk every morning", now=due - timedelta(days=91)
     ).entry
     row = write(member, content="wants a route", related_entry_ids=[entry.pk])
-    member_memory_settings_set(
-        member=member,
-        actor=Actor.of(member),
-        stop_using=False,
-        auto_forget_months={"profile": 3},
-        paused_consumers=[],
-    )
+    memory_settings(member, auto_forget_months={"profile": 3})
     kept: list = []
 
     def spy(key, value, *, now, expires_at):

@@ -37,7 +37,6 @@ from memory.capabilities import capabilities_for
 from memory.dsar import memory_hold_place, memory_hold_release
 from memory.enums import SENSITIVE_CATEGORIES, MemoryCategory, RecallContext
 from memory.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
-from memory.member_settings import member_memory_settings_set
 from memory.models import MemoryEntry
 from memory.services import (
     memory_clear_request,
@@ -55,7 +54,7 @@ from tests.hierarchy.stm_factories import (
     write,
 )
 from tests.iris_site.factories import MemberFactory, OperatorFactory
-from tests.memory.factories import remember
+from tests.memory.factories import memory_settings, remember
 
 pytestmark = pytest.mark.django_db
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -606,13 +605,7 @@ def test_demote_refuses_an_entry_the_gate_withholds_and_copies_nothing(change):
     entry = remember(member, body="I take my coffee black").entry
     if change == "auto-forget":
         # older than the member's choice, between two sweeps: not erased yet
-        member_memory_settings_set(
-            member=member,
-            actor=Actor.of(member),
-            stop_using=False,
-            auto_forget_months={"profile": 3},
-            paused_consumers=[],
-        )
+        memory_settings(member, auto_forget_months={"profile": 3})
         MemoryEntry.objects.filter(pk=entry.pk).update(
             updated_at=timezone.now() - timedelta(days=92)
         )

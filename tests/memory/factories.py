@@ -8,6 +8,7 @@ from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
+from memory.member_settings import member_memory_settings_set
 from memory.services import RememberResult, memory_confirm, memory_remember
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record
@@ -116,3 +117,10 @@ def quoting(*turn_ids: str) -> list[dict]:
         {"kind": "session-turn", "ref": turn_id, "captured_at": "2026-11-30T10:00:00Z"}
         for turn_id in turn_ids
     ]
+
+
+def memory_settings(member, **fields):
+    """The member's own memory settings, as they set them: ``fields`` over the defaults
+    (nothing stopped, no auto-forget, no paused surface)."""
+    values = {"stop_using": False, "auto_forget_months": {}, "paused_consumers": [], **fields}
+    return member_memory_settings_set(member=member, actor=Actor.of(member), **values)

@@ -22,7 +22,6 @@ from memory.entities import (
     recalled_graph,
 )
 from memory.erasure import memory_erasure_residue
-from memory.member_settings import member_memory_settings_set
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 from memory.recall_service import recall_request_build, recall_run
 from memory.retention import memory_decay_due
@@ -35,6 +34,7 @@ from tests.memory.factories import (
     assert_no_audit_mentions,
     consenting_member,
     memory_audit,
+    memory_settings,
     remember,
 )
 from tests.trust.test_forget_completeness import schema_hits
@@ -241,13 +241,7 @@ def test_decay_at_anonymises_entries_and_archives_relationships_on_time():
     # session memory: the envelope's raw retention (30 days) after its last assertion
     assert session.decay_at == session.updated_at + timedelta(days=30)
     # the member's auto-forget choice for the profile sets it too
-    member_memory_settings_set(
-        member=member,
-        actor=Actor.of(member),
-        stop_using=False,
-        auto_forget_months={"profile": 3},
-        paused_consumers=[],
-    )
+    memory_settings(member, auto_forget_months={"profile": 3})
     entry = sam(member).entry
     assert entry.decay_at == entry.updated_at + timedelta(days=91)
     rel = MemoryRelationship.objects.filter(source_entry=entry).first()
@@ -265,13 +259,7 @@ def test_decay_at_anonymises_entries_and_archives_relationships_on_time():
     rel.refresh_from_db()
     assert (rel.state, rel.valid_to) == ("archived", rel.valid_from + timedelta(1))
     # the member lengthening their choice later moves the time on: nothing goes early
-    member_memory_settings_set(
-        member=member,
-        actor=Actor.of(member),
-        stop_using=False,
-        auto_forget_months={"profile": 12},
-        paused_consumers=[],
-    )
+    memory_settings(member, auto_forget_months={"profile": 12})
     memory_decay_due(now=entry.decay_at + timedelta(seconds=1))
     entry.refresh_from_db()
     assert entry.lifecycle == "active"

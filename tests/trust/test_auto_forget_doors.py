@@ -35,8 +35,8 @@ from tests.conftest import bearer_client
 from tests.hierarchy.stm_factories import member_with
 from tests.hierarchy.stm_factories import write as stm_write
 from tests.iris_site.factories import OperatorFactory, TenantFactory
-from tests.memory.factories import consenting_member, remember
-from tests.trust.test_member_controls_attacks import recall, settings, surface, url
+from tests.memory.factories import consenting_member, memory_settings, remember
+from tests.trust.test_member_controls_attacks import recall, surface, url
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def due_entry(member, *, kind="profile", **fields):
         now=timezone.now() - THREE_MONTHS + timedelta(minutes=5),
         **fields,
     ).entry
-    settings(member, auto_forget_months={kind: 3})
+    memory_settings(member, auto_forget_months={kind: 3})
     assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "active"  # not erased
     MemoryEntry.objects.filter(pk=entry.pk).update(
         updated_at=F("updated_at") - timedelta(minutes=10)

@@ -12,21 +12,14 @@ from django.utils import timezone
 
 from continuity.models import ContinuationToken
 from hierarchy.mcp.rest import Caller, rest_call
-from iris_site.audit.events import Actor
 from iris_site.services import token_issue
-from memory.member_settings import member_memory_settings_set
 from memory.models import MemoryEntity, MemoryEntry, MemoryNotice
 from tests.conftest import bearer_client
 from tests.continuity.factories import token_body, write
 from tests.iris_site.factories import ServiceClientFactory
-from tests.memory.factories import consenting_member, remember
+from tests.memory.factories import consenting_member, memory_settings, remember
 
 pytestmark = pytest.mark.django_db
-
-
-def settings(member, **fields):
-    values = {"stop_using": False, "auto_forget_months": {}, "paused_consumers": [], **fields}
-    return member_memory_settings_set(member=member, actor=Actor.of(member), **values)
 
 
 def surface(consumer):
@@ -63,7 +56,7 @@ def test_stop_using_withholds_entity_and_as_of_recall():
     person = MemoryEntity.objects.get(member=member, kind="person")
     _, api = surface("assistant")
     assert recall(api, member, "assistant", entity=str(person.pk)).json()["entries"] != []
-    settings(member, stop_using=True)
+    memory_settings(member, stop_using=True)
     for extra in (
         {"entity": str(person.pk)},
         {"as_of": (timezone.now() + timedelta(seconds=1)).isoformat()},
@@ -81,7 +74,7 @@ def test_stop_using_withholds_the_bundle_narrowed_to_an_entity():
     sam(member)
     person = MemoryEntity.objects.get(member=member, kind="person")
     _, api = surface("assistant")
-    settings(member, stop_using=True)
+    memory_settings(member, stop_using=True)
     body = {"scope_id": "s-1", "query": "sam", "entity": str(person.pk)}
     answer = api.post(url(member, "context-bundle/"), body, format="json")
     assert answer.status_code == 200, answer.content
@@ -102,10 +95,10 @@ def test_stop_using_and_a_pause_withhold_open_questions_about_memories():
     _, assistant = surface("assistant")
     _, tara = surface("tara")
     assert len(assistant.get(url(member, "questions/")).json()["questions"]) == 1
-    settings(member, stop_using=True)
+    memory_settings(member, stop_using=True)
     answer = assistant.get(url(member, "questions/"))
     assert answer.status_code == 200 and answer.json()["questions"] == []
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     assert tara.get(url(member, "questions/")).json()["questions"] == []
 
 
@@ -115,7 +108,7 @@ def test_stop_using_and_a_pause_withhold_open_questions_about_memories():
 def test_a_paused_surface_cannot_write_continuation_tokens():
     member = consenting_member()
     _, tara = surface("tara")
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     body = token_body(member.pk)
     answer = tara.put(url(member, "continuation-tokens/"), body, format="json")
     assert answer.status_code == 422, answer.content
@@ -127,7 +120,7 @@ def test_a_paused_surface_reads_no_continuation_token():
     member = consenting_member()
     client, tara = surface("tara")
     written = write(member, client=client)
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     listed = tara.get(url(member, "continuation-tokens/"))
     assert listed.status_code == 200, listed.content
     assert "chapter-4" not in listed.content.decode()
@@ -144,7 +137,7 @@ def test_a_paused_surface_reads_nothing_through_mcp():
     remember(member, body="I take my coffee black", subject="coffee")
     client = ServiceClientFactory(consumer="tara")
     _, raw = token_issue(owner=client)
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     caller = Caller(token=raw, client_host="127.0.0.1", headers={"host": "testserver"})
     body = {"surface": "tara", "scope": {"kind": "profile"}, "query": "coffee"}
     answer = rest_call(caller, "POST", url(member, "recall/"), body=body)
@@ -177,7 +170,7 @@ def test_a_paused_surface_cannot_refresh_or_consolidate_a_row():
         },
         format="json",
     ).json()
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     refreshed = tara.post(url(member, f"short-term/{row['id']}/refresh/"), {}, format="json")
     assert refreshed.status_code == 404, refreshed.content
     consolidated = tara.post(url(member, f"short-term/{row['id']}/consolidate/"), {}, format="json")
@@ -198,7 +191,7 @@ def test_entries_already_older_than_the_choice_are_not_recalled_before_the_sweep
     )
     _, api = surface("assistant")
     assert recall(api, member, "assistant").json()["entries"] != []
-    settings(member, auto_forget_months={"profile": 3})
+    memory_settings(member, auto_forget_months={"profile": 3})
     assert recall(api, member, "assistant").json()["entries"] == []
 
 
@@ -214,7 +207,7 @@ def test_an_entry_whose_time_comes_between_sweeps_is_not_recalled_nor_asked_abou
         now=timezone.now() - timedelta(days=91) + timedelta(minutes=5),
     ).entry
     ask(member, entry)
-    settings(member, auto_forget_months={"profile": 3})  # not yet older than the choice
+    memory_settings(member, auto_forget_months={"profile": 3})  # not yet older than the choice
     _, api = surface("assistant")
     assert [e["id"] for e in recall(api, member, "assistant").json()["entries"]] == [str(entry.pk)]
     assert len(api.get(url(member, "questions/")).json()["questions"]) == 1
@@ -271,10 +264,10 @@ def test_a_cached_bundle_is_not_served_after_the_member_stops_use_or_pauses():
     body = {"scope_id": "s-1", "query": "coffee"}
     first = tara.post(url(member, "context-bundle/"), body, format="json").json()
     assert first["ltm"]["entries"] != []
-    settings(member, stop_using=True)
+    memory_settings(member, stop_using=True)
     stopped = tara.post(url(member, "context-bundle/"), body, format="json").json()
     assert stopped["ltm"]["entries"] == []
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     paused = tara.post(url(member, "context-bundle/"), body, format="json").json()
     assert paused["ltm"]["entries"] == [] and paused["stm"] == []
     cache.clear()
@@ -330,7 +323,7 @@ def test_a_paused_surface_gets_no_echo_of_its_earlier_writes_by_replaying_them()
     for write_ in writes:
         first = send(*write_)
         assert first.status_code == 201, first.content
-    settings(member, paused_consumers=["tara"])
+    memory_settings(member, paused_consumers=["tara"])
     for write_ in writes:
         again = send(*write_)
         assert again.status_code == 422, (write_[1], again.content)
@@ -338,7 +331,7 @@ def test_a_paused_surface_gets_no_echo_of_its_earlier_writes_by_replaying_them()
         assert "window" not in again.content.decode() and "green tea" not in again.content.decode()
         assert "chapter-4" not in again.content.decode()
     # resumed, the retry is answered as before
-    settings(member, paused_consumers=[])
+    memory_settings(member, paused_consumers=[])
     for write_ in writes:
         again = send(*write_)
         assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
