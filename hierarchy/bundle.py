@@ -55,7 +55,7 @@ def _stm_output(view) -> dict:
         "content": view.content,
         "related_entry_ids": list(row.related_entry_ids),
         "consolidate_on_critic_promote": row.consolidate_on_critic_promote,
-        "consolidated_to": str(row.consolidated_to) if row.consolidated_to else None,
+        "consolidated_to": view.consolidated_to,
         "created_at": iso(row.created_at),
         "ttl_expires": iso(row.ttl_expires),
     }
@@ -172,8 +172,12 @@ def _resolve(
         "resolved_at": iso(now),
     }
     # Nor past the instant the member's auto-forget choice stops the use of an entry it
-    # holds (returned, or the source of a short-term copy).
-    held_ids = {*entry_ids, *(str(i) for view in stm.views for i in view.row.related_entry_ids)}
+    # holds (returned, the source of a short-term copy, or named as what a row became).
+    held_ids = {
+        *entry_ids,
+        *(str(i) for view in stm.views for i in view.row.related_entry_ids),
+        *(view.consolidated_to for view in stm.views if view.consolidated_to),
+    }
     forget_at = memory_auto_forget_first(member_id=member.pk, entry_ids=held_ids, state=state)
     expiries = [view.row.ttl_expires for view in stm.views]
     if forget_at is not None:

@@ -3,11 +3,12 @@
 it is now. A row erased or expired (its content anonymized), or a consolidated entry
 since forgotten, is gone (410)."""
 
-from hierarchy.stm import stm_content, stm_row_get
-from memory.enums import Lifecycle
+from hierarchy.stm import stm_echo, stm_reader, stm_row_get
+from memory.enums import Lifecycle, RecallContext
 from memory.member_settings import surface_pause_check
 from memory.models import MemoryEntry
 from memory.replays import kept_entry_visible
+from memory.selectors import principal_capabilities
 
 
 def stm_write_replay(request, reference: dict, *, member_id, **kwargs) -> dict | None:
@@ -20,7 +21,15 @@ def stm_write_replay(request, reference: dict, *, member_id, **kwargs) -> dict |
     row = stm_row_get(member_id=member_id, stm_id=reference.get("id"))
     if row is None or row.anonymized_at is not None:
         return None
-    return stm_output(row, stm_content(row))
+    # The write's own echo, naming what the row was consolidated into since only as a
+    # read in the general context would.
+    reader = stm_reader(
+        member_id=member_id,
+        capabilities=principal_capabilities(request.user),
+        client_id=request.user.pk,
+        context=RecallContext.GENERAL,
+    )
+    return stm_output(stm_echo(row, reader=reader))
 
 
 def consolidate_reference(response) -> dict:

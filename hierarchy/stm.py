@@ -68,6 +68,7 @@ from memory.gate import (
     standing_reason,
 )
 from memory.member_settings import surface_pause_check
+from memory.recall_store import entries_visible
 from memory.selectors import (
     ensure_no_pending_clear,
     member_read_state,
@@ -506,10 +507,13 @@ def stm_rescope(
 
 @dataclass(frozen=True, slots=True)
 class StmView:
-    """A row a reader was allowed to see: content decrypted."""
+    """A row a reader was allowed to see: content decrypted, and the entry it was
+    consolidated into only if the read gate shows that entry to the same reader (an entry
+    the member paused since, or one outside what the reader may read, is not named)."""
 
     row: ShortTermMemory
     content: str
+    consolidated_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -619,20 +623,51 @@ def stm_visible(row: ShortTermMemory, *, reader: Reader, now: datetime | None = 
     return decide(stm_item(row), reader, state, now) is None
 
 
+def _views(rows, *, reader: Reader, state: MemberState, now: datetime) -> list[StmView]:
+    """``rows`` (already shown to ``reader``) as views: decrypted, naming the entry each
+    was consolidated into only where the read gate shows it to ``reader`` (one query)."""
+    shown = entries_visible(
+        member_id=reader.member_id,
+        entry_ids=[row.consolidated_to for row in rows if row.consolidated_to],
+        reader=reader,
+        state=state,
+        now=now,
+    )
+    return [
+        StmView(
+            row,
+            stm_content(row),
+            str(row.consolidated_to) if str(row.consolidated_to) in shown else None,
+        )
+        for row in rows
+    ]
+
+
 def stm_gate(rows, *, reader: Reader, state: MemberState, now: datetime | None = None) -> StmRead:
     """Every row through the read gate; only visible rows are decrypted."""
     now = now or timezone.now()
     rows = list(rows)
     sources = stm_sources(rows)
-    views: list[StmView] = []
+    shown: list[ShortTermMemory] = []
     withheld: Counter[str] = Counter()
     for row in rows:
         reason = decide(stm_item(row, sources), reader, state, now)
         if reason is None:
-            views.append(StmView(row, stm_content(row)))
+            shown.append(row)
         else:
             withheld[reason] += 1
+    views = _views(shown, reader=reader, state=state, now=now)
     return StmRead(views, dict(sorted(withheld.items())))
+
+
+def stm_echo(row: ShortTermMemory, *, reader: Reader, now: datetime | None = None) -> StmView:
+    """A row its caller may be shown whole (its own write, a refresh of a row the gate
+    showed it) as a view for ``reader``: the consolidation named as in `stm_gate`."""
+    now = now or timezone.now()
+    state = stm_member_state(
+        member_id=row.member_id, scope_id=row.scope_id, scope_kind=row.scope_kind, now=now
+    )
+    return _views([row], reader=reader, state=state, now=now)[0]
 
 
 def stm_rows_for_scope(

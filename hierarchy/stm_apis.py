@@ -18,7 +18,9 @@ from hierarchy.enums import StmScopeKind
 from hierarchy.models import ShortTermMemory
 from hierarchy.replays import consolidate_reference, consolidate_replay, stm_write_replay
 from hierarchy.stm import (
+    StmView,
     stm_content,
+    stm_echo,
     stm_gate,
     stm_gate_kind,
     stm_member_state,
@@ -84,7 +86,11 @@ class ShortTermOutputSerializer(serializers.Serializer):
     content = serializers.CharField()
     related_entry_ids = serializers.ListField(child=serializers.UUIDField())
     consolidate_on_critic_promote = serializers.BooleanField()
-    consolidated_to = serializers.UUIDField(allow_null=True)
+    consolidated_to = serializers.UUIDField(
+        allow_null=True,
+        help_text="The memory this row was consolidated into, named only while the read "
+        "gate shows that memory to this client (else null, as for a row not consolidated).",
+    )
     consolidation_trigger = serializers.CharField(allow_blank=True)
     consolidated_at = serializers.DateTimeField(allow_null=True)
     ttl_seconds = serializers.IntegerField()
@@ -94,11 +100,13 @@ class ShortTermOutputSerializer(serializers.Serializer):
     warn_emitted_at = serializers.DateTimeField(allow_null=True)
 
 
-def stm_output(row: ShortTermMemory, content: str) -> dict:
+def stm_output(view: StmView) -> dict:
+    row = view.row
     return ShortTermOutputSerializer(
         {
             **{f: getattr(row, f) for f in ShortTermOutputSerializer().fields if hasattr(row, f)},
-            "content": content,
+            "content": view.content,
+            "consolidated_to": view.consolidated_to,
         }
     ).data
 
@@ -241,7 +249,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
             now=now,
         )
         return self.paginator.get_paginated_response(
-            [stm_output(view.row, view.content) for view in read.views], read.withheld
+            [stm_output(view) for view in read.views], read.withheld
         )
 
     @idempotent(Scope.SHORT_TERM_WRITE, replay=stm_write_replay)
@@ -259,7 +267,9 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         scope_kind = serializer.validated_data["scope_kind"]
         principal_capabilities(request.user).require_write_kind(stm_gate_kind(scope_kind))
         row = stm_write(member=member, actor=Actor.of(request.user), **serializer.validated_data)
-        return Response(stm_output(row, stm_content(row)), status=status.HTTP_201_CREATED)
+        # A row just written: consolidated into nothing yet.
+        view = StmView(row, stm_content(row))
+        return Response(stm_output(view), status=status.HTTP_201_CREATED)
 
 
 @content_view(reads=[ContentKind.STM], through=READ_GATE)
@@ -291,7 +301,7 @@ class ShortTermRefreshApi(APIView):
         serializer = self.RefreshInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         row = stm_refresh(row=row, actor=Actor.of(request.user), **serializer.validated_data)
-        return Response(stm_output(row, stm_content(row)))
+        return Response(stm_output(stm_echo(row, reader=reader)))
 
 
 class ConsolidateOutputSerializer(serializers.Serializer):

@@ -316,6 +316,23 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
     return found
 
 
+def entries_visible(
+    *, member_id, entry_ids: Iterable[str], reader: Reader, state: MemberState, now: datetime
+) -> frozenset[str]:
+    """Which of the member's ``entry_ids`` the read gate shows ``reader`` now, as a recall
+    would (one query; a forgotten or missing entry is not shown). For answers that would
+    otherwise name an entry the reader may not see: a kept entry, a consolidation."""
+    wanted = sorted({str(entry_id) for entry_id in entry_ids})
+    if not wanted:
+        return frozenset()
+    rows = _member_rows(member_id).filter(_NOT_FORGOTTEN, pk__in=wanted)
+    return frozenset(
+        entry_id
+        for entry_id, candidate in _candidates(rows).items()
+        if decide(candidate.as_item(), reader, state, now) is None
+    )
+
+
 def recall_candidates(
     *, request: RecallRequest, entry_ids: Iterable[str] | None = None
 ) -> list[RecallCandidate]:

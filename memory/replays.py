@@ -9,10 +9,10 @@ what that caller sent, never a later edit of the member's).
 from django.utils import timezone
 from rest_framework.response import Response
 
-from memory.gate import Reader, ReaderKind, visible
+from memory.gate import Reader, ReaderKind
 from memory.member_settings import surface_pause_check
-from memory.models import ConversationTurn, MemoryEntry
-from memory.recall_store import CANDIDATE_COLUMNS, candidate_of
+from memory.models import ConversationTurn
+from memory.recall_store import entries_visible
 from memory.selectors import (
     entry_contract,
     member_read_state,
@@ -30,13 +30,6 @@ def kept_entry_visible(principal, *, member_id, entry_id, session_id: str = "") 
     Only what the read gate would show it in a recall: a memory the member paused, one
     in a scope or category the surface may not read, or one of a kind the member opted
     out of is kept in silence (the answer names no entry), never echoed."""
-    row = (
-        MemoryEntry.objects.filter(member_id=member_id, pk=entry_id)
-        .values_list(*CANDIDATE_COLUMNS, named=True)
-        .first()
-    )
-    if row is None:
-        return False
     reader = Reader(
         kind=ReaderKind.SERVICE,
         member_id=str(member_id),
@@ -44,7 +37,10 @@ def kept_entry_visible(principal, *, member_id, entry_id, session_id: str = "") 
         client_id=str(principal.pk),
     )
     state = member_read_state(member_id=member_id, session_id=session_id)
-    return visible(candidate_of(row).as_item(), reader, state, timezone.now())
+    shown = entries_visible(
+        member_id=member_id, entry_ids=[entry_id], reader=reader, state=state, now=timezone.now()
+    )
+    return str(entry_id) in shown
 
 
 def remember_reference(response) -> dict:
