@@ -5,8 +5,6 @@ PostgreSQL, six retries sent at once store exactly one row."""
 
 import json
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -20,11 +18,12 @@ from continuity.models import ContinuationToken
 from datarights.models import DataRightsRequest
 from hierarchy.models import ShortTermMemory
 from inspection.models import InspectionRequest
-from iris_site.idempotency import IDEMPOTENCY_TTL, REPLAYED_HEADER
+from iris_site.idempotency import IDEMPOTENCY_TTL
 from iris_site.models import IdempotencyRecord
 from iris_site.services import token_issue
 from memory.dsar import memory_turns_purge
 from memory.models import ConversationTurn, MemoryEntry
+from tests.conftest import HttpResponse, http_request
 from tests.continuity.factories import token_body
 from tests.datarights.factories import EXPORT
 from tests.hierarchy.stm_factories import write as stm_write_row
@@ -36,32 +35,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 6
 
 
-@dataclass
-class Answer:
-    status: int
-    body: dict
-    headers: dict
-
-    @property
-    def replayed(self) -> bool:
-        return self.headers.get(REPLAYED_HEADER) == "true"
-
-
-def send(url: str, *, token: str, body, key: str | None, method: str = "POST") -> Answer:
-    request = urllib.request.Request(  # noqa: S310
-        url, data=json.dumps(body).encode(), method=method
-    )
-    request.add_header("Accept", "application/json")
-    request.add_header("Content-Type", "application/json")
-    request.add_header("Authorization", f"Bearer {token}")
-    if key is not None:
-        request.add_header("Idempotency-Key", key)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
-            raw, status, headers = response.read(), response.status, dict(response.headers)
-    except urllib.error.HTTPError as error:
-        raw, status, headers = error.read(), error.code, dict(error.headers)
-    return Answer(status, json.loads(raw) if raw else {}, headers)
+def send(url: str, *, token: str, body, key: str | None, method: str = "POST") -> HttpResponse:
+    return http_request(url, method=method, token=token, body=body, key=key, timeout=30)
 
 
 @dataclass
@@ -89,7 +64,7 @@ class Case:
 
         return steady(one) == steady(other)
 
-    def send(self, base: str, body=None, key: str | None = "key-1") -> Answer:
+    def send(self, base: str, body=None, key: str | None = "key-1") -> HttpResponse:
         return send(
             base + self.url,
             token=self.token,
@@ -397,7 +372,7 @@ def test_simultaneous_retries_store_exactly_one_row(live_server, name):
     before = case.rows()
     key = "key-1"  # a continuation token's body carries the same key
     start = threading.Barrier(THREADS)
-    answers: list[Answer] = []
+    answers: list[HttpResponse] = []
     errors: list[BaseException] = []
 
     def retry() -> None:
