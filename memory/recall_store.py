@@ -76,6 +76,7 @@ from datetime import datetime
 
 from django.db import connection
 from django.db.models import (
+    BooleanField,
     Case,
     Count,
     Exists,
@@ -89,6 +90,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
@@ -1065,13 +1067,26 @@ def _clusters(
     asked.update(wanted)
     found: dict[str, RecallCandidate] = {}
     for chunk in _chunks(sorted(wanted), _CLUSTER_CHUNK):
-        fresh = Q()
-        for key in chunk:
-            fresh |= Q(conflict_key=key, updated_at__gte=wanted[key])
-        for entry_id, candidate in _candidates(pool.filter(fresh)).items():
+        for entry_id, candidate in _candidates(pool.filter(_fresh_in(chunk, wanted))).items():
             if entry_id not in loaded:
                 found[entry_id] = candidate
     return found
+
+
+def _fresh_in(keys: Sequence[str], since: Mapping[str, datetime]) -> RawSQL:
+    """``conflict_key = k AND updated_at >= since[k]`` for each of ``keys``, OR-ed: one
+    range of `memory_member_conflict` per key. Raw: the ORM spends longer building one
+    condition per key than the database spends on all of them."""
+    fields = MemoryEntry._meta
+    table = connection.ops.quote_name(fields.db_table)
+    key = f"{table}.{connection.ops.quote_name(fields.get_field('conflict_key').column)}"
+    updated = fields.get_field("updated_at")
+    at = f"{table}.{connection.ops.quote_name(updated.column)}"
+    condition = " OR ".join([f"({key} = %s AND {at} >= %s)"] * len(keys))
+    params = []
+    for k in keys:
+        params += [k, updated.get_db_prep_value(since[k], connection)]
+    return RawSQL(f"({condition})", params, output_field=BooleanField())  # noqa: S611 - fixed names, values as parameters
 
 
 # Conflict keys per cluster query (each is one range of `memory_member_conflict`).
