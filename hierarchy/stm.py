@@ -613,14 +613,17 @@ def stm_member_state(
     return member_read_state(member_id=member_id, session_id=session, now=now)
 
 
+def _row_state(row: ShortTermMemory, now: datetime) -> MemberState:
+    return stm_member_state(
+        member_id=row.member_id, scope_id=row.scope_id, scope_kind=row.scope_kind, now=now
+    )
+
+
 def stm_visible(row: ShortTermMemory, *, reader: Reader, now: datetime | None = None) -> bool:
     """Whether `reader` may see this one row now: a row it may not see is, to that
     reader, not there (refresh and consolidate answer 404 and change nothing)."""
     now = now or timezone.now()
-    state = stm_member_state(
-        member_id=row.member_id, scope_id=row.scope_id, scope_kind=row.scope_kind, now=now
-    )
-    return decide(stm_item(row), reader, state, now) is None
+    return decide(stm_item(row), reader, _row_state(row, now), now) is None
 
 
 def _views(rows, *, reader: Reader, state: MemberState, now: datetime) -> list[StmView]:
@@ -660,14 +663,24 @@ def stm_gate(rows, *, reader: Reader, state: MemberState, now: datetime | None =
     return StmRead(views, dict(sorted(withheld.items())))
 
 
-def stm_echo(row: ShortTermMemory, *, reader: Reader, now: datetime | None = None) -> StmView:
-    """A row its caller may be shown whole (its own write, a refresh of a row the gate
-    showed it) as a view for ``reader``: the consolidation named as in `stm_gate`."""
+def stm_view(
+    row: ShortTermMemory, *, reader: Reader, now: datetime | None = None
+) -> StmView | None:
+    """This one row as `reader` may see it now (as `stm_gate` shows rows), or None where
+    the gate withholds it: the member's state read once for both."""
     now = now or timezone.now()
-    state = stm_member_state(
-        member_id=row.member_id, scope_id=row.scope_id, scope_kind=row.scope_kind, now=now
-    )
+    state = _row_state(row, now)
+    if decide(stm_item(row), reader, state, now) is not None:
+        return None
     return _views([row], reader=reader, state=state, now=now)[0]
+
+
+def stm_echo(row: ShortTermMemory, *, reader: Reader, now: datetime | None = None) -> StmView:
+    """A caller's own write, echoed whole whatever the gate says of the row now (its
+    words, which it sent), as a view for ``reader``: the consolidation named as in
+    `stm_gate`."""
+    now = now or timezone.now()
+    return _views([row], reader=reader, state=_row_state(row, now), now=now)[0]
 
 
 def stm_rows_for_scope(

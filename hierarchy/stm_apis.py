@@ -4,6 +4,8 @@ Service-client tokens only; `{member_id}` is the member's UUID and every read na
 member's scope. Views are thin: parse, call one service or selector, shape the answer.
 """
 
+import dataclasses
+
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -20,7 +22,6 @@ from hierarchy.replays import consolidate_reference, consolidate_replay, stm_wri
 from hierarchy.stm import (
     StmView,
     stm_content,
-    stm_echo,
     stm_gate,
     stm_gate_kind,
     stm_member_state,
@@ -30,7 +31,7 @@ from hierarchy.stm import (
     stm_rescope,
     stm_row_get,
     stm_rows_for_scope,
-    stm_visible,
+    stm_view,
     stm_write,
 )
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
@@ -295,13 +296,14 @@ class ShortTermRefreshApi(APIView):
         query = _query(ShortTermReadQuerySerializer, request)
         reader = _reader(request, member.pk, query["context"])
         row = stm_row_get(member_id=member.pk, stm_id=stm_id)
-        if row is None or not stm_visible(row, reader=reader):
+        view = None if row is None else stm_view(row, reader=reader)
+        if view is None:
             raise NotFound()
         reader.capabilities.require_write_kind(stm_gate_kind(row.scope_kind))
         serializer = self.RefreshInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         row = stm_refresh(row=row, actor=Actor.of(request.user), **serializer.validated_data)
-        return Response(stm_output(stm_echo(row, reader=reader)))
+        return Response(stm_output(dataclasses.replace(view, row=row)))
 
 
 class ConsolidateOutputSerializer(serializers.Serializer):
