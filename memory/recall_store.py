@@ -321,9 +321,10 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
 def entries_visible(
     *, member_id, entry_ids: Iterable[str], reader: Reader, state: MemberState, now: datetime
 ) -> frozenset[str]:
-    """Which of the member's ``entry_ids`` the read gate shows ``reader`` now, as a recall
-    would (one query; a forgotten or missing entry is not shown). For answers that would
-    otherwise name an entry the reader may not see: a kept entry, a consolidation."""
+    """Which of the member's ``entry_ids`` the read gate (`memory.gate.decide`) shows
+    ``reader`` now (one query; a forgotten or missing entry is not shown). For answers
+    that would otherwise name an entry the reader may not see: a kept entry, what a
+    short-term row became."""
     wanted = sorted({str(entry_id) for entry_id in entry_ids})
     if not wanted:
         return frozenset()
