@@ -1199,6 +1199,8 @@ class Command(BaseCommand):
         if options["scale"]:
             if any(n < 1 for n in options["scale"]):
                 raise CommandError("--scale sizes must be positive")
+            if options["rounds"] < 1:
+                raise CommandError("--rounds must be positive")
             self._scale(options)
 
     # --- LoCoMo ---------------------------------------------------------------------
@@ -1293,7 +1295,7 @@ class Command(BaseCommand):
             "database": connection.vendor,
             "queries_per_size": options["queries"],
             "in_process_means": "recall_request_build + recall_store.recall_resolve (no writes),"
-            f" each query's median of {max(1, options['rounds'])} rounds",
+            f" each query's median of {options['rounds']} rounds",
             "recall_run_means": "recall_service.recall_run in-process, writes rolled back",
             "http_means": "POST /api/v1/members/{id}/recall/ over 127.0.0.1, writes rolled back",
             "sizes": figures,
@@ -1383,7 +1385,7 @@ class Command(BaseCommand):
         moments = [timezone.now() for _ in queries]
         samples: list[list[float]] = [[] for _ in queries]
         produced: list[list[str]] = []
-        for round_ in range(max(1, options["rounds"])):
+        for round_ in range(options["rounds"]):
             for index, (q, now) in enumerate(zip(queries, moments, strict=True)):
                 seconds, result = _timed(lambda q=q, now=now: production(q, now))
                 samples[index].append(seconds)
