@@ -4,7 +4,7 @@ from django.db import models
 class MemoryEntryTerm(models.Model):
     """One stem an entry can be found by: recall's inverted index over term statistics.
 
-    A row per (entry, stem) of the entry's own and neighbour-context stems, with the
+    A row per (stem, entry) of the entry's own and neighbour-context stems, with the
     counts and lengths BM25 needs, so a recall can find the entries sharing a stem with
     its query and bound their score from the postings (and the entries' prior columns)
     without reading the member's entries. The stem is the member's vocabulary row
@@ -14,7 +14,10 @@ class MemoryEntryTerm(models.Model):
     body holds at most 4,000 characters, a neighbour context four turns of 8,000).
     """
 
-    pk = models.CompositePrimaryKey("entry", "stem")
+    # Keyed by stem first: a stem's postings are adjacent in the key's index, which on
+    # PostgreSQL also INCLUDEs the four counts (migration 0019), so a recall reads them
+    # from the index alone instead of one heap page per posting.
+    pk = models.CompositePrimaryKey("stem", "entry")
     entry = models.ForeignKey(
         "memory.MemoryEntry", on_delete=models.CASCADE, related_name="+", db_index=False
     )
@@ -29,9 +32,9 @@ class MemoryEntryTerm(models.Model):
 
     class Meta:
         indexes = [
-            # Recall: the postings of the query's stems (a stem's rows share one key:
-            # PostgreSQL's deduplicated B-tree keeps this index a few bytes a row).
-            models.Index(fields=["stem"], name="memory_term_lookup"),
+            # Re-indexing and erasing an entry: its postings (an entry's rows share one
+            # key: PostgreSQL's deduplicated B-tree keeps this index a few bytes a row).
+            models.Index(fields=["entry"], name="memory_term_entry"),
         ]
 
     def __str__(self) -> str:
