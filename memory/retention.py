@@ -20,7 +20,8 @@ What the sweep does for each expiry action of `memory.policy.retention_envelope_
   raw entry erased through `memory_erase`) or delete (`memory_erase`).
 
 Ages: turns count from `created_at`; entries from `updated_at`, so a memory the member
-restated (edited) is fresh again, while being recalled does not extend its life.
+restated (edited) is fresh again, while being recalled, paused or resumed does not extend
+its life.
 
 The sweep also re-applies the consent cascade to any sensitive entry whose category
 consent is no longer in force, and to sensitive interactions once `multi-actor-sensitive`

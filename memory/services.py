@@ -134,8 +134,15 @@ def _audit(
     )
 
 
-def _append_revision(entry: MemoryEntry, *, action: str, actor: Actor, now: datetime) -> None:
-    """Snapshot the entry as a new immutable revision and move the head to it."""
+def _append_revision(
+    entry: MemoryEntry, *, action: str, actor: Actor, now: datetime, restated: bool = True
+) -> None:
+    """Snapshot the entry as a new immutable revision and move the head to it.
+
+    ``restated=False``: the revision changes whether the memory is used, not what it
+    states (a pause, a resume), so its ``updated_at`` stays: recency, a conflict's
+    freshness, retention and the member's auto-forget all count from when it was last
+    stated, and pausing then resuming a memory must not restart its auto-forget clock."""
     content = _content(entry)
     previous = entry.revision
     changed = (
@@ -157,7 +164,8 @@ def _append_revision(entry: MemoryEntry, *, action: str, actor: Actor, now: date
     revision.save(force_insert=True)
     entry.revision = revision
     entry.revision_count = revision.number
-    entry.updated_at = now
+    if restated:
+        entry.updated_at = now
     entry.save()
     _audit(action, entry=entry, actor=actor, revision_number=revision.number)
     entities.entry_entities_sync(entry=entry, actor=actor, now=now)
@@ -888,7 +896,7 @@ def memory_pause(
     entry.suppression_started_at = now
     entry.suppression_ends_at = ends_at
     entry.suppression_notes = ""
-    _append_revision(entry, action=EntryAuditAction.PAUSED, actor=actor, now=now)
+    _append_revision(entry, action=EntryAuditAction.PAUSED, actor=actor, now=now, restated=False)
     return entry
 
 
@@ -901,7 +909,9 @@ def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     entry.suppression_reason = ""
     entry.suppression_started_at = None
     entry.suppression_ends_at = None
-    _append_revision(entry, action=EntryAuditAction.RESUMED, actor=actor, now=timezone.now())
+    _append_revision(
+        entry, action=EntryAuditAction.RESUMED, actor=actor, now=timezone.now(), restated=False
+    )
     return entry
 
 

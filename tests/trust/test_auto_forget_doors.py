@@ -66,6 +66,37 @@ def due_entry(member, *, kind="profile", **fields):
     return entry
 
 
+def test_pausing_and_resuming_a_memory_does_not_restart_its_auto_forget_clock():
+    """A pause and a resume (the member's, or the system's when a timed pause ends) change
+    whether a memory is used, not what it says: the member's choice still counts from when
+    it was stated, on the recall and in the sweep, not from the resume."""
+    member = consenting_member()
+    entry = remember(
+        member,
+        body=OLD_BODY,
+        subject="coffee",
+        now=timezone.now() - THREE_MONTHS + timedelta(minutes=5),
+    ).entry
+    memory_settings(member, auto_forget_months={"profile": 3})
+    stated = MemoryEntry.objects.get(pk=entry.pk).updated_at
+    own = bearer_client(member)
+    for step in ("pause", "resume"):
+        answer = own.post(f"/api/v1/me/memories/{entry.pk}/{step}/", format="json")
+        assert answer.status_code == 200, answer.content
+    assert MemoryEntry.objects.get(pk=entry.pk).updated_at == stated
+    _, api = surface("assistant")
+    assert [e["id"] for e in recall(api, member, "assistant").json()["entries"]] == [str(entry.pk)]
+
+    MemoryEntry.objects.filter(pk=entry.pk).update(
+        updated_at=F("updated_at") - timedelta(minutes=10)
+    )  # its time comes, 10 minutes ago
+    data = recall(api, member, "assistant").json()
+    assert data["entries"] == []
+    assert data["audit_envelope"]["suppression_counts"] == {"member-auto-forget": 1}
+    member_auto_forget(now=timezone.now())
+    assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "tombstoned"
+
+
 def stm_row(api, member, **fields):
     body = {
         "scope_kind": "user_session",
