@@ -73,17 +73,27 @@ class MemorySettings:
 DEFAULTS = MemorySettings()
 
 
+def settings_of(*, stop_using, auto_forget_months, paused_consumers) -> MemorySettings:
+    """A member's stored settings row's values as the settings (anything out of range in
+    them ignored)."""
+    return MemorySettings(
+        stop_using=bool(stop_using),
+        auto_forget_months={
+            k: int(v)
+            for k, v in (auto_forget_months or {}).items()
+            if k in AUTO_FORGET_KINDS and v in AUTO_FORGET_MONTHS
+        },
+        paused_consumers=frozenset(c for c in (paused_consumers or []) if c in Consumer.values),
+    )
+
+
 def _of(row: MemberMemorySettings | None) -> MemorySettings:
     if row is None:
         return DEFAULTS
-    return MemorySettings(
+    return settings_of(
         stop_using=row.stop_using,
-        auto_forget_months={
-            k: int(v)
-            for k, v in (row.auto_forget_months or {}).items()
-            if k in AUTO_FORGET_KINDS and v in AUTO_FORGET_MONTHS
-        },
-        paused_consumers=frozenset(c for c in (row.paused_consumers or []) if c in Consumer.values),
+        auto_forget_months=row.auto_forget_months,
+        paused_consumers=row.paused_consumers,
     )
 
 
