@@ -268,14 +268,14 @@ def _own_controls(*, member_id, session_id: str) -> tuple[MemorySettings, bool, 
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         stop_using, months, consumers, clear_pending, off_the_record = cursor.fetchone()
-    json = settings.get_field("auto_forget_months")
+    stored = settings.get_field("auto_forget_months")  # both JSON, decoded alike
     chosen = (
         DEFAULT_SETTINGS
         if stop_using is None  # no row: the member never changed a setting
         else settings_of(
             stop_using=stop_using,
-            auto_forget_months=json.from_db_value(months, None, connection),
-            paused_consumers=json.from_db_value(consumers, None, connection),
+            auto_forget_months=stored.from_db_value(months, None, connection),
+            paused_consumers=stored.from_db_value(consumers, None, connection),
         )
     )
     return chosen, bool(clear_pending), bool(off_the_record)
