@@ -70,13 +70,12 @@ import hashlib
 import math
 import uuid
 from collections import Counter, namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
 from django.db.models import (
-    BooleanField,
     Case,
     Count,
     Exists,
@@ -89,14 +88,19 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.expressions import RawSQL
+from django.db.models.expressions import Col
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
-from memory.models import MemoryCorpusShard, MemoryEntry, MemoryEntryTerm, MemoryStem
+from memory.models import (
+    MemoryCorpusShard,
+    MemoryDeletionHold,
+    MemoryEntry,
+    MemoryEntryTerm,
+    MemoryStem,
+)
 from memory.models.ranking import NO_POSTING_LENGTH
-from memory.policy import conflict_key as stored_conflict_key
 from memory.recall import (
     BM25,
     DEFAULT_BLEND,
@@ -248,22 +252,6 @@ def _pool(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]
     return _member_rows(request.user_id, kinds).filter(lifecycle=Lifecycle.ACTIVE)
 
 
-def _ended_pause_ids(member_id, now: datetime) -> list[str]:
-    """The member's paused entries whose timed pause has ended by ``now`` (the gate treats
-    them as active): a probe of the `memory_pause_due` index on every recall, which
-    almost always finds none, so raw (the ORM would spend longer building it)."""
-    fields = MemoryEntry._meta
-    member = fields.get_field("member").get_db_prep_value(uuid.UUID(str(member_id)), connection)
-    ends = fields.get_field("suppression_ends_at").get_db_prep_value(now, connection)
-    statement = (
-        f"SELECT id FROM {connection.ops.quote_name(fields.db_table)}"  # noqa: S608 - fixed names
-        " WHERE member_id = %s AND lifecycle = %s AND suppression_ends_at <= %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(statement, [member, Lifecycle.PAUSED.value, ends])
-        return [str(uuid.UUID(str(entry_id))) for (entry_id,) in cursor.fetchall()]
-
-
 @dataclass(frozen=True)
 class _Reach:
     """The scope kinds a recall can reach, split by what the read gate says of each kind
@@ -314,6 +302,93 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
     for values in values_list.iterator(2000) if many else values_list:
         candidate = candidate_of(_CandidateRow._make(values))
         found[candidate.entry_id] = candidate
+    return found
+
+
+def _row_converters() -> list[tuple[int, Col, list]]:
+    """Per candidate column read raw, what the ORM would apply to its value (the
+    backend's converters, then the field's ``from_db_value``): by position, only the
+    columns that have any."""
+    converters = []
+    for index, name in enumerate(CANDIDATE_COLUMNS[:-1]):  # the hold's key is only tested
+        field = MemoryEntry._meta.get_field(name)
+        column = field.get_col(MemoryEntry._meta.db_table)
+        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        if found:
+            converters.append((index, column, found))
+    return converters
+
+
+def _entries_load(
+    request: RecallRequest,
+    kinds: Sequence[str],
+    entry_ids: Sequence[str],
+    *,
+    ended_by: datetime | None = None,
+) -> dict[str, RecallCandidate]:
+    """The member's entries ``entry_ids`` of ``kinds``, whatever their lifecycle but
+    forgotten (with ``ended_by``, also every paused one whose timed pause has ended by
+    then: the gate sees it as active, and it is in neither stream's index), and every
+    live entry of ``kinds`` sharing a conflict key with one of them and at least as fresh
+    as it (dedupe must see whole clusters: the freshest entry of a cluster wins, equal
+    times to the smaller id, so a staler one never displaces it; a key is read from its
+    stalest listed entry on, visible or not: the extra entries change nothing). One raw
+    statement, one range of `memory_member_conflict` per key: the ORM would spend longer
+    building the two reads than the database spends on them."""
+    if not entry_ids and ended_by is None:
+        return {}
+    fields = MemoryEntry._meta
+    quote = connection.ops.quote_name
+
+    def column(name: str, alias: str = "e") -> str:
+        return f"{alias}.{quote(fields.get_field(name).column)}"
+
+    def prep(name: str, value):
+        return fields.get_field(name).get_db_prep_value(value, connection)
+
+    member = prep("member", uuid.UUID(str(request.user_id)))
+    hold = MemoryDeletionHold._meta
+    hold_key = quote(hold.get_field("entry").column)
+    selected = ", ".join(
+        [f"{column(name)} AS {quote(name)}" for name in CANDIDATE_COLUMNS[:-1]]
+        + [f"h.{hold_key} AS {quote(CANDIDATE_COLUMNS[-1])}"]
+    )
+    names = ", ".join(quote(name) for name in CANDIDATE_COLUMNS)
+    table, held = quote(fields.db_table), quote(hold.db_table)
+    hold_join = f"LEFT JOIN {held} h ON h.{hold_key} = {column('id')}"
+    in_kinds = ", ".join(["%s"] * len(kinds))
+    which, which_params = [], []
+    if entry_ids:
+        which.append(f"{column('id')} IN ({', '.join(['%s'] * len(entry_ids))})")
+        which_params += [prep("id", uuid.UUID(str(entry_id))) for entry_id in entry_ids]
+    if ended_by is not None:
+        which.append(f"({column('lifecycle')} = %s AND {column('suppression_ends_at')} <= %s)")
+        which_params += [Lifecycle.PAUSED.value, prep("suppression_ends_at", ended_by)]
+    key, subject, updated = quote("conflict_key"), quote("subject"), quote("updated_at")
+    statement = (
+        f"WITH listed AS (SELECT {selected}, {column('conflict_key')} AS {key}"  # noqa: S608 - fixed names, values as parameters
+        f" FROM {table} e {hold_join} WHERE {column('member')} = %s AND {column('scope_kind')} IN"
+        f" ({in_kinds}) AND {column('lifecycle')} <> %s AND ({' OR '.join(which)}))"
+        f" SELECT {names} FROM listed UNION ALL SELECT {selected}"
+        f" FROM (SELECT {key}, MIN({updated}) AS since FROM listed WHERE {subject} <> ''"
+        f" GROUP BY {key}) k JOIN {table} e ON {column('member')} = %s"
+        f" AND {column('conflict_key')} = k.{key} AND {column('updated_at')} >= k.since"
+        f" {hold_join} WHERE {column('scope_kind')} IN ({in_kinds}) AND {column('lifecycle')} = %s"
+        f" AND {column('id')} NOT IN (SELECT {quote('id')} FROM listed)"
+    )
+    params = [member, *kinds, Lifecycle.TOMBSTONED.value, *which_params]
+    params += [member, *kinds, Lifecycle.ACTIVE.value]
+    converters = _row_converters()
+    found: dict[str, RecallCandidate] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        for values in cursor.fetchall():
+            values = list(values)
+            for index, expression, functions in converters:
+                for function in functions:
+                    values[index] = function(values[index], expression, connection)
+            candidate = candidate_of(_CandidateRow._make(values))
+            found.setdefault(candidate.entry_id, candidate)
     return found
 
 
@@ -1056,60 +1131,6 @@ def _chunks(values: list, size: int = _CHUNK):
         yield values[start : start + size]
 
 
-def _clusters(
-    loaded: Mapping[str, RecallCandidate],
-    pool: QuerySet[MemoryEntry],
-    asked: dict[str, datetime],
-    visible: Callable[[RecallCandidate], bool],
-) -> dict[str, RecallCandidate]:
-    """The live entries the dedupe stage must see beside the loaded visible ones: those
-    sharing a conflict key with one of them and at least as fresh as it (the freshest
-    entry of a cluster wins, equal times to the smaller id, so a staler one never
-    displaces it; a withheld entry is in no cluster that matters). The stored key
-    normalises the subject, so it groups a superset of the pipeline's clusters, and each
-    key is read from its stalest visible entry on; the extra entries change nothing.
-    ``asked``: key → the instant a previous round read it from."""
-    since: dict[str, datetime] = {}
-    for c in loaded.values():
-        if not c.subject or not visible(c):
-            continue
-        key = stored_conflict_key(
-            category=c.category,
-            actor_handle=c.multi_actor.actor_handle if c.multi_actor else "",
-            subject=c.subject,
-        )
-        if key not in since or c.updated_at < since[key]:
-            since[key] = c.updated_at
-    wanted = {k: t for k, t in since.items() if k not in asked or t < asked[k]}
-    asked.update(wanted)
-    found: dict[str, RecallCandidate] = {}
-    for chunk in _chunks(sorted(wanted), _CLUSTER_CHUNK):
-        for entry_id, candidate in _candidates(pool.filter(_fresh_in(chunk, wanted))).items():
-            if entry_id not in loaded:
-                found[entry_id] = candidate
-    return found
-
-
-def _fresh_in(keys: Sequence[str], since: Mapping[str, datetime]) -> RawSQL:
-    """``conflict_key = k AND updated_at >= since[k]`` for each of ``keys``, OR-ed: one
-    range of `memory_member_conflict` per key. Raw: the ORM spends longer building one
-    condition per key than the database spends on all of them."""
-    fields = MemoryEntry._meta
-    table = connection.ops.quote_name(fields.db_table)
-    key = f"{table}.{connection.ops.quote_name(fields.get_field('conflict_key').column)}"
-    updated = fields.get_field("updated_at")
-    at = f"{table}.{connection.ops.quote_name(updated.column)}"
-    condition = " OR ".join([f"({key} = %s AND {at} >= %s)"] * len(keys))
-    params = []
-    for k in keys:
-        params += [k, updated.get_db_prep_value(since[k], connection)]
-    return RawSQL(f"({condition})", params, output_field=BooleanField())  # noqa: S611 - fixed names, values as parameters
-
-
-# Conflict keys per cluster query (each is one range of `memory_member_conflict`).
-_CLUSTER_CHUNK = 100
-
-
 @dataclass
 class _Plan:
     """How far each stream is read; the loop grows it until the result is certified."""
@@ -1139,14 +1160,13 @@ def recall_resolve(
         # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
         return resolve((), request, now, semantic=ranker, blend=chosen, withheld=withheld)
     pool = _pool(request, reach.kinds)
-    # Where the listed matches are loaded from: whatever their lifecycle or hold.
-    any_lifecycle = _member_rows(request.user_id, reach.kinds).filter(_NOT_FORGOTTEN)
     shape = _shape(chosen)
     if not isinstance(ranker, BM25) or shape is None:
         # Only BM25 promises "no shared stem, no semantic factor": read everything.
         corpus = corpus_stats_get(member_id=request.user_id)
+        every = _member_rows(request.user_id, reach.kinds).filter(_NOT_FORGOTTEN)
         return resolve(
-            _candidates(any_lifecycle, many=True).values(),
+            _candidates(every, many=True).values(),
             request,
             now,
             semantic=ranker,
@@ -1165,16 +1185,6 @@ def recall_resolve(
             corpus_stats=corpus,
             withheld=withheld,
         )
-
-    decided: dict[str, bool] = {}  # the loaded candidates never change within a recall
-
-    def visible(candidate: RecallCandidate) -> bool:
-        seen = decided.get(candidate.entry_id)
-        if seen is None:
-            seen = decided[candidate.entry_id] = (
-                decide(candidate.as_item(), reader, state, now) is None
-            )
-        return seen
 
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
@@ -1216,10 +1226,7 @@ def recall_resolve(
             partitions=partitions,
         )
 
-    # Paused entries whose timed pause has ended are active to the gate but in neither
-    # stream's index: few, and all of them are read.
-    ended = _ended_pause_ids(request.user_id, now)
-    loaded = _candidates(any_lifecycle.filter(pk__in=ended)) if ended else {}
+    loaded: dict[str, RecallCandidate] = {}
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = _essential_count(query, corpus), first
@@ -1234,7 +1241,6 @@ def recall_resolve(
     elif limit and not query.terms:
         plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
         prior = read_prior()
-    asked: dict[str, datetime] = {}
     margin = BOUND_MARGIN
     for round_ in range(MAX_ROUNDS + 1):
         # Each stream's bound for what it lists past the loaded prefix ("next") and for
@@ -1253,10 +1259,15 @@ def recall_resolve(
             loaded.update(_candidates(pool.exclude(pk__in=list(loaded)), many=True))
             return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
-        for chunk in _chunks(missing):
-            # A listed match of any lifecycle is loaded, so the gate counts it.
-            loaded.update(_candidates(any_lifecycle.filter(pk__in=chunk)))
-        loaded.update(_clusters(loaded, pool, asked, visible))
+        # A listed match of any lifecycle is loaded, so the gate counts it; the first
+        # round also reads the paused entries whose timed pause has ended (few).
+        chunks = list(_chunks(missing)) or ([[]] if round_ == 0 else [])
+        for index, chunk in enumerate(chunks):
+            ended_by = now if round_ == 0 and index == 0 else None
+            for entry_id, candidate in _entries_load(
+                request, reach.kinds, chunk, ended_by=ended_by
+            ).items():
+                loaded.setdefault(entry_id, candidate)
         result = run(loaded)
         if not limit or request.crisis_frame:
             return result  # nothing to return, or every entry that can be is loaded
