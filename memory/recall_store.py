@@ -30,7 +30,8 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
      (scope partition, reference bucket, origin) class at a time, in which the prior
      falls with the recency anchor (PostgreSQL; elsewhere one sort).
 3. A prefix of each stream is loaded, with every live entry sharing a conflict key with
-   a loaded visible one (dedupe must see whole clusters), and the pipeline runs on it.
+   a loaded one (dedupe must see whole clusters) in the same statement, and the pipeline
+   runs on it.
 4. The result stands only if its last entry beats the best score any entry outside the
    shortlist could reach (the streams' bounds, widened by a margin far above the
    floating-point disagreement between SQL and Python); otherwise the blocking stream
@@ -55,7 +56,7 @@ What is read, and what the audit envelope counts:
   (held ones among them; the prior index holds active rows only); every paused entry
   whose timed pause has ended by the recall's `now` (the gate sees it as active, so the
   store reads it whatever the caller did; `recall_run` resumes such entries first); the
-  live entries sharing a conflict key with a loaded visible one. A crisis frame, where
+  live entries sharing a conflict key with a loaded one. A crisis frame, where
   nearly everything is withheld, loads every entry that survives it instead.
 
 So `suppression_counts` is exact for the kind-level reasons and, for the rest, covers
@@ -340,8 +341,8 @@ def _entries_load(
     fields = MemoryEntry._meta
     quote = connection.ops.quote_name
 
-    def column(name: str, alias: str = "e") -> str:
-        return f"{alias}.{quote(fields.get_field(name).column)}"
+    def column(name: str) -> str:
+        return f"e.{quote(fields.get_field(name).column)}"
 
     def prep(name: str, value):
         return fields.get_field(name).get_db_prep_value(value, connection)
@@ -351,11 +352,13 @@ def _entries_load(
     hold_key = quote(hold.get_field("entry").column)
     selected = ", ".join(
         [f"{column(name)} AS {quote(name)}" for name in CANDIDATE_COLUMNS[:-1]]
-        + [f"h.{hold_key} AS {quote(CANDIDATE_COLUMNS[-1])}"]
+        + [
+            f"(SELECT h.{hold_key} FROM {quote(hold.db_table)} h WHERE h.{hold_key} = "  # noqa: S608 - fixed names
+            f"{column('id')}) AS {quote(CANDIDATE_COLUMNS[-1])}"
+        ]
     )
     names = ", ".join(quote(name) for name in CANDIDATE_COLUMNS)
-    table, held = quote(fields.db_table), quote(hold.db_table)
-    hold_join = f"LEFT JOIN {held} h ON h.{hold_key} = {column('id')}"
+    table = quote(fields.db_table)
     in_kinds = ", ".join(["%s"] * len(kinds))
     which, which_params = [], []
     if entry_ids:
@@ -367,13 +370,13 @@ def _entries_load(
     key, subject, updated = quote("conflict_key"), quote("subject"), quote("updated_at")
     statement = (
         f"WITH listed AS (SELECT {selected}, {column('conflict_key')} AS {key}"  # noqa: S608 - fixed names, values as parameters
-        f" FROM {table} e {hold_join} WHERE {column('member')} = %s AND {column('scope_kind')} IN"
+        f" FROM {table} e WHERE {column('member')} = %s AND {column('scope_kind')} IN"
         f" ({in_kinds}) AND {column('lifecycle')} <> %s AND ({' OR '.join(which)}))"
         f" SELECT {names} FROM listed UNION ALL SELECT {selected}"
         f" FROM (SELECT {key}, MIN({updated}) AS since FROM listed WHERE {subject} <> ''"
         f" GROUP BY {key}) k JOIN {table} e ON {column('member')} = %s"
         f" AND {column('conflict_key')} = k.{key} AND {column('updated_at')} >= k.since"
-        f" {hold_join} WHERE {column('scope_kind')} IN ({in_kinds}) AND {column('lifecycle')} = %s"
+        f" WHERE {column('scope_kind')} IN ({in_kinds}) AND {column('lifecycle')} = %s"
         f" AND {column('id')} NOT IN (SELECT {quote('id')} FROM listed)"
     )
     params = [member, *kinds, Lifecycle.TOMBSTONED.value, *which_params]

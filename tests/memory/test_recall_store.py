@@ -584,9 +584,10 @@ def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_a
 
 
 def test_a_fresher_entry_of_a_matching_cluster_wins_although_no_stream_lists_it():
-    """Dedupe keeps a cluster's freshest entry. The clusters are read from their stalest
-    visible loaded entry on, per stored key, so a fresher entry no stream lists still
-    wins, whichever of the spellings the stored key folds together was loaded."""
+    """Dedupe keeps a cluster's freshest entry. The clusters are read, in the statement
+    that loads the listed entries, from their stalest listed entry on, per stored key, so
+    a fresher entry no stream lists still wins, whichever of the spellings the stored key
+    folds together was loaded."""
     # given two matches on one stored key but two of the pipeline's clusters ("coffee",
     # "Coffee"), a fresher entry of the stalest one's cluster that matches nothing and
     # that no prior reaches (used a year ago, inferred), a staler one, and fresh filler
