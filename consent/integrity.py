@@ -8,9 +8,10 @@ tampering), stored on the member's head, and raised once as a critical audit eve
 the operators; from then on the member stays closed until the ledger is repaired.
 """
 
+import uuid
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from consent.models import ConsentEvent, ConsentLedgerHead
@@ -18,6 +19,7 @@ from consent.policy import LedgerBreak, LedgerHead, LedgerRow, first_untrusted
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import GENESIS_HASH
+from iris_site.rawsql import RowReader
 from iris_site.services import member_lock
 
 POLICY_ID = "iris.consent.ledger.v1"
@@ -32,11 +34,34 @@ def _head_of(head: ConsentLedgerHead | None) -> LedgerHead | None:
     return None if head is None else LedgerHead(head.sequence, head.event_id, head.hash)
 
 
+_HEADS = RowReader(ConsentLedgerHead, [f.attname for f in ConsentLedgerHead._meta.concrete_fields])
+_EVENTS = RowReader(ConsentEvent, [f.attname for f in ConsentEvent._meta.concrete_fields])
+
+
 def _load(member_id) -> tuple[ConsentLedgerHead | None, list[ConsentEvent]]:
-    # The head first: an append committing in between only adds events after it,
-    # which must then chain from it.
-    head = ConsentLedgerHead.objects.filter(member_id=member_id).first()
-    events = list(ConsentEvent.objects.filter(member_id=member_id).order_by("sequence"))
+    """The member's checked head and events in ledger order, in one statement: one
+    snapshot, so an append committing meanwhile is wholly in it (its events chained from
+    the head it moved) or not at all. Every read gate asks this: raw, because the ORM
+    would spend longer building the two reads than the database spends on them."""
+    quote = connection.ops.quote_name
+    head_member = quote(ConsentLedgerHead._meta.get_field("member").column)
+    event_member = quote(ConsentEvent._meta.get_field("member").column)
+    sequence = quote(ConsentEvent._meta.get_field("sequence").column)
+    statement = (
+        f"SELECT {_HEADS.select('h')}, {_EVENTS.select('e')} FROM (SELECT 1 AS one) o"  # noqa: S608 - fixed names, values as parameters
+        f" LEFT JOIN {quote(ConsentLedgerHead._meta.db_table)} h ON h.{head_member} = %s"
+        f" LEFT JOIN {quote(ConsentEvent._meta.db_table)} e ON e.{event_member} = %s"
+        f" ORDER BY e.{sequence}"
+    )
+    member = ConsentEvent._meta.get_field("member").get_db_prep_value(
+        uuid.UUID(str(member_id)), connection
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [member, member])
+        rows = cursor.fetchall()
+    width = len(_HEADS.names)
+    head = _HEADS.instance(rows[0]) if rows[0][0] is not None else None
+    events = [_EVENTS.instance(row, width) for row in rows if row[width] is not None]
     return head, events
 
 

@@ -89,9 +89,9 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.expressions import Col
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
+from iris_site.rawsql import RowReader
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import (
@@ -306,18 +306,8 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
     return found
 
 
-def _row_converters() -> list[tuple[int, Col, list]]:
-    """Per candidate column read raw, what the ORM would apply to its value (the
-    backend's converters, then the field's ``from_db_value``): by position, only the
-    columns that have any."""
-    converters = []
-    for index, name in enumerate(CANDIDATE_COLUMNS[:-1]):  # the hold's key is only tested
-        field = MemoryEntry._meta.get_field(name)
-        column = field.get_col(MemoryEntry._meta.db_table)
-        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        if found:
-            converters.append((index, column, found))
-    return converters
+# The candidate columns but the hold's key (only tested for presence), read raw.
+_ENTRY_ROWS = RowReader(MemoryEntry, CANDIDATE_COLUMNS[:-1])
 
 
 def _entries_load(
@@ -350,12 +340,9 @@ def _entries_load(
     member = prep("member", uuid.UUID(str(request.user_id)))
     hold = MemoryDeletionHold._meta
     hold_key = quote(hold.get_field("entry").column)
-    selected = ", ".join(
-        [f"{column(name)} AS {quote(name)}" for name in CANDIDATE_COLUMNS[:-1]]
-        + [
-            f"(SELECT h.{hold_key} FROM {quote(hold.db_table)} h WHERE h.{hold_key} = "  # noqa: S608 - fixed names
-            f"{column('id')}) AS {quote(CANDIDATE_COLUMNS[-1])}"
-        ]
+    selected = (
+        f"{_ENTRY_ROWS.select('e')}, (SELECT h.{hold_key} FROM {quote(hold.db_table)} h"  # noqa: S608 - fixed names
+        f" WHERE h.{hold_key} = {column('id')}) AS {quote(CANDIDATE_COLUMNS[-1])}"
     )
     names = ", ".join(quote(name) for name in CANDIDATE_COLUMNS)
     table = quote(fields.db_table)
@@ -381,16 +368,11 @@ def _entries_load(
     )
     params = [member, *kinds, Lifecycle.TOMBSTONED.value, *which_params]
     params += [member, *kinds, Lifecycle.ACTIVE.value]
-    converters = _row_converters()
     found: dict[str, RecallCandidate] = {}
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
-        for values in cursor.fetchall():
-            values = list(values)
-            for index, expression, functions in converters:
-                for function in functions:
-                    values[index] = function(values[index], expression, connection)
-            candidate = candidate_of(_CandidateRow._make(values))
+        for row in cursor.fetchall():
+            candidate = candidate_of(_CandidateRow(*_ENTRY_ROWS.values(row), row[-1]))
             found.setdefault(candidate.entry_id, candidate)
     return found
 
