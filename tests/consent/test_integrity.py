@@ -8,7 +8,8 @@ dashboard notice.
 import uuid
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -250,3 +251,26 @@ def test_a_purge_does_not_launder_a_forged_ledger():
     assert consent_active(member_id=member.pk).types == frozenset()
     (alert,) = AuditEvent.objects.filter(action=BROKEN_ACTION)
     assert alert.payload["event_id"] == str(withdrawal.pk)
+
+
+@pytest.mark.django_db
+def test_the_ledger_a_gate_verifies_is_read_in_one_statement_and_an_emptied_one_fails_closed():
+    # given a member whose ledger was checked (the head names its newest event)
+    member = consenting_member()
+    with CaptureQueriesContext(connection) as captured:
+        active = consent_active(member_id=member.pk)
+    assert "data_storage" in active.types
+    ledger = [
+        q["sql"]
+        for q in captured.captured_queries
+        if "consent_consentevent" in q["sql"] or "consent_consentledgerhead" in q["sql"]
+    ]
+    assert len(ledger) == 1
+    assert "consent_consentledgerhead" in ledger[0] and "consent_consentevent" in ledger[0]
+    # when someone holding the tables deletes every event under the head
+    with transaction.atomic(), owner_tamper(ConsentEvent):
+        ConsentEvent.objects.filter(member=member).delete()
+    # then the head no longer finds its event: the gates close and the operators hear once
+    assert consent_active(member_id=member.pk).types == frozenset()
+    assert ConsentLedgerHead.objects.get(member=member).broken_reason == "head-missing"
+    assert AuditEvent.objects.filter(action=BROKEN_ACTION).count() == 1
