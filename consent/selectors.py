@@ -1,8 +1,10 @@
 """Reads of the consent ledger. Other apps ask here, never the model."""
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
@@ -111,10 +113,24 @@ def opt_out_latest(*, member_id) -> dict[str, OptOutEvent]:
 def opt_outs_active(*, member_id) -> frozenset[str]:
     """The categories the member has turned off right now: what memory's scope
     blueprints are evaluated with on every write and read. One plain query of the
-    member's few (kind, category) pairs folded here, in ledger order, which costs a third
-    of asking PostgreSQL for the latest per category (`opt_out_latest`)."""
+    member's few (category, kind) pairs folded here, in ledger order, which costs a third
+    of asking PostgreSQL for the latest per category (`opt_out_latest`); raw, because the
+    ORM would spend longer building it than the database spends on it."""
+    fields = OptOutEvent._meta
+    quote = connection.ops.quote_name
+    category, kind, member, sequence = (
+        quote(fields.get_field(name).column) for name in ("category", "kind", "member", "sequence")
+    )
+    statement = (
+        f"SELECT {category}, {kind} FROM {quote(fields.db_table)}"  # noqa: S608 - fixed names, values as parameters
+        f" WHERE {member} = %s ORDER BY {sequence}"
+    )
+    member_value = fields.get_field("member").get_db_prep_value(
+        uuid.UUID(str(member_id)), connection
+    )
     latest: dict[str, str] = {}
-    events = OptOutEvent.objects.filter(member_id=member_id).order_by("sequence")
-    for category, kind in events.values_list("category", "kind"):
-        latest[category] = kind
-    return frozenset(c for c, kind in latest.items() if kind == OptOutEventKind.OPT_OUT)
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [member_value])
+        for category_value, kind_value in cursor.fetchall():
+            latest[category_value] = kind_value
+    return frozenset(c for c, k in latest.items() if k == OptOutEventKind.OPT_OUT)
