@@ -1240,8 +1240,13 @@ def recall_resolve(
             wanted += ids
         if len(wanted) > SHORTLIST_CEILING or round_ == MAX_ROUNDS:
             # Only with massive ties at a cut-off: reading every live entry once is
-            # cheaper than growing the streams again.
+            # cheaper than growing the streams again (and the ended pauses, whichever
+            # round this is).
             loaded.update(_candidates(pool.exclude(pk__in=list(loaded)), many=True))
+            for entry_id, candidate in _entries_load(
+                request, reach.kinds, [], ended_by=now
+            ).items():
+                loaded.setdefault(entry_id, candidate)
             return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
         # A listed match of any lifecycle is loaded, so the gate counts it; the first

@@ -650,6 +650,26 @@ def test_an_ended_timed_pause_is_recalled_although_no_stream_lists_it():
         assert returned(result) == returned(expected)
 
 
+def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(monkeypatch):
+    """Past the shortlist's ceiling a recall reads every live entry instead: an ended timed
+    pause, live to the gate but not in the live rows, is read beside them."""
+    # given an ended pause among active entries, and a ceiling the first round passes
+    pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
+    member = stored_member(
+        {**pause, "suppression_ends_at": NOW - timedelta(hours=1), "body": "green tea"},
+        {"body": "green tea with mint"},
+        {"body": "black coffee"},
+    )
+    monkeypatch.setattr("memory.recall_store.SHORTLIST_CEILING", 0)
+    for query in ("", "tea"):
+        # when
+        result = recall_resolve(request=profile_request(member, query=query), now=NOW)
+        # then
+        assert str(uuid.UUID(int=1)) in [e.entry_id for e in result.entries]
+        expected = recall_reference(request=profile_request(member, query=query), now=NOW)
+        assert returned(result) == returned(expected)
+
+
 @pytest.mark.parametrize(
     ("overrides", "reason"),
     [
