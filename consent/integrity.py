@@ -8,7 +8,6 @@ tampering), stored on the member's head, and raised once as a critical audit eve
 the operators; from then on the member stays closed until the ledger is repaired.
 """
 
-import uuid
 from datetime import datetime
 
 from django.db import connection, transaction
@@ -19,7 +18,7 @@ from consent.policy import LedgerBreak, LedgerHead, LedgerRow, first_untrusted
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import GENESIS_HASH
-from iris_site.rawsql import RowReader
+from iris_site.rawsql import RowReader, member_param
 from iris_site.services import member_lock
 
 POLICY_ID = "iris.consent.ledger.v1"
@@ -53,9 +52,7 @@ def _load(member_id) -> tuple[ConsentLedgerHead | None, list[ConsentEvent]]:
         f" LEFT JOIN {quote(ConsentEvent._meta.db_table)} e ON e.{event_member} = %s"
         f" ORDER BY e.{sequence}"
     )
-    member = ConsentEvent._meta.get_field("member").get_db_prep_value(
-        uuid.UUID(str(member_id)), connection
-    )
+    member = member_param(ConsentEvent, member_id)
     with connection.cursor() as cursor:
         cursor.execute(statement, [member, member])
         rows = cursor.fetchall()

@@ -1,6 +1,5 @@
 """Reads of the consent ledger. Other apps ask here, never the model."""
 
-import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,6 +19,7 @@ from consent.policy import (
     is_in_force,
 )
 from consent.terms import TERMS_HASHES
+from iris_site.rawsql import member_param
 
 
 def consent_event_list(*, member_id) -> QuerySet[ConsentEvent]:
@@ -125,12 +125,9 @@ def opt_outs_active(*, member_id) -> frozenset[str]:
         f"SELECT {category}, {kind} FROM {quote(fields.db_table)}"  # noqa: S608 - fixed names, values as parameters
         f" WHERE {member} = %s ORDER BY {sequence}"
     )
-    member_value = fields.get_field("member").get_db_prep_value(
-        uuid.UUID(str(member_id)), connection
-    )
     latest: dict[str, str] = {}
     with connection.cursor() as cursor:
-        cursor.execute(statement, [member_value])
+        cursor.execute(statement, [member_param(OptOutEvent, member_id)])
         for category_value, kind_value in cursor.fetchall():
             latest[category_value] = kind_value
     return frozenset(c for c, k in latest.items() if k == OptOutEventKind.OPT_OUT)

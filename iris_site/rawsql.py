@@ -8,10 +8,18 @@ backend's, then the field's ``from_db_value``), so a raw read and an ORM read of
 agree on every database (on SQLite a datetime arrives as text, a boolean as an integer).
 """
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection, models
+
+
+def member_param(model: type[models.Model], member_id) -> Any:
+    """``member_id`` as a parameter for ``model``'s ``member`` column (a UUID, however
+    it was given), the way the ORM would send it."""
+    field = model._meta.get_field("member")
+    return field.get_db_prep_value(uuid.UUID(str(member_id)), connection)
 
 
 class RowReader:

@@ -91,7 +91,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
-from iris_site.rawsql import RowReader
+from iris_site.rawsql import RowReader, member_param
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import (
@@ -337,7 +337,7 @@ def _entries_load(
     def prep(name: str, value):
         return fields.get_field(name).get_db_prep_value(value, connection)
 
-    member = prep("member", uuid.UUID(str(request.user_id)))
+    member = member_param(MemoryEntry, request.user_id)
     hold = MemoryDeletionHold._meta
     hold_key = quote(hold.get_field("entry").column)
     selected = (
@@ -1040,7 +1040,7 @@ def _statistics(member_id, terms: Iterable[str]) -> tuple[tuple[int, int, int], 
     keys = {stem_key(term): term for term in terms}
     quote = connection.ops.quote_name
     shard, stem = MemoryCorpusShard._meta, MemoryStem._meta
-    member = shard.get_field("member").get_db_prep_value(uuid.UUID(str(member_id)), connection)
+    member = member_param(MemoryCorpusShard, member_id)
     columns = ", ".join(quote(c) for c in ("key", "id", "document_frequency", *_BOUND_COLUMNS))
     statement = (
         # Integers in every column (PostgreSQL sums a bigint as numeric).
@@ -1436,11 +1436,6 @@ def _posting_bounds(entries: Iterable[MemoryEntry]) -> dict[str, _Bounds]:
     return bounds
 
 
-def _member_value(model, member_id):
-    field = model._meta.get_field("member")
-    return field.get_db_prep_value(uuid.UUID(str(member_id)), connection)
-
-
 def _stems_upsert(
     member_id, deltas: Mapping[str, int], bounds: Mapping[str, _Bounds] | None = None
 ) -> None:
@@ -1459,7 +1454,7 @@ def _stems_upsert(
         return
     sql = _Sql()
     table = connection.ops.quote_name(MemoryStem._meta.db_table)
-    member = _member_value(MemoryStem, member_id)
+    member = member_param(MemoryStem, member_id)
     values, params = [], []
     for key in sorted(rows):
         row = rows[key]
@@ -1561,7 +1556,7 @@ def entry_terms_drop(*, member_id, entry_ids: Iterable) -> int:
 def _shards_upsert(member_id, shards: Mapping[int, list[int]]) -> None:
     """Add (count, length, context length) changes to the member's counter shards."""
     table = connection.ops.quote_name(MemoryCorpusShard._meta.db_table)
-    member = _member_value(MemoryCorpusShard, member_id)
+    member = member_param(MemoryCorpusShard, member_id)
     values, params = [], []
     for number, (count, length, context) in sorted(shards.items()):
         values.append("(%s, %s, %s, %s, %s)")

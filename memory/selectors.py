@@ -12,6 +12,7 @@ from consent.enums import BaseConsentType
 from consent.selectors import consent_active, opt_outs_active
 from iris_site.errors import Conflict
 from iris_site.models import TenantMembership
+from iris_site.rawsql import member_param
 from memory.capabilities import Capabilities, capabilities_for
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
@@ -254,7 +255,7 @@ def _own_controls(*, member_id, session_id: str) -> tuple[MemorySettings, bool, 
         MemoryClearRequest._meta,
         OffTheRecordSession._meta,
     )
-    member = settings.get_field("member").get_db_prep_value(uuid.UUID(str(member_id)), connection)
+    member = member_param(MemberMemorySettings, member_id)
     statement = (
         "SELECT s.stop_using, s.auto_forget_months, s.paused_consumers,"  # noqa: S608 - fixed names
         f" EXISTS (SELECT 1 FROM {quote(clears.db_table)} c"
