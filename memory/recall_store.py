@@ -1212,6 +1212,16 @@ def recall_resolve(
         )
 
     loaded: dict[str, RecallCandidate] = {}
+    # The paused entries whose timed pause has ended are read with the first load.
+    ended_by: datetime | None = now
+
+    def load(entry_ids: Sequence[str]) -> None:
+        nonlocal ended_by
+        found = _entries_load(request, reach.kinds, entry_ids, ended_by=ended_by)
+        ended_by = None
+        for entry_id, candidate in found.items():
+            loaded.setdefault(entry_id, candidate)
+
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = _essential_count(query, corpus), first
@@ -1240,24 +1250,15 @@ def recall_resolve(
             wanted += ids
         if len(wanted) > SHORTLIST_CEILING or round_ == MAX_ROUNDS:
             # Only with massive ties at a cut-off: reading every live entry once is
-            # cheaper than growing the streams again (and the ended pauses, whichever
-            # round this is).
+            # cheaper than growing the streams again.
             loaded.update(_candidates(pool.exclude(pk__in=list(loaded)), many=True))
-            for entry_id, candidate in _entries_load(
-                request, reach.kinds, [], ended_by=now
-            ).items():
-                loaded.setdefault(entry_id, candidate)
+            if ended_by is not None:
+                load([])
             return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
-        # A listed match of any lifecycle is loaded, so the gate counts it; the first
-        # round also reads the paused entries whose timed pause has ended (few).
-        chunks = list(_chunks(missing)) or ([[]] if round_ == 0 else [])
-        for index, chunk in enumerate(chunks):
-            ended_by = now if round_ == 0 and index == 0 else None
-            for entry_id, candidate in _entries_load(
-                request, reach.kinds, chunk, ended_by=ended_by
-            ).items():
-                loaded.setdefault(entry_id, candidate)
+        # A listed match of any lifecycle is loaded, so the gate counts it.
+        for chunk in list(_chunks(missing)) or ([[]] if ended_by is not None else []):
+            load(chunk)
         result = run(loaded)
         if not limit or request.crisis_frame:
             return result  # nothing to return, or every entry that can be is loaded
