@@ -31,14 +31,18 @@ class RowReader:
         self.fields = [model._meta.get_field(name) for name in self.names]
         # Built per connection (each thread has its own): (its operations, converters).
         self._converters: tuple[Any, list[tuple[int, Any, list]]] | None = None
+        self._selects: dict[tuple[str, str], str] = {}
 
     def select(self, alias: str) -> str:
         """``alias."column" AS "name", …`` for every field, in order."""
-        quote = connection.ops.quote_name
-        return ", ".join(
-            f"{alias}.{quote(field.column)} AS {quote(name)}"
-            for name, field in zip(self.names, self.fields, strict=True)
-        )
+        key = (connection.vendor, alias)
+        if key not in self._selects:
+            quote = connection.ops.quote_name
+            self._selects[key] = ", ".join(
+                f"{alias}.{quote(field.column)} AS {quote(name)}"
+                for name, field in zip(self.names, self.fields, strict=True)
+            )
+        return self._selects[key]
 
     def _converters_of(self) -> list[tuple[int, Any, list]]:
         ops = connection.ops

@@ -248,8 +248,9 @@ def _member_rows(member_id, kinds: Iterable[str] | None = None) -> QuerySet[Memo
 
 def _pool(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]:
     """The member's active rows of ``kinds`` (held ones included: the gate withholds
-    them): every entry that can surface, but for ended timed pauses (`_ended_pause_ids`).
-    Served by the `memory_recall_live` partial index."""
+    them): every entry that can surface, but for ended timed pauses (which
+    `_entries_load` reads with a recall's first load). Served by the `memory_recall_live`
+    partial index. Built only where a recall reads it."""
     return _member_rows(request.user_id, kinds).filter(lifecycle=Lifecycle.ACTIVE)
 
 
@@ -963,8 +964,7 @@ CROSS JOIN LATERAL (
 
 def _prior_stream(
     request: RecallRequest,
-    pool: QuerySet[MemoryEntry],
-    kinds: Iterable[str],
+    kinds: Sequence[str],
     shape: _Shape,
     now: datetime,
     per_class: int,
@@ -978,7 +978,7 @@ def _prior_stream(
     On PostgreSQL each (partition, reference bucket, origin) class is one range of the
     `memory_recall_prior` index, in which the prior falls with the recency anchor: the
     first ``per_class`` rows of each class are read, and a class cut short bounds its
-    unread rows by its last row's prior. Elsewhere ``pool`` is sorted by prior."""
+    unread rows by its last row's prior. Elsewhere the pool (`_pool`) is sorted by prior."""
     if partitions is None:
         partitions = _prior_partitions(request)
     if partitions is not None:
@@ -987,7 +987,8 @@ def _prior_stream(
             return _Stream([], None)
     if connection.vendor != "postgresql" or partitions is None:
         rows = list(
-            pool.annotate(prior=_prior_expression(shape, now))
+            _pool(request, kinds)
+            .annotate(prior=_prior_expression(shape, now))
             .order_by("-prior", "id")
             .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
         )
@@ -1144,7 +1145,6 @@ def recall_resolve(
     if not reach.kinds:
         # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
         return resolve((), request, now, semantic=ranker, blend=chosen, withheld=withheld)
-    pool = _pool(request, reach.kinds)
     shape = _shape(chosen)
     if not isinstance(ranker, BM25) or shape is None:
         # Only BM25 promises "no shared stem, no semantic factor": read everything.
@@ -1202,7 +1202,6 @@ def recall_resolve(
     def read_prior(partitions=None) -> _Stream:
         return _prior_stream(
             request,
-            pool,
             reach.kinds,
             shape,
             now,
@@ -1230,7 +1229,8 @@ def recall_resolve(
     if limit and request.crisis_frame:
         # Almost everything is withheld: whatever survives is few, and all of it is read,
         # beside the best matches and the best profile entries by prior (for the audit).
-        loaded.update(_candidates(_survivors(request, pool, now), many=True))
+        survivors = _survivors(request, _pool(request, reach.kinds), now)
+        loaded.update(_candidates(survivors, many=True))
         plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
         prior = read_prior([(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")])
     elif limit and not query.terms:
@@ -1251,7 +1251,8 @@ def recall_resolve(
         if len(wanted) > SHORTLIST_CEILING or round_ == MAX_ROUNDS:
             # Only with massive ties at a cut-off: reading every live entry once is
             # cheaper than growing the streams again.
-            loaded.update(_candidates(pool.exclude(pk__in=list(loaded)), many=True))
+            unread = _pool(request, reach.kinds).exclude(pk__in=list(loaded))
+            loaded.update(_candidates(unread, many=True))
             if ended_by is not None:
                 load([])
             return run(loaded)
