@@ -15,6 +15,20 @@ from typing import Any
 from django.db import connection, models
 
 
+def one_of(column: str, count: int) -> str:
+    """``column`` among ``count`` values, written so that the text does not depend on
+    the count where the database allows it: ``= ANY(%s)`` with one array parameter on
+    PostgreSQL (see `values_of`), ``IN (%s, …)`` elsewhere."""
+    if connection.vendor == "postgresql":
+        return f"{column} = ANY(%s)"
+    return f"{column} IN ({', '.join(['%s'] * count)})"
+
+
+def values_of(values: Sequence[Any]) -> list[Any]:
+    """The parameters of `one_of` for ``values``."""
+    return [list(values)] if connection.vendor == "postgresql" else list(values)
+
+
 def member_param(model: type[models.Model], member_id) -> Any:
     """``member_id`` as a parameter for ``model``'s ``member`` column (a UUID, however
     it was given), the way the ORM would send it."""

@@ -74,6 +74,7 @@ from collections import Counter, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from django.db import connection
 from django.db.models import (
@@ -91,7 +92,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
-from iris_site.rawsql import RowReader, member_param
+from iris_site.rawsql import RowReader, member_param, one_of, values_of
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import (
@@ -311,6 +312,46 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
 _ENTRY_ROWS = RowReader(MemoryEntry, CANDIDATE_COLUMNS[:-1])
 
 
+@lru_cache(maxsize=256)
+def _entries_statement(vendor: str, kinds: int, ids: int, ended: bool) -> str:
+    """`_entries_load`'s statement for ``kinds`` scope kinds and ``ids`` listed ids (one
+    text per count on SQLite; one on PostgreSQL, whose arrays take any number), with or
+    without the ended timed pauses: the same text each time, so PostgreSQL can keep its
+    plan (a prepared statement) instead of planning it again on every recall."""
+    fields = MemoryEntry._meta
+    quote = connection.ops.quote_name
+
+    def column(name: str) -> str:
+        return f"e.{quote(fields.get_field(name).column)}"
+
+    hold = MemoryDeletionHold._meta
+    hold_key = quote(hold.get_field("entry").column)
+    selected = (
+        f"{_ENTRY_ROWS.select('e')}, (SELECT h.{hold_key} FROM {quote(hold.db_table)} h"  # noqa: S608 - fixed names
+        f" WHERE h.{hold_key} = {column('id')}) AS {quote(CANDIDATE_COLUMNS[-1])}"
+    )
+    names = ", ".join(quote(name) for name in CANDIDATE_COLUMNS)
+    table = quote(fields.db_table)
+    which = []
+    if ids:
+        which.append(one_of(column("id"), ids))
+    if ended:
+        which.append(f"({column('lifecycle')} = %s AND {column('suppression_ends_at')} <= %s)")
+    in_kinds = one_of(column("scope_kind"), kinds)
+    key, subject, updated = quote("conflict_key"), quote("subject"), quote("updated_at")
+    return (
+        f"WITH listed AS (SELECT {selected}, {column('conflict_key')} AS {key}"  # noqa: S608 - fixed names, values as parameters
+        f" FROM {table} e WHERE {column('member')} = %s AND {in_kinds}"
+        f" AND {column('lifecycle')} <> %s AND ({' OR '.join(which)}))"
+        f" SELECT {names} FROM listed UNION ALL SELECT {selected}"
+        f" FROM (SELECT {key}, MIN({updated}) AS since FROM listed WHERE {subject} <> ''"
+        f" GROUP BY {key}) k JOIN {table} e ON {column('member')} = %s"
+        f" AND {column('conflict_key')} = k.{key} AND {column('updated_at')} >= k.since"
+        f" WHERE {in_kinds} AND {column('lifecycle')} = %s"
+        f" AND {column('id')} NOT IN (SELECT {quote('id')} FROM listed)"
+    )
+
+
 def _entries_load(
     request: RecallRequest,
     kinds: Sequence[str],
@@ -329,46 +370,16 @@ def _entries_load(
     building the two reads than the database spends on them."""
     if not entry_ids and ended_by is None:
         return {}
-    fields = MemoryEntry._meta
-    quote = connection.ops.quote_name
-
-    def column(name: str) -> str:
-        return f"e.{quote(fields.get_field(name).column)}"
-
-    def prep(name: str, value):
-        return fields.get_field(name).get_db_prep_value(value, connection)
-
+    entry_field = MemoryEntry._meta.get_field("id")
+    ids = [entry_field.get_db_prep_value(uuid.UUID(str(i)), connection) for i in entry_ids]
+    statement = _entries_statement(connection.vendor, len(kinds), len(ids), ended_by is not None)
     member = member_param(MemoryEntry, request.user_id)
-    hold = MemoryDeletionHold._meta
-    hold_key = quote(hold.get_field("entry").column)
-    selected = (
-        f"{_ENTRY_ROWS.select('e')}, (SELECT h.{hold_key} FROM {quote(hold.db_table)} h"  # noqa: S608 - fixed names
-        f" WHERE h.{hold_key} = {column('id')}) AS {quote(CANDIDATE_COLUMNS[-1])}"
-    )
-    names = ", ".join(quote(name) for name in CANDIDATE_COLUMNS)
-    table = quote(fields.db_table)
-    in_kinds = ", ".join(["%s"] * len(kinds))
-    which, which_params = [], []
-    if entry_ids:
-        which.append(f"{column('id')} IN ({', '.join(['%s'] * len(entry_ids))})")
-        which_params += [prep("id", uuid.UUID(str(entry_id))) for entry_id in entry_ids]
+    listed = values_of(ids) if ids else []
     if ended_by is not None:
-        which.append(f"({column('lifecycle')} = %s AND {column('suppression_ends_at')} <= %s)")
-        which_params += [Lifecycle.PAUSED.value, prep("suppression_ends_at", ended_by)]
-    key, subject, updated = quote("conflict_key"), quote("subject"), quote("updated_at")
-    statement = (
-        f"WITH listed AS (SELECT {selected}, {column('conflict_key')} AS {key}"  # noqa: S608 - fixed names, values as parameters
-        f" FROM {table} e WHERE {column('member')} = %s AND {column('scope_kind')} IN"
-        f" ({in_kinds}) AND {column('lifecycle')} <> %s AND ({' OR '.join(which)}))"
-        f" SELECT {names} FROM listed UNION ALL SELECT {selected}"
-        f" FROM (SELECT {key}, MIN({updated}) AS since FROM listed WHERE {subject} <> ''"
-        f" GROUP BY {key}) k JOIN {table} e ON {column('member')} = %s"
-        f" AND {column('conflict_key')} = k.{key} AND {column('updated_at')} >= k.since"
-        f" WHERE {column('scope_kind')} IN ({in_kinds}) AND {column('lifecycle')} = %s"
-        f" AND {column('id')} NOT IN (SELECT {quote('id')} FROM listed)"
-    )
-    params = [member, *kinds, Lifecycle.TOMBSTONED.value, *which_params]
-    params += [member, *kinds, Lifecycle.ACTIVE.value]
+        ends = MemoryEntry._meta.get_field("suppression_ends_at")
+        listed += [Lifecycle.PAUSED.value, ends.get_db_prep_value(ended_by, connection)]
+    params = [member, *values_of(kinds), Lifecycle.TOMBSTONED.value, *listed]
+    params += [member, *values_of(kinds), Lifecycle.ACTIVE.value]
     found: dict[str, RecallCandidate] = {}
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
@@ -1053,9 +1064,9 @@ def _statistics(member_id, terms: Iterable[str]) -> tuple[tuple[int, int, int], 
     if keys:
         statement += (
             f" UNION ALL SELECT {columns} FROM {quote(stem.db_table)}"  # noqa: S608 - fixed names
-            f" WHERE member_id = %s AND {quote('key')} IN ({', '.join(['%s'] * len(keys))})"
+            f" WHERE member_id = %s AND {one_of(quote('key'), len(keys))}"
         )
-        params += [member, *sorted(keys)]
+        params += [member, *values_of(sorted(keys))]
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         rows = cursor.fetchall()

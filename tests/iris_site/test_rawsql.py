@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 
 from consent.models import ConsentEvent
-from iris_site.rawsql import RowReader
+from iris_site.rawsql import RowReader, one_of, values_of
 from memory.models import MemoryEntry
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
@@ -67,3 +67,30 @@ def test_a_ledger_event_read_raw_is_the_model_instance_the_orm_loads():
         stored.hash,
     )
     assert not loaded._state.adding
+
+
+@pytest.mark.parametrize("count", [1, 3, 40])
+def test_one_of_reads_the_rows_among_any_number_of_values_in_one_statement_text(count):
+    # given entries, of which ``count`` are asked for (and one stranger's id)
+    member = consenting_member()
+    entries = [remember(member, body=f"Entry number {i}", subject=f"s{i}").entry for i in range(45)]
+    wanted = [e.pk for e in entries[:count]]
+    field = MemoryEntry._meta.pk
+    values = [field.get_db_prep_value(pk, connection) for pk in wanted]
+    quote = connection.ops.quote_name
+    column = f"e.{quote(field.column)}"
+    statement = (
+        f"SELECT {column} FROM {quote(MemoryEntry._meta.db_table)} e"
+        f" WHERE {one_of(column, len(values))}"
+    )
+    # when
+    with connection.cursor() as cursor:
+        cursor.execute(statement, values_of(values))
+        found = {field.to_python(row[0]) for row in cursor.fetchall()}
+    # then exactly those rows, and on PostgreSQL one text whatever the count (one
+    # prepared statement serves every count)
+    assert found == set(wanted)
+    if connection.vendor == "postgresql":
+        assert statement.endswith(f"{column} = ANY(%s)")
+    else:
+        assert statement.count("%s") == count
