@@ -9,10 +9,44 @@ agree on every database (on SQLite a datetime arrives as text, a boolean as an i
 """
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, models
+
+# How many runs of one statement text on a connection before PostgreSQL keeps it prepared.
+PREPARE_THRESHOLD = 5
+
+
+@contextmanager
+def bound_cursor() -> Iterator[Any]:
+    """A cursor for the hot hand-written statements. On PostgreSQL the server binds its
+    parameters (psycopg quotes nothing in Python) and a statement text run
+    `PREPARE_THRESHOLD` times on a connection is prepared, so PostgreSQL keeps its plan
+    instead of planning it on every recall. The ORM keeps Django's client-side binding:
+    its statements are never prepared, and a server-bound statement may carry at most
+    65,535 parameters, which an ORM ``pk__in`` over a large member would pass. Wrapped as
+    Django wraps its own cursors (errors, execute wrappers, the debug log); elsewhere
+    Django's cursor."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = connection.connection
+    if raw.prepare_threshold is None:  # Django turns psycopg's preparing off
+        raw.prepare_threshold = PREPARE_THRESHOLD  # client-side cursors never prepare
+    cursor = ServerBindingCursor(raw)
+    if connection.queries_logged:
+        wrapped = connection.make_debug_cursor(cursor)
+    else:
+        wrapped = connection.make_cursor(cursor)
+    with wrapped:
+        yield wrapped
 
 
 def one_of(column: str, count: int) -> str:

@@ -139,12 +139,6 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Parameters travel apart from the statement (the server binds them: no quoting in
-    # Python, a value is never text of the statement), and a statement run five times on
-    # one connection is prepared, so PostgreSQL plans it once instead of on every recall
-    # (with CONN_MAX_AGE > 0 a connection outlives its request).
-    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock at BEGIN, so appends to the hash chains are
     # serialized instead of failing with "database is locked" half-way through.

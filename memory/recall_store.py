@@ -92,7 +92,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
-from iris_site.rawsql import RowReader, member_param, one_of, values_of
+from iris_site.rawsql import RowReader, bound_cursor, member_param, one_of, values_of
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import (
@@ -381,7 +381,7 @@ def _entries_load(
     params = [member, *values_of(kinds), Lifecycle.TOMBSTONED.value, *listed]
     params += [member, *values_of(kinds), Lifecycle.ACTIVE.value]
     found: dict[str, RecallCandidate] = {}
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(statement, params)
         for row in cursor.fetchall():
             candidate = candidate_of(_CandidateRow(*_ENTRY_ROWS.values(row), row[-1]))
@@ -911,7 +911,7 @@ def _matching_stream(
     # Rows past the prefix cost next to nothing here (all ``depth`` are ranked anyway)
     # and spare a second query when the gate withholds part of the prefix.
     fetch = MATCHING_READ_AHEAD * size + 1
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(statement, [*select_params, depth + 1, fetch])
         rows = cursor.fetchall()
     rest = None
@@ -1023,7 +1023,7 @@ def _prior_stream(
         "per_class": per_class + 1,
     }
     sql = _PRIOR_CLASSES_SQL.format(table=connection.ops.quote_name(MemoryEntry._meta.db_table))
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     classes: dict[tuple, list[float]] = {}
@@ -1067,7 +1067,7 @@ def _statistics(member_id, terms: Iterable[str]) -> tuple[tuple[int, int, int], 
             f" WHERE member_id = %s AND {one_of(quote('key'), len(keys))}"
         )
         params += [member, *values_of(sorted(keys))]
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(statement, params)
         rows = cursor.fetchall()
     totals = (0, 0, 0)

@@ -12,7 +12,7 @@ from consent.enums import BaseConsentType
 from consent.selectors import consent_active, opt_outs_active
 from iris_site.errors import Conflict
 from iris_site.models import TenantMembership
-from iris_site.rawsql import member_param
+from iris_site.rawsql import bound_cursor, member_param
 from memory.capabilities import Capabilities, capabilities_for
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
@@ -266,7 +266,7 @@ def _own_controls(*, member_id, session_id: str) -> tuple[MemorySettings, bool, 
         " ON s.member_id = %s"
     )
     params = [member, MemoryClearRequest.State.PENDING, member, "", session_id, member]
-    with connection.cursor() as cursor:
+    with bound_cursor() as cursor:
         cursor.execute(statement, params)
         stop_using, months, consumers, clear_pending, off_the_record = cursor.fetchone()
     stored = settings.get_field("auto_forget_months")  # both JSON, decoded alike
