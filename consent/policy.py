@@ -7,7 +7,6 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from consent.enums import (
@@ -26,14 +25,25 @@ FNV64_PRIME = 0x100000001B3
 FNV64_MASK = 0xFFFFFFFFFFFFFFFF
 
 
-@lru_cache(maxsize=4096)
+# FNV-1a of inputs already hashed, by the SHA-256 digest of the input: every read gate
+# re-verifies the same few events of a member's ledger, and the byte-by-byte loop in
+# Python costs more than the read. Keyed by digest so that the process keeps no event's
+# bytes (member id, witness) past a purge; emptied when full.
+_FNV_MEMO: dict[bytes, int] = {}
+_FNV_MEMO_SIZE = 4096
+
+
 def fnv1a_64(data: bytes) -> int:
-    """FNV-1a, 64-bit: fast and stable, for drift detection (not tamper proof). A pure
-    function of its input, memoised: every read gate re-verifies the same few events of
-    a member's ledger, and a byte-by-byte loop in Python costs more than the read."""
-    value = FNV64_OFFSET_BASIS
-    for byte in data:
-        value = ((value ^ byte) * FNV64_PRIME) & FNV64_MASK
+    """FNV-1a, 64-bit: fast and stable, for drift detection (not tamper proof)."""
+    key = hashlib.sha256(data).digest()
+    value = _FNV_MEMO.get(key)
+    if value is None:
+        value = FNV64_OFFSET_BASIS
+        for byte in data:
+            value = ((value ^ byte) * FNV64_PRIME) & FNV64_MASK
+        if len(_FNV_MEMO) >= _FNV_MEMO_SIZE:
+            _FNV_MEMO.clear()
+        _FNV_MEMO[key] = value
     return value
 
 

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from consent import policy
 from consent.enums import ConsentEventKind, ConsentStatus
 from consent.policy import (
     ConsentState,
@@ -34,6 +35,29 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 )
 def test_fnv1a_64_matches_the_published_vectors(data, expected):
     assert fnv1a_64(data) == expected
+
+
+def test_the_memoised_fnv_answers_as_the_loop_does_and_keeps_no_event_bytes(monkeypatch):
+    # given an event body naming a member and a witness, verified once already
+    monkeypatch.setattr(policy, "_FNV_MEMO", {})
+    data = b'{"member_id":"7c1e","witness":"ip:203.0.113.9"}'
+    first = fnv1a_64(data)
+    # when it is verified again, and a tampered copy too
+    again, tampered = fnv1a_64(data), fnv1a_64(data.replace(b"203", b"204"))
+    # then the memo changes no verdict, and holds digests, never the bytes it saw
+    assert again == first != tampered
+    monkeypatch.setattr(policy, "_FNV_MEMO", {})
+    assert fnv1a_64(data) == first  # the same value computed afresh
+    assert all(len(key) == 32 and b"203.0.113" not in key for key in policy._FNV_MEMO)
+
+
+def test_the_fnv_memo_stays_bounded(monkeypatch):
+    monkeypatch.setattr(policy, "_FNV_MEMO", {})
+    monkeypatch.setattr(policy, "_FNV_MEMO_SIZE", 3)
+    for i in range(10):
+        fnv1a_64(bytes([i]))
+    assert len(policy._FNV_MEMO) <= 3
+    assert fnv1a_64(b"a") == 0xAF63DC4C8601EC8C
 
 
 def body(**overrides) -> dict:
