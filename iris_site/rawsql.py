@@ -35,12 +35,15 @@ def bound_cursor() -> Iterator[Any]:
         return
     from django.db.backends.postgresql.base import ServerBindingCursor
 
+    # As Django's own `connection.cursor()` does, but for the cursor class.
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_thread_sharing()
     raw = connection.connection
     if raw.prepare_threshold is None:  # Django turns psycopg's preparing off
         raw.prepare_threshold = PREPARE_THRESHOLD  # client-side cursors never prepare
-    cursor = ServerBindingCursor(raw)
+    with connection.wrap_database_errors:
+        cursor = ServerBindingCursor(raw)
     if connection.queries_logged:
         wrapped = connection.make_debug_cursor(cursor)
     else:

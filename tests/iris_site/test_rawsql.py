@@ -72,7 +72,7 @@ def test_a_ledger_event_read_raw_is_the_model_instance_the_orm_loads():
 
 @pytest.mark.parametrize("count", [1, 3, 40])
 def test_one_of_reads_the_rows_among_any_number_of_values_in_one_statement_text(count):
-    # given entries, of which ``count`` are asked for (and one stranger's id)
+    # given 45 entries, of which ``count`` are asked for
     member = consenting_member()
     entries = [remember(member, body=f"Entry number {i}", subject=f"s{i}").entry for i in range(45)]
     wanted = [e.pk for e in entries[:count]]
