@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import uuid
 from collections import Counter, namedtuple
 from collections.abc import Iterable, Mapping, Sequence
@@ -313,14 +314,28 @@ def _candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str,
 _ENTRY_ROWS = RowReader(MemoryEntry, CANDIDATE_COLUMNS[:-1])
 
 
+def _lifecycle_literal(value: Lifecycle) -> str:
+    # A lifecycle as SQL text: a constant of the code, of lowercase letters only.
+    if not re.fullmatch(r"[a-z]+", value.value):
+        raise ValueError(f"not a plain lifecycle: {value.value!r}")
+    return f"'{value.value}'"
+
+
 @lru_cache(maxsize=256)
-def _entries_statement(vendor: str, kinds: int, ids: int, ended: bool) -> str:
+def _entries_statement(vendor: str, kinds: int, ids: int) -> str:
     """`_entries_load`'s statement for ``kinds`` scope kinds and ``ids`` listed ids (one
-    text per count on SQLite; one on PostgreSQL, whose arrays take any number), with or
-    without the ended timed pauses: the same text each time, so PostgreSQL can keep its
-    plan (a prepared statement) instead of planning it again on every recall."""
+    text per count on SQLite; one on PostgreSQL, whose arrays take any number): the same
+    text each time, so PostgreSQL can keep its plan (a prepared statement) instead of
+    planning it again on every recall. (It used to list the ended timed pauses itself,
+    by a range whose size PostgreSQL cannot know before the instant is bound: it judged
+    any kept plan dearer and planned the first load of every recall anew, about half a
+    millisecond each time. `_statistics` lists them now.)"""
     fields = MemoryEntry._meta
     quote = connection.ops.quote_name
+    tombstoned, active = (
+        _lifecycle_literal(Lifecycle.TOMBSTONED),
+        _lifecycle_literal(Lifecycle.ACTIVE),
+    )
 
     def column(name: str) -> str:
         return f"e.{quote(fields.get_field(name).column)}"
@@ -333,22 +348,17 @@ def _entries_statement(vendor: str, kinds: int, ids: int, ended: bool) -> str:
     )
     names = ", ".join(quote(name) for name in CANDIDATE_COLUMNS)
     table = quote(fields.db_table)
-    which = []
-    if ids:
-        which.append(one_of(column("id"), ids))
-    if ended:
-        which.append(f"({column('lifecycle')} = %s AND {column('suppression_ends_at')} <= %s)")
     in_kinds = one_of(column("scope_kind"), kinds)
     key, subject, updated = quote("conflict_key"), quote("subject"), quote("updated_at")
     return (
         f"WITH listed AS (SELECT {selected}, {column('conflict_key')} AS {key}"  # noqa: S608 - fixed names, values as parameters
         f" FROM {table} e WHERE {column('member')} = %s AND {in_kinds}"
-        f" AND {column('lifecycle')} <> %s AND ({' OR '.join(which)}))"
+        f" AND {column('lifecycle')} <> {tombstoned} AND {one_of(column('id'), ids)})"
         f" SELECT {names} FROM listed UNION ALL SELECT {selected}"
         f" FROM (SELECT {key}, MIN({updated}) AS since FROM listed WHERE {subject} <> ''"
         f" GROUP BY {key}) k JOIN {table} e ON {column('member')} = %s"
         f" AND {column('conflict_key')} = k.{key} AND {column('updated_at')} >= k.since"
-        f" WHERE {in_kinds} AND {column('lifecycle')} = %s"
+        f" WHERE {in_kinds} AND {column('lifecycle')} = {active}"
         f" AND {column('id')} NOT IN (SELECT {quote('id')} FROM listed)"
     )
 
@@ -357,30 +367,22 @@ def _entries_load(
     request: RecallRequest,
     kinds: Sequence[str],
     entry_ids: Sequence[str],
-    *,
-    ended_by: datetime | None = None,
 ) -> dict[str, RecallCandidate]:
     """The member's entries ``entry_ids`` of ``kinds``, whatever their lifecycle but
-    forgotten (with ``ended_by``, also every paused one whose timed pause has ended by
-    then: the gate sees it as active, and it is in neither stream's index), and every
+    forgotten, and every
     live entry of ``kinds`` sharing a conflict key with one of them and at least as fresh
     as it (dedupe must see whole clusters: the freshest entry of a cluster wins, equal
     times to the smaller id, so a staler one never displaces it; a key is read from its
     stalest listed entry on, visible or not: the extra entries change nothing). One raw
     statement, one range of `memory_member_conflict` per key: the ORM would spend longer
     building the two reads than the database spends on them."""
-    if not entry_ids and ended_by is None:
+    if not entry_ids:
         return {}
     entry_field = MemoryEntry._meta.get_field("id")
     ids = [entry_field.get_db_prep_value(uuid.UUID(str(i)), connection) for i in entry_ids]
-    statement = _entries_statement(connection.vendor, len(kinds), len(ids), ended_by is not None)
+    statement = _entries_statement(connection.vendor, len(kinds), len(ids))
     member = member_param(MemoryEntry, request.user_id)
-    listed = values_of(ids) if ids else []
-    if ended_by is not None:
-        ends = MemoryEntry._meta.get_field("suppression_ends_at")
-        listed += [Lifecycle.PAUSED.value, ends.get_db_prep_value(ended_by, connection)]
-    params = [member, *values_of(kinds), Lifecycle.TOMBSTONED.value, *listed]
-    params += [member, *values_of(kinds), Lifecycle.ACTIVE.value]
+    params = [member, *values_of(kinds), *values_of(ids), member, *values_of(kinds)]
     found: dict[str, RecallCandidate] = {}
     with bound_cursor() as cursor:
         cursor.execute(statement, params)
@@ -1048,10 +1050,15 @@ class _Vocabulary:
     bounds: dict[str, _Bounds]  # term → its bounds over postings
 
 
-def _statistics(member_id, terms: Iterable[str]) -> tuple[tuple[int, int, int], _Vocabulary]:
-    """The member's document count and total lengths (summed over their counter shards)
-    and their vocabulary rows of ``terms``: one statement, raw (the ORM spends longer
-    building the two than the database spends answering them)."""
+def _statistics(
+    member_id, terms: Iterable[str], *, ended_by: datetime | None = None
+) -> tuple[tuple[int, int, int], _Vocabulary, list[str]]:
+    """The member's document count and total lengths (summed over their counter shards),
+    their vocabulary rows of ``terms`` and, with ``ended_by``, the ids of their paused
+    entries whose timed pause has ended by then (the gate sees those as active, and they
+    are in neither stream's index: a recall loads them whatever the streams list). One
+    statement, raw (the ORM spends longer building the three reads than the database
+    spends answering them)."""
     keys = {stem_key(term): term for term in terms}
     quote = connection.ops.quote_name
     shard, stem = MemoryCorpusShard._meta, MemoryStem._meta
@@ -1070,28 +1077,42 @@ def _statistics(member_id, terms: Iterable[str]) -> tuple[tuple[int, int, int], 
             f" WHERE member_id = %s AND {one_of(quote('key'), len(keys))}"
         )
         params += [member, *values_of(sorted(keys))]
+    if ended_by is not None:
+        entries = MemoryEntry._meta
+        paused = _lifecycle_literal(Lifecycle.PAUSED)  # literal: `memory_pause_due` is partial
+        statement += (
+            " UNION ALL SELECT CAST(id AS text), NULL, NULL,"  # noqa: S608 - fixed names
+            f" NULL, NULL, NULL, NULL FROM {quote(entries.db_table)}"
+            f" WHERE member_id = %s AND lifecycle = {paused} AND suppression_ends_at <= %s"
+        )
+        ends = entries.get_field("suppression_ends_at").get_db_prep_value(ended_by, connection)
+        params += [member_param(MemoryEntry, member_id), ends]
     with bound_cursor() as cursor:
         cursor.execute(statement, params)
         rows = cursor.fetchall()
     totals = (0, 0, 0)
     found = _Vocabulary({}, {}, {})
+    ended = []
     for key, stem_id, n, *rest in rows:
         if key is None:  # the shards' sums (NULL when the member has none)
             totals = (int(n or 0), int(rest[0] or 0), int(rest[1] or 0))
+            continue
+        if stem_id is None:  # an ended pause (every vocabulary row has an id)
+            ended.append(str(uuid.UUID(key)))
             continue
         term = keys[key]
         found.ids[term] = stem_id
         found.bounds[term] = tuple(rest)
         if n > 0:
             found.frequency[term] = n
-    return totals, found
+    return totals, found, ended
 
 
 def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> CorpusStats:
     """The member's corpus statistics: the document count and total lengths summed over
     the member's shards, and the document frequency of ``terms`` (all a BM25 recall
     reads), or of every stem."""
-    (count, length, context), vocabulary = _statistics(member_id, terms or ())
+    (count, length, context), vocabulary, _ = _statistics(member_id, terms or ())
     if terms is None:
         rows = MemoryStem.objects.filter(member_id=member_id, document_frequency__gt=0)
         frequency = {
@@ -1190,7 +1211,7 @@ def recall_resolve(
 
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
-    (count, length, context), vocabulary = _statistics(request.user_id, terms)
+    (count, length, context), vocabulary, ended = _statistics(request.user_id, terms, ended_by=now)
     stem_ids = vocabulary.ids
     corpus = CorpusStats(count, length, context, vocabulary.frequency)
     query = _Query.of(terms, corpus, ranker, vocabulary.bounds)
@@ -1229,12 +1250,12 @@ def recall_resolve(
 
     loaded: dict[str, RecallCandidate] = {}
     # The paused entries whose timed pause has ended are read with the first load.
-    ended_by: datetime | None = now
+    pending = ended
 
     def load(entry_ids: Sequence[str]) -> None:
-        nonlocal ended_by
-        found = _entries_load(request, reach.kinds, entry_ids, ended_by=ended_by)
-        ended_by = None
+        nonlocal pending
+        found = _entries_load(request, reach.kinds, [*entry_ids, *pending])
+        pending = []
         for entry_id, candidate in found.items():
             loaded.setdefault(entry_id, candidate)
 
@@ -1270,12 +1291,12 @@ def recall_resolve(
             # cheaper than growing the streams again.
             unread = _pool(request, reach.kinds).exclude(pk__in=list(loaded))
             loaded.update(_candidates(unread, many=True))
-            if ended_by is not None:
+            if pending:
                 load([])
             return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
         # A listed match of any lifecycle is loaded, so the gate counts it.
-        for chunk in list(_chunks(missing)) or ([[]] if ended_by is not None else []):
+        for chunk in list(_chunks(missing)) or ([[]] if pending else []):
             load(chunk)
         result = run(loaded)
         if not limit or request.crisis_frame:
