@@ -251,8 +251,8 @@ def _member_rows(member_id, kinds: Iterable[str] | None = None) -> QuerySet[Memo
 
 def _pool(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]:
     """The member's active rows of ``kinds`` (held ones included: the gate withholds
-    them): every entry that can surface, but for ended timed pauses (which
-    `_entries_load` reads with a recall's first load). Served by the `memory_recall_live`
+    them): every entry that can surface, but for ended timed pauses (which `_statistics`
+    lists and a recall's first load reads). Served by the `memory_recall_live`
     partial index. Built only where a recall reads it."""
     return _member_rows(request.user_id, kinds).filter(lifecycle=Lifecycle.ACTIVE)
 
