@@ -1254,10 +1254,11 @@ def recall_resolve(
 
     def load(entry_ids: Sequence[str]) -> None:
         nonlocal pending
-        found = _entries_load(request, reach.kinds, [*entry_ids, *pending])
+        # Each id once, however many pauses ended unswept; a chunk at most a statement.
+        for chunk in _chunks([i for i in dict.fromkeys([*entry_ids, *pending]) if i not in loaded]):
+            for entry_id, candidate in _entries_load(request, reach.kinds, chunk).items():
+                loaded.setdefault(entry_id, candidate)
         pending = []
-        for entry_id, candidate in found.items():
-            loaded.setdefault(entry_id, candidate)
 
     matching = prior = None
     if limit and query.terms:
@@ -1296,8 +1297,8 @@ def recall_resolve(
             return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
         # A listed match of any lifecycle is loaded, so the gate counts it.
-        for chunk in list(_chunks(missing)) or ([[]] if pending else []):
-            load(chunk)
+        if missing or pending:
+            load(missing)
         result = run(loaded)
         if not limit or request.crisis_frame:
             return result  # nothing to return, or every entry that can be is loaded

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
+from memory import recall_store
 from memory.capabilities import capabilities_for
 from memory.enums import (
     SENSITIVE_CATEGORIES,
@@ -668,6 +669,26 @@ def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(mo
         assert str(uuid.UUID(int=1)) in [e.entry_id for e in result.entries]
         expected = recall_reference(request=profile_request(member, query=query), now=NOW)
         assert returned(result) == returned(expected)
+
+
+def test_many_ended_pauses_are_all_recalled_and_read_a_chunk_at_a_time(monkeypatch):
+    """The statistics read lists every ended timed pause; the loads read them beside the
+    streams' prefixes, never more ids in one statement than a chunk."""
+    # given five ended pauses, no sweep since, and chunks of two
+    pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
+    ended = {**pause, "suppression_ends_at": NOW - timedelta(hours=1)}
+    member = stored_member(*[{**ended, "body": f"green tea {i}"} for i in range(5)])
+    chunks = recall_store._chunks
+    monkeypatch.setattr(recall_store, "_chunks", lambda values: chunks(values, 2))
+    # when
+    with CaptureQueriesContext(connection) as queries:
+        result = recall_resolve(request=profile_request(member, query="tea"), now=NOW)
+    # then all five are recalled, as over every entry, in three loads of at most two
+    assert len(result.entries) == 5
+    expected = recall_reference(request=profile_request(member, query="tea"), now=NOW)
+    assert returned(result) == returned(expected)
+    loads = [q["sql"] for q in queries if q["sql"].startswith("WITH listed")]
+    assert len(loads) == 3
 
 
 @pytest.mark.parametrize(
