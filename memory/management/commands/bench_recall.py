@@ -26,10 +26,12 @@ Each part prints human-readable lines, then one JSON object on its last line.
 from __future__ import annotations
 
 import gc
+import importlib.util
 import json
 import random
 import resource
 import statistics
+import sys
 import threading
 import time
 import tracemalloc
@@ -844,8 +846,9 @@ def _cleanup(member_id, tenant_id) -> None:
         # and the ORM's cascade would visit every table that could point at a user.
         with connection.cursor() as cursor:
             for model, pk in ((User, member_id), (Tenant, tenant_id)):
-                table, column = model._meta.db_table, model._meta.pk.column
-                cursor.execute(f'DELETE FROM "{table}" WHERE "{column}" = %s', [pk])  # noqa: S608
+                table, key = model._meta.db_table, model._meta.pk
+                value = key.get_db_prep_value(pk, connection)  # a UUID as this database keeps it
+                cursor.execute(f'DELETE FROM "{table}" WHERE "{key.column}" = %s', [value])  # noqa: S608
 
 
 # --- LoCoMo through the product ------------------------------------------------------------
@@ -1142,6 +1145,22 @@ def write_index_cost(synthetic: Synthetic, count: int, *, seed: int) -> dict[str
     return {**_percentiles(times), "mean": _ms(statistics.mean(times))}
 
 
+def _store_of(checkout: str | None):
+    """Another checkout's `memory.recall_store`, loaded beside this one (the rest of the
+    code is this checkout's: a comparison of the store alone), or None."""
+    if checkout is None:
+        return None
+    path = Path(checkout) / "memory" / "recall_store.py"
+    if not path.is_file():
+        raise CommandError(f"No memory/recall_store.py in {checkout}")
+    name = "memory._recall_store_against"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
 def require_scratch_database() -> None:
     """The benchmarks write (and roll back or delete) on the configured database: on
     PostgreSQL only one named for it (``*bench*`` or ``*scratch*``)."""
@@ -1189,6 +1208,13 @@ class Command(BaseCommand):
             help="how many queries time the full reference (every query is compared)",
         )
         parser.add_argument("--seed", type=int, default=20261130)
+        parser.add_argument(
+            "--against",
+            metavar="CHECKOUT",
+            help="with --scale: also time another checkout's memory/recall_store.py (a git"
+            " worktree of an earlier commit), alternating with this one query by query in"
+            " the same rounds, on the same data",
+        )
 
     def handle(self, *args, **options) -> None:
         require_scratch_database()
@@ -1201,6 +1227,7 @@ class Command(BaseCommand):
                 raise CommandError("--scale sizes must be positive")
             if options["rounds"] < 1:
                 raise CommandError("--rounds must be positive")
+            options["against_store"] = _store_of(options.get("against"))
             self._scale(options)
 
     # --- LoCoMo ---------------------------------------------------------------------
@@ -1289,6 +1316,13 @@ class Command(BaseCommand):
                 f"index {run['index_bytes_per_entry']} B/entry | write-path index p50 "
                 f"{run['write_index_ms']['p50']} ms"
             )
+            if "in_process_against" in run:
+                self.stdout.write(
+                    f"N={n:>7}: --against in-process p50 {run['in_process_against']['p50']} ms"
+                    f" p95 {run['in_process_against']['p95']} ms (this code"
+                    f" {run['in_process']['p50']} / {run['in_process']['p95']}, the same"
+                    f" rounds) | the same ids: {run['identical_to_against']}"
+                )
         smallest, largest = str(sizes[0]), str(sizes[-1])
         summary = {
             "benchmark": "recall-scale",
@@ -1374,28 +1408,48 @@ class Command(BaseCommand):
                 now=now,
             )
 
-        def production(q: BenchQuery, now: datetime):
-            return recall_resolve(request=build(q, now), now=now)
-
-        for q in warmup:
-            production(q, timezone.now())
+        def production(q: BenchQuery, now: datetime, resolve_in=recall_resolve):
+            return resolve_in(request=build(q, now), now=now)
 
         # In-process, read-only: the store and the pipeline, every query once per round
         # at its own instant, its time the median of its rounds (a busy machine's noise).
+        # With --against, the other checkout's store runs beside it, query by query, one
+        # first in even rounds, the other in odd ones: the machine's drift hits both alike.
+        resolvers = {"this": recall_resolve}
+        if options.get("against_store") is not None:
+            resolvers["against"] = options["against_store"].recall_resolve
+        for q in warmup:
+            for resolve_in in resolvers.values():
+                production(q, timezone.now(), resolve_in)
         moments = [timezone.now() for _ in queries]
-        samples: list[list[float]] = [[] for _ in queries]
-        produced: list[list[str]] = []
+        samples = {name: [[] for _ in queries] for name in resolvers}
+        listed: dict[str, list[list[str]]] = {name: [] for name in resolvers}
         for round_ in range(options["rounds"]):
+            order = list(resolvers) if round_ % 2 == 0 else list(resolvers)[::-1]
             for index, (q, now) in enumerate(zip(queries, moments, strict=True)):
-                seconds, result = _timed(lambda q=q, now=now: production(q, now))
-                samples[index].append(seconds)
-                ids = list(result.audit_envelope.returned_ids)
-                if round_ == 0:
-                    produced.append(ids)
-                elif ids != produced[index]:
-                    raise CommandError(f"a read-only recall changed between rounds: {q.query!r}")
-        times = [statistics.median(s) for s in samples]
+                for name in order:
+                    seconds, result = _timed(
+                        lambda q=q, now=now, f=resolvers[name]: production(q, now, f)
+                    )
+                    samples[name][index].append(seconds)
+                    ids = list(result.audit_envelope.returned_ids)
+                    if round_ == 0:
+                        listed[name].append(ids)
+                    elif ids != listed[name][index]:
+                        raise CommandError(
+                            f"a read-only recall changed between rounds: {q.query!r}"
+                        )
+        times = [statistics.median(s) for s in samples["this"]]
         in_process = _percentiles(times)
+        compared = {}
+        if "against" in resolvers:
+            compared = {
+                "in_process_against": _percentiles(
+                    [statistics.median(s) for s in samples["against"]]
+                ),
+                "identical_to_against": listed["against"] == listed["this"],
+            }
+        produced = listed["this"]
 
         # The reference on the same state and the same instants: every entry of the
         # member, whatever its lifecycle or scope, through the pure pipeline (timed like
@@ -1491,4 +1545,5 @@ class Command(BaseCommand):
             "peak_traced_mb_reference": round(reference_peak / 2**20, 2),
             "identical_ids": identical,
             "mismatched_queries": mismatches,
+            **compared,
         }

@@ -1,0 +1,47 @@
+"""`bench_recall --scale --against CHECKOUT` times another checkout's recall store beside
+this one, query by query on the same data, so a before/after is one command."""
+
+from unittest import mock
+
+import pytest
+from django.conf import settings
+from django.core.management.base import CommandError
+
+from memory.management.commands import bench_recall as bench
+
+pytestmark = pytest.mark.django_db
+
+
+def test_no_checkout_means_no_comparison_and_a_checkout_without_a_store_is_refused(tmp_path):
+    assert bench._store_of(None) is None
+    with pytest.raises(CommandError, match=r"No memory/recall_store\.py"):
+        bench._store_of(str(tmp_path))
+
+
+def test_against_times_the_other_store_in_the_same_rounds_and_compares_its_ids():
+    # given this checkout as the one to compare against (the same code: the same ids)
+    options = {
+        "seed": 7,
+        "queries": 4,
+        "warmup": 1,
+        "rounds": 2,
+        "reference_timed": 2,
+        "against_store": bench._store_of(str(settings.BASE_DIR)),
+    }
+    # when one size is measured (VACUUM cannot run inside the test's transaction)
+    with (
+        mock.patch.object(bench, "_vacuum_analyze"),
+        mock.patch.object(
+            options["against_store"],
+            "recall_resolve",
+            wraps=options["against_store"].recall_resolve,
+        ) as against,
+    ):
+        run = bench.Command()._one_size(40, options)
+    # then the other store answered every query of every round and of the warm-up, its
+    # figures beside this code's, with the same ids as this code and the reference
+    assert against.call_count == options["warmup"] + options["queries"] * options["rounds"]
+    assert run["identical_to_against"] is True
+    assert run["identical_ids"] is True
+    assert run["in_process_against"]["p50"] > 0
+    assert run["in_process"]["p50"] > 0
