@@ -369,13 +369,13 @@ def _entries_load(
     entry_ids: Sequence[str],
 ) -> dict[str, RecallCandidate]:
     """The member's entries ``entry_ids`` of ``kinds``, whatever their lifecycle but
-    forgotten, and every
-    live entry of ``kinds`` sharing a conflict key with one of them and at least as fresh
-    as it (dedupe must see whole clusters: the freshest entry of a cluster wins, equal
-    times to the smaller id, so a staler one never displaces it; a key is read from its
-    stalest listed entry on, visible or not: the extra entries change nothing). One raw
-    statement, one range of `memory_member_conflict` per key: the ORM would spend longer
-    building the two reads than the database spends on them."""
+    forgotten, and every live entry of ``kinds`` sharing a conflict key with one of them
+    and at least as fresh as it (dedupe must see whole clusters: the freshest entry of a
+    cluster wins, equal times to the smaller id, so a staler one never displaces it; a
+    key is read from its stalest listed entry on, visible or not: the extra entries
+    change nothing). One raw statement, one range of `memory_member_conflict` per key:
+    the ORM would spend longer building the two reads than the database spends on
+    them."""
     if not entry_ids:
         return {}
     entry_field = MemoryEntry._meta.get_field("id")
