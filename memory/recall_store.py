@@ -835,6 +835,9 @@ def _matching_stream(
     essential: int,
     size: int,
     depth: int,
+    *,
+    wanted: int = 0,
+    partitions: Sequence[tuple[str, str, str]] | None = None,
 ) -> _Stream:
     """Entries with a posting for one of the ``essential`` rarest stems, best first by
     their score as far as the postings tell it: BM25 over every query stem (the common
@@ -845,11 +848,20 @@ def _matching_stream(
     vocabulary rows, which scope the postings to the member. One raw query: the ORM
     would spend longer building it than the database spends running it.
 
-    Only the ``depth`` entries with the highest BM25 (and the next one) are joined to
-    their rows for the prior: the score grows with both, so any other entry scores at
-    most the blend of the lowest BM25 read and the best prior, the stream's ``rest``
-    (None when no entry was left out). A query stem held by thousands of entries is then
-    summed from its postings alone, never joined entry by entry."""
+    The ``depth`` entries with the highest BM25 are joined to their rows for the prior,
+    and then, in the same statement, every further match (at most
+    ``MATCHING_EXTRA_DEPTH``, best by BM25 first) that could still outscore the
+    ``wanted``-th best of them that can surface: an active row of one of ``partitions``
+    (`_prior_partitions`), a superset of what the read gate lets through, so that score
+    is never below the one the recall ends with and the guess joins too few rather
+    than too many. Where hundreds of entries hold the query's stems with nearly equal
+    BM25 and only their priors tell them apart, they are joined at once instead of in a
+    second, deeper statement. The score grows with both BM25 and the prior, so any
+    entry not joined scores at most the blend of the highest BM25 of a match not joined
+    and the best prior, the stream's ``rest`` (None when every match was joined). A
+    query stem held by thousands of entries is otherwise summed from its postings alone,
+    never joined entry by entry. Which rows are joined only decides how soon the caller
+    can certify its result, never what the result is."""
     ceiling = sum(query.idf.values()) * (ranker.k1 + 1.0)
     weights = _stem_weights(query, query.terms, ids)
     rare = sorted(_stem_weights(query, query.terms[:essential], ids))
@@ -893,34 +905,77 @@ def _matching_stream(
         f" + {n(shape.reference)} * {sql.least}({n(1.0)}, e.reference_count"
         f" / {n(REFERENCE_SATURATION)}) + {n(shape.origin)} * ({origin}))"
     )
-    semantic = f"{sql.least}({n(1.0)}, g.total / {n(ceiling)})"
+
+    def semantic(total: str) -> str:
+        return f"{sql.least}({n(1.0)}, {total} / {n(ceiling)})"
+
     blend = shape.blend
     if isinstance(blend, RelevanceFirstBlend):
         share = f"{sql.least}({n(1.0)}, {prior} / {n(shape.best_prior)})"
         bound = (
-            f"({semantic} * ({n(1.0)} + {n(blend.lift)} * {share}) + {n(blend.floor)} * {share})"
+            f"({semantic('g.total')} * ({n(1.0)} + {n(blend.lift)} * {share})"
+            f" + {n(blend.floor)} * {share}) / {n(1.0 + blend.lift + blend.floor)}"
+        )
+        # The most a match of BM25 ``g.total`` can score, whatever its prior.
+        best = (
+            f"({semantic('g.total')} * {n(1.0 + blend.lift)} + {n(blend.floor)})"
             f" / {n(1.0 + blend.lift + blend.floor)}"
         )
     else:
-        bound = f"{n(blend.semantic)} * {semantic} + {prior}"
-    statement = (
-        f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
-        f" SELECT g.entry_id, {bound} AS bound, MIN(g.total) OVER (), COUNT(*) OVER ()"
-        f" FROM (SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p"
-        " GROUP BY p.entry_id ORDER BY total DESC, p.entry_id LIMIT %s) g"
-        f" JOIN {entries} e ON e.id = g.entry_id ORDER BY bound DESC, g.entry_id LIMIT %s"
-    )
+        bound = f"{n(blend.semantic)} * {semantic('g.total')} + {prior}"
+        best = f"{n(blend.semantic)} * {semantic('g.total')} + {n(shape.best_prior)}"
     select_params = list(ORIGIN_WEIGHTS) * (2 if isinstance(blend, RelevanceFirstBlend) else 1)
-    # Rows past the prefix cost next to nothing here (all ``depth`` are ranked anyway)
+    # The rows that can surface at all, for the threshold: active, in a reachable
+    # partition (no partition listed: any active row).
+    surfaces = f"e.lifecycle = {_lifecycle_literal(Lifecycle.ACTIVE)}"
+    surface_params: list = []
+    if partitions:
+        each = "(e.scope_kind = %s AND e.session_id = %s AND e.notebook_id = %s)"
+        surfaces += f" AND ({' OR '.join([each] * len(partitions))})"
+        surface_params = [str(value) for partition in partitions for value in partition]
+    statement = (
+        f"WITH r AS MATERIALIZED ({rare_postings}),"  # noqa: S608 - numbers, fixed names
+        f" g AS MATERIALIZED (SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p"
+        " GROUP BY p.entry_id),"
+        # The best ``depth`` by BM25, with their score and whether they can surface.
+        f" head AS MATERIALIZED (SELECT g.entry_id, g.total, {bound} AS bound,"
+        f" CASE WHEN {surfaces} THEN 1 ELSE 0 END AS surfaces FROM (SELECT * FROM g"
+        f" ORDER BY g.total DESC, g.entry_id LIMIT %s) g JOIN {entries} e ON e.id = g.entry_id),"
+        # The ``wanted``-th best score of those that can surface.
+        " cut AS (SELECT MIN(s.bound) AS bound, COUNT(*) AS n FROM (SELECT h.bound FROM head h"
+        " WHERE h.surfaces = 1 ORDER BY h.bound DESC LIMIT %s) s),"
+        # Every other match that could still reach it, best first by BM25, at most so many.
+        f" tail AS MATERIALIZED (SELECT g.entry_id, g.total, {bound} AS bound FROM (SELECT *"
+        f" FROM g WHERE {best} >= (SELECT c.bound FROM cut c WHERE c.n >= %s)"
+        " AND g.entry_id NOT IN (SELECT h.entry_id FROM head h)"
+        f" ORDER BY g.total DESC, g.entry_id LIMIT %s) g JOIN {entries} e ON e.id = g.entry_id)"
+        # The joined rows, best first, each with the highest BM25 of a match not joined.
+        " SELECT j.entry_id, j.bound, (SELECT MAX(g.total) FROM g"
+        " WHERE g.entry_id NOT IN (SELECT h.entry_id FROM head h)"
+        " AND g.entry_id NOT IN (SELECT t.entry_id FROM tail t))"
+        " FROM (SELECT entry_id, bound FROM head UNION ALL"
+        " SELECT entry_id, bound FROM tail) j ORDER BY j.bound DESC, j.entry_id LIMIT %s"
+    )
+    # Rows past the prefix cost next to nothing here (all joined rows are ranked anyway)
     # and spare a second query when the gate withholds part of the prefix.
     fetch = MATCHING_READ_AHEAD * size + 1
+    params = [
+        *select_params,
+        *surface_params,
+        depth,
+        max(1, wanted),
+        *select_params,
+        max(1, wanted),
+        MATCHING_EXTRA_DEPTH,
+        fetch,
+    ]
     with bound_cursor() as cursor:
-        cursor.execute(statement, [*select_params, depth + 1, fetch])
+        cursor.execute(statement, params)
         rows = cursor.fetchall()
     rest = None
-    if rows and rows[0][3] > depth:
-        lowest = min(1.0, rows[0][2] / ceiling)
-        rest = shape.bound(lowest, shape.best_prior, has_query=True)
+    if rows and rows[0][2] is not None:
+        following = min(1.0, rows[0][2] / ceiling)
+        rest = shape.bound(following, shape.best_prior, has_query=True)
     # PostgreSQL returns the UUID itself; SQLite its hex, spelt canonically here.
     canonical = str if sql.postgres else (lambda value: str(uuid.UUID(str(value))))
     ranked = [(canonical(row[0]), row[1]) for row in rows]
@@ -1140,6 +1195,9 @@ SHORTLIST_CEILING = 20_000
 # 0.7 ms sooner at the median than 512 (fewer rows joined) and 128 about 4 ms later
 # (more queries need a deeper second read); the same at 1k.
 MATCHING_DEPTH = 256
+# How many more matches than that the same statement may join when they could still
+# outscore the result's last entry (`_matching_stream`).
+MATCHING_EXTRA_DEPTH = 1792
 # How many times the prefix it needs the matching stream lists (the prefix grows by as
 # much when the gate withholds too many of it).
 MATCHING_READ_AHEAD = 4
@@ -1223,6 +1281,9 @@ def recall_resolve(
     # lifecycles, holds, clusters), and a round short of entries costs two more statements.
     first = FIRST_PREFIX * limit + 8
     plan = _Plan()
+    partitions = _prior_partitions(request)
+    if partitions is not None:
+        partitions = [p for p in partitions if p[0] in reach.kinds]
 
     def read_matching() -> _Stream:
         return _matching_stream(
@@ -1235,6 +1296,8 @@ def recall_resolve(
             plan.essential,
             plan.matching_size,
             max(plan.matching_depth, plan.matching_size),
+            wanted=limit,
+            partitions=partitions,
         )
 
     def read_prior(partitions=None) -> _Stream:

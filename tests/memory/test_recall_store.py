@@ -276,12 +276,17 @@ def assert_counts_cover(produced, expected) -> None:
     assert produced.audit_envelope.evaluated_count <= expected.audit_envelope.evaluated_count
 
 
-@pytest.fixture(params=["default", "shallow"])
+@pytest.fixture(params=["default", "shallow", "short-tail"])
 def matching_depth(request, monkeypatch):
-    """The matching stream's first join depth as shipped, and as shallow as it gets (the
-    budget plus a few: its bound for the matches it left unjoined then decides)."""
+    """The matching stream's first join depth as shipped, as shallow as it gets (the
+    budget plus a few: its bound for the matches it left unjoined then decides), and
+    with a few rows joined at first and at most a few more that could still win (the
+    bound then comes from past that cap)."""
     if request.param == "shallow":
         monkeypatch.setattr("memory.recall_store.MATCHING_DEPTH", 0)
+    if request.param == "short-tail":
+        monkeypatch.setattr("memory.recall_store.MATCHING_DEPTH", 3)
+        monkeypatch.setattr("memory.recall_store.MATCHING_EXTRA_DEPTH", 5)
     return request.param
 
 
@@ -581,6 +586,37 @@ def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_a
     ]
     assert len(matching) == 1
     assert result.entries and all(int(e.entry_id[-12:], 16) > 40 for e in result.entries)
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
+def test_near_tied_matches_only_their_priors_order_are_joined_in_one_statement():
+    """Hundreds of entries share the query's one stem with the same BM25, so only their
+    priors order them: every match that could still outscore the result's last entry is
+    joined to its row in the statement that ranks them, instead of in a second, deeper
+    one; and the rows it leaves unjoined are bounded by the best of them."""
+    # given 300 alike matches whose priors differ (usage and age), 40 of them paused
+    member = stored_member(
+        *(
+            {
+                "body": "I take my coffee black",
+                "reference_count": (i * 7) % 11,
+                "updated_at": NOW - timedelta(hours=5 * i % 97),
+                **({"lifecycle": Lifecycle.PAUSED} if i % 7 == 0 else {}),
+            }
+            for i in range(300)
+        )
+    )
+    request = profile_request(member)
+    # when
+    with CaptureQueriesContext(connection) as queries:
+        result = recall_resolve(request=request, now=NOW)
+    # then
+    postings = MemoryEntryTerm._meta.db_table
+    matching = [
+        q for q in queries.captured_queries if postings in q["sql"] and "GROUP BY" in q["sql"]
+    ]
+    assert len(matching) == 1
+    assert len(result.entries) == 12
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
