@@ -72,7 +72,7 @@ import math
 import re
 import uuid
 from collections import Counter, namedtuple
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -697,6 +697,21 @@ def _prior_expression(shape: _Shape, now: datetime):
 
 
 @dataclass(frozen=True)
+class _PriorClass:
+    """One (partition, reference bucket, origin) class of the prior stream: its rows
+    read (best first, ``depth`` plus the one after them when there are more) and how deep
+    it was read."""
+
+    rows: tuple[tuple[str, float], ...]
+    depth: int
+
+    @property
+    def cut(self) -> float | None:
+        """The bound of the class's unread rows: its last row's prior, when it has more."""
+        return self.rows[-1][1] if len(self.rows) > self.depth else None
+
+
+@dataclass(frozen=True)
 class _Stream:
     """Entry ids ranked by a value (best first), and an upper bound of the value of every
     entry the stream did not list (None when it listed them all)."""
@@ -705,6 +720,8 @@ class _Stream:
     rest: float | None
     # The query's LIMIT cut the listing: past ``ranked`` the stream lists more entries.
     truncated: bool = False
+    # The prior stream's classes on PostgreSQL (`_prior_stream`): what each one read.
+    classes: Mapping[tuple, _PriorClass] | None = None
 
     def holds(self, size: int) -> bool:
         """Whether the first ``size`` ids and the value after them are in ``ranked``
@@ -1009,26 +1026,26 @@ def _prior_partitions(request: RecallRequest) -> list[tuple[str, str, str]] | No
 
 
 _PRIOR_CLASSES_SQL = """
-SELECT p.kind, p.session_id, p.notebook_id, r.bucket, o.origin, e.id, e.prior
-FROM unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[])
-         AS p(kind, session_id, notebook_id)
-CROSS JOIN generate_series(0, %(saturation)s) AS r(bucket)
-CROSS JOIN unnest(%(origins)s::text[], %(weights)s::double precision[]) AS o(origin, weight)
+SELECT c.kind, c.session_id, c.notebook_id, c.bucket, c.origin, e.id, e.prior
+FROM unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[],
+            %(buckets)s::int[], %(origins)s::text[], %(weights)s::double precision[],
+            %(depths)s::int[])
+         AS c(kind, session_id, notebook_id, bucket, origin, weight, depth)
 CROSS JOIN LATERAL (
     SELECT m.id,
            %(w_recency)s * EXP(-GREATEST(0.0, %(now)s - EXTRACT(EPOCH FROM
                COALESCE(m.last_referenced_at, m.updated_at))::double precision)
                / %(tau)s)
            + %(w_reference)s * LEAST(1.0, m.reference_count::double precision / %(saturation)s)
-           + %(w_origin)s * o.weight AS prior
+           + %(w_origin)s * c.weight AS prior
     FROM {table} m
     WHERE m.member_id = %(member)s AND m.lifecycle = 'active'
-      AND m.scope_kind = p.kind AND m.session_id = p.session_id
-      AND m.notebook_id = p.notebook_id
+      AND m.scope_kind = c.kind AND m.session_id = c.session_id
+      AND m.notebook_id = c.notebook_id
       -- literal, as in the index expression (REFERENCE_SATURATION)
-      AND LEAST(m.reference_count, 10) = r.bucket AND m.origin = o.origin
+      AND LEAST(m.reference_count, 10) = c.bucket AND m.origin = c.origin
     ORDER BY COALESCE(m.last_referenced_at, m.updated_at) DESC
-    LIMIT %(per_class)s
+    LIMIT c.depth + 1
 ) AS e
 """
 
@@ -1042,6 +1059,8 @@ def _prior_stream(
     size: int,
     *,
     partitions: list[tuple[str, str, str]] | None = None,
+    previous: _Stream | None = None,
+    deepen: Callable[[float], bool] | None = None,
 ) -> _Stream:
     """Active entries of the reachable partitions of ``kinds`` by weighted prior, best
     first.
@@ -1049,51 +1068,86 @@ def _prior_stream(
     On PostgreSQL each (partition, reference bucket, origin) class is one range of the
     `memory_recall_prior` index, in which the prior falls with the recency anchor: the
     first ``per_class`` rows of each class are read, and a class cut short bounds its
-    unread rows by its last row's prior. Elsewhere the pool (`_pool`) is sorted by prior."""
-    if partitions is None:
-        partitions = _prior_partitions(request)
-    if partitions is not None:
-        partitions = [p for p in partitions if p[0] in kinds]
-        if not partitions:
-            return _Stream([], None)
-    if connection.vendor != "postgresql" or partitions is None:
-        rows = list(
-            _pool(request, kinds)
-            .annotate(prior=_prior_expression(shape, now))
-            .order_by("-prior", "id")
-            .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
+    unread rows by its last row's prior. Read again with the ``previous`` stream, only
+    the classes cut short whose bound ``deepen`` says could still win are read further
+    (four times as deep); the others keep what they read. Elsewhere the pool (`_pool`)
+    is sorted by prior."""
+    classes = dict(previous.classes) if previous is not None and previous.classes else {}
+    if classes:
+        cut_short = {key: part for key, part in classes.items() if part.cut is not None}
+        blocking = {k: p for k, p in cut_short.items() if deepen is None or deepen(p.cut)}
+        wanted = {key: 4 * part.depth for key, part in (blocking or cut_short).items()}
+    else:
+        if partitions is None:
+            partitions = _prior_partitions(request)
+        if partitions is not None:
+            partitions = [p for p in partitions if p[0] in kinds]
+            if not partitions:
+                return _Stream([], None)
+        if connection.vendor != "postgresql" or partitions is None:
+            rows = list(
+                _pool(request, kinds)
+                .annotate(prior=_prior_expression(shape, now))
+                .order_by("-prior", "id")
+                .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
+            )
+            ranked = [(str(entry_id), prior) for entry_id, prior in rows]
+            cut = max(size, 8 * per_class)
+            return _Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
+        wanted = {
+            (str(kind), session_id, notebook_id, bucket, str(origin)): per_class
+            for kind, session_id, notebook_id in partitions
+            for bucket in range(REFERENCE_SATURATION + 1)
+            for origin in ORIGIN_WEIGHTS
+        }
+    if wanted:
+        read = _prior_classes_read(request, shape, now, wanted)
+        classes.update(
+            (key, _PriorClass(tuple(read.get(key, ())), depth)) for key, depth in wanted.items()
         )
-        ranked = [(str(entry_id), prior) for entry_id, prior in rows]
-        cut = max(size, 8 * per_class)
-        return _Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
-    saturation = REFERENCE_SATURATION
+    ranked = sorted(
+        (row for part in classes.values() for row in part.rows),
+        key=lambda item: (-item[1], item[0]),
+    )
+    cut = max((p.cut for p in classes.values() if p.cut is not None), default=None)
+    return _Stream(ranked, cut, classes=classes)
+
+
+def _prior_classes_read(
+    request: RecallRequest, shape: _Shape, now: datetime, depths: Mapping[tuple, int]
+) -> dict[tuple, list[tuple[str, float]]]:
+    """The first ``depth`` rows (and the one after them) of each class by prior, in one
+    statement: class → [(entry id, prior)], best first."""
+    keys = list(depths)
+    weights = {str(origin): float(weight) for origin, weight in ORIGIN_WEIGHTS.items()}
     params = {
-        "kinds": [k for k, _, _ in partitions],
-        "sessions": [s for _, s, _ in partitions],
-        "notebooks": [n for _, _, n in partitions],
-        "origins": list(ORIGIN_WEIGHTS),
-        "weights": [float(w) for w in ORIGIN_WEIGHTS.values()],
-        "saturation": saturation,
+        "kinds": [key[0] for key in keys],
+        "sessions": [key[1] for key in keys],
+        "notebooks": [key[2] for key in keys],
+        "buckets": [key[3] for key in keys],
+        "origins": [key[4] for key in keys],
+        "weights": [weights[key[4]] for key in keys],
+        "depths": [depths[key] for key in keys],
+        "saturation": REFERENCE_SATURATION,
         "w_recency": shape.recency,
         "w_reference": shape.reference,
         "w_origin": shape.origin,
         "now": now.timestamp(),
         "tau": RECENCY_TIME_CONSTANT.total_seconds(),
         "member": uuid.UUID(request.user_id),
-        "per_class": per_class + 1,
     }
     sql = _PRIOR_CLASSES_SQL.format(table=connection.ops.quote_name(MemoryEntry._meta.db_table))
     with bound_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    classes: dict[tuple, list[float]] = {}
-    ranked = []
+    read: dict[tuple, list[tuple[str, float]]] = {}
     for kind, session_id, notebook_id, bucket, origin, entry_id, prior in rows:
-        classes.setdefault((kind, session_id, notebook_id, bucket, origin), []).append(prior)
-        ranked.append((str(entry_id), prior))
-    ranked.sort(key=lambda item: (-item[1], item[0]))
-    cut = max((min(p) for p in classes.values() if len(p) > per_class), default=None)
-    return _Stream(ranked, cut)
+        read.setdefault((kind, session_id, notebook_id, bucket, origin), []).append(
+            (str(entry_id), prior)
+        )
+    for part in read.values():
+        part.sort(key=lambda item: -item[1])
+    return read
 
 
 @dataclass(frozen=True)
@@ -1300,7 +1354,7 @@ def recall_resolve(
             partitions=partitions,
         )
 
-    def read_prior(partitions=None) -> _Stream:
+    def read_prior(partitions=None, previous=None, deepen=None) -> _Stream:
         return _prior_stream(
             request,
             reach.kinds,
@@ -1309,6 +1363,8 @@ def recall_resolve(
             plan.per_class,
             plan.prior_size,
             partitions=partitions,
+            previous=previous,
+            deepen=deepen,
         )
 
     loaded: dict[str, RecallCandidate] = {}
@@ -1409,9 +1465,13 @@ def recall_resolve(
         if prior_blocks:
             if prior is None:
                 plan.per_class, plan.prior_size = max(4, limit // 4 + 2), first
+                prior = read_prior()
             else:
-                plan.per_class *= 4  # a class was cut too early: read deeper in each
-            prior = read_prior()
+                # A class was cut too early: read deeper in each one that could still win.
+                plan.per_class *= 4
+                prior = read_prior(
+                    previous=prior, deepen=lambda cut, last=last: beats(0.0, cut, last)
+                )
         elif prior_next_blocks:
             plan.prior_size *= 2  # more of what was read, before reading more
 

@@ -707,6 +707,46 @@ def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(mo
         assert returned(result) == returned(expected)
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prior classes: PostgreSQL")
+def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(monkeypatch):
+    """Without a query a recall ranks by prior, one (partition, reference bucket, origin)
+    class of the prior index at a time. When one class holds most of the best entries,
+    its first rows cannot certify the result and it is read deeper; the classes whose
+    next row could not win anyway are not read again."""
+    # given 40 much-used, recently stated entries (one class), 30 imported ones never
+    # used, long ago (another class, as crowded), and a few more in classes of their own
+    fresh = {"origin": Origin.USER_STATED, "reference_count": 12}
+    old = {"origin": Origin.IMPORTED, "reference_count": 0}
+    member = stored_member(
+        *(
+            {**fresh, "updated_at": NOW - timedelta(hours=i + 1), "body": f"note {i}"}
+            for i in range(40)
+        ),
+        *({**old, "updated_at": NOW - timedelta(days=90 + i)} for i in range(30)),
+        *(
+            {"origin": Origin.MODEL_INFERRED, "reference_count": i, "body": f"guess {i}"}
+            for i in range(1, 5)
+        ),
+    )
+    reads = []
+    read = recall_store._prior_classes_read
+
+    def recording(request, shape, now, depths):
+        reads.append(dict(depths))
+        return read(request, shape, now, depths)
+
+    monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
+    request = profile_request(member, query="")
+    # when
+    result = recall_resolve(request=request, now=NOW)
+    # then the first read asks every class, the second only the crowded one, deeper
+    assert len(reads) == 2
+    assert len(reads[0]) > 50
+    crowded = (ScopeKind.PROFILE.value, "", "", 10, Origin.USER_STATED.value)
+    assert reads[1] == {crowded: 4 * reads[0][crowded]}
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
 def test_many_ended_pauses_are_all_recalled_and_read_a_chunk_at_a_time(monkeypatch):
     """The statistics read lists every ended timed pause; the loads read them beside the
     streams' prefixes, never more ids in one statement than a chunk."""
