@@ -926,22 +926,21 @@ def _matching_stream(
     def semantic(total: str) -> str:
         return f"{sql.least}({n(1.0)}, {total} / {n(ceiling)})"
 
-    blend = shape.blend
-    if isinstance(blend, RelevanceFirstBlend):
+    def score(row: str, prior: str | None = None) -> str:
+        """The blend of ``row``'s BM25 (``total``) and its weighted prior (``prior``)."""
+        relevance = semantic(f"{row}.total")
+        prior = prior or f"{row}.prior"
+        if not isinstance(blend, RelevanceFirstBlend):
+            return f"{n(blend.semantic)} * {relevance} + {prior}"
         share = f"{sql.least}({n(1.0)}, {prior} / {n(shape.best_prior)})"
-        bound = (
-            f"({semantic('g.total')} * ({n(1.0)} + {n(blend.lift)} * {share})"
+        return (
+            f"({relevance} * ({n(1.0)} + {n(blend.lift)} * {share})"
             f" + {n(blend.floor)} * {share}) / {n(1.0 + blend.lift + blend.floor)}"
         )
-        # The most a match of BM25 ``g.total`` can score, whatever its prior.
-        best = (
-            f"({semantic('g.total')} * {n(1.0 + blend.lift)} + {n(blend.floor)})"
-            f" / {n(1.0 + blend.lift + blend.floor)}"
-        )
-    else:
-        bound = f"{n(blend.semantic)} * {semantic('g.total')} + {prior}"
-        best = f"{n(blend.semantic)} * {semantic('g.total')} + {n(shape.best_prior)}"
-    select_params = list(ORIGIN_WEIGHTS) * (2 if isinstance(blend, RelevanceFirstBlend) else 1)
+
+    blend = shape.blend
+    # The most a match of BM25 ``g.total`` can score, whatever its prior.
+    best = score("g", n(shape.best_prior))
     # The rows that can surface at all, for the threshold: active, in a reachable
     # partition (no partition listed: any active row).
     surfaces = f"e.lifecycle = {_lifecycle_literal(Lifecycle.ACTIVE)}"
@@ -950,52 +949,66 @@ def _matching_stream(
         each = "(e.scope_kind = %s AND e.session_id = %s AND e.notebook_id = %s)"
         surfaces += f" AND ({' OR '.join([each] * len(partitions))})"
         surface_params = [str(value) for partition in partitions for value in partition]
-    statement = (
-        f"WITH r AS MATERIALIZED ({rare_postings}),"  # noqa: S608 - numbers, fixed names
-        f" g AS MATERIALIZED (SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p"
-        " GROUP BY p.entry_id),"
-        # The best ``depth`` by BM25, with their score and whether they can surface.
-        f" head AS MATERIALIZED (SELECT g.entry_id, g.total, {bound} AS bound,"
-        f" CASE WHEN {surfaces} THEN 1 ELSE 0 END AS surfaces FROM (SELECT * FROM g"
-        f" ORDER BY g.total DESC, g.entry_id LIMIT %s) g JOIN {entries} e ON e.id = g.entry_id),"
-        # The ``wanted``-th best score of those that can surface.
-        " cut AS (SELECT MIN(s.bound) AS bound, COUNT(*) AS n FROM (SELECT h.bound FROM head h"
-        " WHERE h.surfaces = 1 ORDER BY h.bound DESC LIMIT %s) s),"
-        # Every other match that could still reach it, best first by BM25, at most so many.
-        f" tail AS MATERIALIZED (SELECT g.entry_id, g.total, {bound} AS bound FROM (SELECT *"
-        f" FROM g WHERE {best} >= (SELECT c.bound FROM cut c WHERE c.n >= %s)"
-        " AND g.entry_id NOT IN (SELECT h.entry_id FROM head h)"
-        f" ORDER BY g.total DESC, g.entry_id LIMIT %s) g JOIN {entries} e ON e.id = g.entry_id)"
-        # The joined rows, best first, each with the highest BM25 of a match not joined.
-        " SELECT j.entry_id, j.bound, (SELECT MAX(g.total) FROM g"
-        " WHERE g.entry_id NOT IN (SELECT h.entry_id FROM head h)"
-        " AND g.entry_id NOT IN (SELECT t.entry_id FROM tail t))"
-        " FROM (SELECT entry_id, bound FROM head UNION ALL"
-        " SELECT entry_id, bound FROM tail) j ORDER BY j.bound DESC, j.entry_id LIMIT %s"
-    )
+    origins = list(ORIGIN_WEIGHTS)
     # Rows past the prefix cost next to nothing here (all joined rows are ranked anyway)
     # and spare a second query when the gate withholds part of the prefix.
     fetch = MATCHING_READ_AHEAD * size + 1
-    params = [
-        *select_params,
-        *surface_params,
-        depth,
-        max(1, wanted),
-        *select_params,
-        max(1, wanted),
-        MATCHING_EXTRA_DEPTH,
-        fetch,
-    ]
-    with bound_cursor() as cursor:
-        cursor.execute(statement, params)
-        rows = cursor.fetchall()
+    grouped = f"SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p GROUP BY p.entry_id"  # noqa: S608 - numbers, fixed names
+    # Only where more entries state the rare stems than ``depth`` is a tail likely to be
+    # needed (the statement is then larger for PostgreSQL to plan: about a tenth of a
+    # millisecond); else the statement is the head alone. Either way the stream's bound
+    # is exact, so a guess that is wrong costs time, never a result.
+    stated = sum(corpus.document_frequency.get(t, 0) for t in query.terms[:essential])
+    if stated <= depth:
+        statement = (
+            f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
+            f" SELECT g.entry_id, {score('g', prior)} AS score, MIN(g.total) OVER (),"
+            f" COUNT(*) OVER () FROM ({grouped} ORDER BY total DESC, p.entry_id LIMIT %s) g"
+            f" JOIN {entries} e ON e.id = g.entry_id ORDER BY score DESC, g.entry_id LIMIT %s"
+        )
+        multiple = 2 if isinstance(shape.blend, RelevanceFirstBlend) else 1
+        with bound_cursor() as cursor:
+            cursor.execute(statement, [*origins * multiple, depth + 1, fetch])
+            found = cursor.fetchall()
+        rows = [(entry_id, value) for entry_id, value, _, _ in found]
+        # Past the ``depth`` joined, any match scores at most what the lowest joined does.
+        following = found[0][2] if found and found[0][3] > depth else None
+    else:
+        statement = (
+            f"WITH r AS MATERIALIZED ({rare_postings}), g AS MATERIALIZED ({grouped}),"  # noqa: S608 - numbers, fixed names
+            # The best ``depth`` by BM25, with their prior and whether they can surface.
+            f" head AS MATERIALIZED (SELECT g.entry_id, g.total, {prior} AS prior,"
+            f" CASE WHEN {surfaces} THEN 1 ELSE 0 END AS surfaces FROM (SELECT * FROM g"
+            " ORDER BY g.total DESC, g.entry_id LIMIT %s) g"
+            f" JOIN {entries} e ON e.id = g.entry_id),"
+            # Every other match that could still reach the ``wanted``-th best score of
+            # those that can surface, best first by BM25, at most so many.
+            f" tail AS MATERIALIZED (SELECT g.entry_id, g.total, {prior} AS prior FROM"
+            f" (SELECT * FROM g WHERE {best} >= (SELECT MIN(s.score) FROM (SELECT"
+            f" {score('h')} AS score FROM head h WHERE h.surfaces = 1 ORDER BY 1 DESC"
+            " LIMIT %s) s HAVING COUNT(*) >= %s) AND g.entry_id NOT IN (SELECT h.entry_id"
+            " FROM head h) ORDER BY g.total DESC, g.entry_id LIMIT %s) g"
+            f" JOIN {entries} e ON e.id = g.entry_id),"
+            " j AS (SELECT entry_id, total, prior FROM head UNION ALL"
+            " SELECT entry_id, total, prior FROM tail)"
+            # The joined rows, best first, with the highest BM25 of a match not joined.
+            f" SELECT j.entry_id, {score('j')} AS score, (SELECT MAX(g.total) FROM g"
+            " WHERE g.entry_id NOT IN (SELECT j.entry_id FROM j)) FROM j"
+            " ORDER BY score DESC, j.entry_id LIMIT %s"
+        )
+        wanted = max(1, wanted)
+        params = [*origins, *surface_params, depth, *origins, wanted, wanted]
+        with bound_cursor() as cursor:
+            cursor.execute(statement, [*params, MATCHING_EXTRA_DEPTH, fetch])
+            found = cursor.fetchall()
+        rows = [(entry_id, value) for entry_id, value, _ in found]
+        following = found[0][2] if found else None
     rest = None
-    if rows and rows[0][2] is not None:
-        following = min(1.0, rows[0][2] / ceiling)
-        rest = shape.bound(following, shape.best_prior, has_query=True)
+    if following is not None:
+        rest = shape.bound(min(1.0, following / ceiling), shape.best_prior, has_query=True)
     # PostgreSQL returns the UUID itself; SQLite its hex, spelt canonically here.
     canonical = str if sql.postgres else (lambda value: str(uuid.UUID(str(value))))
-    ranked = [(canonical(row[0]), row[1]) for row in rows]
+    ranked = [(canonical(entry_id), value) for entry_id, value in rows]
     return _Stream(ranked, rest, truncated=len(rows) == fetch)
 
 
