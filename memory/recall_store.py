@@ -21,14 +21,16 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
      one of the query's rarer stems, best first by their score (BM25 over every query
      stem from the stored counts and lengths, the common stems' postings only probed
      for these entries, never scanned: MaxScore; the prior from the entry's counters,
-     joined by its key in the same query, for the best few hundred by BM25 only, the
-     others bounded by the lowest BM25 joined and the best prior). Entries holding
+     joined by its key in the same query, for the best few hundred by BM25 and every
+     further match that could still reach the result, the others bounded by the BM25
+     where the join stopped and the best prior). Entries holding
      only common stems are bounded by what those stems can weigh in any entry: each
      stem's highest counts and shortest lengths over its postings (`MemoryStem`, widened
      as postings are written), not BM25's ceiling of ``k1 + 1``;
    - live entries by prior, read best first from the `memory_recall_prior` index one
      (scope partition, reference bucket, origin) class at a time, in which the prior
-     falls with the recency anchor (PostgreSQL; elsewhere one sort).
+     falls with the recency anchor, a class read deeper only while its next row could
+     still win (PostgreSQL; elsewhere one sort).
 3. A prefix of each stream is loaded, with every live entry sharing a conflict key with
    a loaded one (dedupe must see whole clusters) in the same statement, and the pipeline
    runs on it.
@@ -887,16 +889,23 @@ def _matching_stream(
     sql = _Sql()
     n = sql.number
     stems = sorted(weights)
-    weight = "CASE t.stem_id " + " ".join(f"WHEN {s:d} THEN {n(weights[s])}" for s in stems)
+    # BM25's term score, idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average)),
+    # with its constants folded so each posting costs PostgreSQL as few operations as it
+    # can (it sums thousands of them on a large member).
+    k1, b, cw = ranker.k1, ranker.b, ranker.context_weight
+    weight = "CASE t.stem_id " + " ".join(
+        f"WHEN {s:d} THEN {n(weights[s] * (k1 + 1.0))}" for s in stems
+    )
     weight += f" ELSE {n(0.0)} END"
-    cw = n(ranker.context_weight)
-    tf = f"(t.own_count + {cw} * t.context_count)"
-    average = corpus.average_length + ranker.context_weight * corpus.average_context_length
-    norm = n(ranker.k1)
+    tf = f"(t.own_count + {n(cw)} * t.context_count)"
+    average = corpus.average_length + cw * corpus.average_context_length
+    norm = n(k1)
     if average > 0:
-        length = f"(t.length + {cw} * t.context_length)"
-        norm = f"{n(ranker.k1)} * ({n(1.0 - ranker.b)} + {n(ranker.b)} * {length} / {n(average)})"
-    posting = f"{weight} * {tf} * {n(ranker.k1 + 1.0)} / ({tf} + {norm})"
+        norm = (
+            f"{n(k1 * (1.0 - b))} + {n(k1 * b / average)} * t.length"
+            f" + {n(k1 * b * cw / average)} * t.context_length"
+        )
+    posting = f"{weight} * {tf} / ({tf} + {norm})"
     table = connection.ops.quote_name(MemoryEntryTerm._meta.db_table)
     entries = connection.ops.quote_name(MemoryEntry._meta.db_table)
     # The rare stems' postings, read once; then only the common stems' postings of the
