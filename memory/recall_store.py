@@ -855,8 +855,8 @@ def _matching_stream(
     size: int,
     depth: int,
     *,
-    wanted: int = 0,
-    partitions: Sequence[tuple[str, str, str]] | None = None,
+    wanted: int,
+    partitions: Sequence[tuple[str, str, str]] | None,
 ) -> _Stream:
     """Entries with a posting for one of the ``essential`` rarest stems, best first by
     their score as far as the postings tell it: BM25 over every query stem (the common
@@ -948,8 +948,21 @@ def _matching_stream(
         )
 
     blend = shape.blend
-    # The most a match of BM25 ``g.total`` can score, whatever its prior.
-    best = score("g", n(shape.best_prior))
+
+    def reaching(target: str) -> str:
+        """The least BM25 total whose blend with the best prior reaches ``target`` (a
+        hair lower: joining one match too many costs a row, never a result)."""
+        if isinstance(blend, RelevanceFirstBlend):
+            least = (
+                f"({target} * {n(1.0 + blend.lift + blend.floor)} - {n(blend.floor)})"
+                f" / {n(1.0 + blend.lift)}"
+            )
+        elif blend.semantic > 0:
+            least = f"({target} - {n(shape.best_prior)}) / {n(blend.semantic)}"
+        else:
+            return n(-1.0)  # the semantic factor weighs nothing: any match may reach it
+        return f"{least} * {n(ceiling * (1.0 - 1e-9))}"
+
     # The rows that can surface at all, for the threshold: active, in a reachable
     # partition (no partition listed: any active row).
     surfaces = f"e.lifecycle = {_lifecycle_literal(Lifecycle.ACTIVE)}"
@@ -980,7 +993,7 @@ def _matching_stream(
             cursor.execute(statement, [*origins * multiple, depth + 1, fetch])
             found = cursor.fetchall()
         rows = [(entry_id, value) for entry_id, value, _, _ in found]
-        # Past the ``depth`` joined, any match scores at most what the lowest joined does.
+        # A match past the ``depth`` joined has at most the lowest BM25 joined.
         following = found[0][2] if found and found[0][3] > depth else None
     else:
         statement = (
@@ -993,8 +1006,8 @@ def _matching_stream(
             # Every other match that could still reach the ``wanted``-th best score of
             # those that can surface, best first by BM25, at most so many.
             f" tail AS MATERIALIZED (SELECT g.entry_id, g.total, {prior} AS prior FROM"
-            f" (SELECT * FROM g WHERE {best} >= (SELECT MIN(s.score) FROM (SELECT"
-            f" {score('h')} AS score FROM head h WHERE h.surfaces = 1 ORDER BY 1 DESC"
+            f" (SELECT * FROM g WHERE g.total >= (SELECT {reaching('MIN(s.score)')} FROM"
+            f" (SELECT {score('h')} AS score FROM head h WHERE h.surfaces = 1 ORDER BY 1 DESC"
             " LIMIT %s) s HAVING COUNT(*) >= %s) AND g.entry_id NOT IN (SELECT h.entry_id"
             " FROM head h) ORDER BY g.total DESC, g.entry_id LIMIT %s) g"
             f" JOIN {entries} e ON e.id = g.entry_id),"
@@ -1047,12 +1060,22 @@ def _prior_partitions(request: RecallRequest) -> list[tuple[str, str, str]] | No
     return None
 
 
+# The classes to read, as c(kind, session_id, notebook_id, bucket, origin, weight, depth):
+# every class of some partitions, or listed classes each with its own depth.
+_EVERY_CLASS = """(
+    SELECT p.kind, p.session_id, p.notebook_id, r.bucket, o.origin, o.weight,
+           %(depth)s AS depth
+    FROM unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[])
+             AS p(kind, session_id, notebook_id)
+    CROSS JOIN generate_series(0, %(saturation)s) AS r(bucket)
+    CROSS JOIN unnest(%(origins)s::text[], %(weights)s::double precision[]) AS o(origin, weight)
+)"""
+_LISTED_CLASSES = """unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[],
+            %(buckets)s::int[], %(origins)s::text[], %(weights)s::double precision[],
+            %(depths)s::int[])"""
 _PRIOR_CLASSES_SQL = """
 SELECT c.kind, c.session_id, c.notebook_id, c.bucket, c.origin, e.id, e.prior
-FROM unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[],
-            %(buckets)s::int[], %(origins)s::text[], %(weights)s::double precision[],
-            %(depths)s::int[])
-         AS c(kind, session_id, notebook_id, bucket, origin, weight, depth)
+FROM {classes} AS c(kind, session_id, notebook_id, bucket, origin, weight, depth)
 CROSS JOIN LATERAL (
     SELECT m.id,
            %(w_recency)s * EXP(-GREATEST(0.0, %(now)s - EXTRACT(EPOCH FROM
@@ -1098,7 +1121,9 @@ def _prior_stream(
     if classes:
         cut_short = {key: part for key, part in classes.items() if part.cut is not None}
         blocking = {k: p for k, p in cut_short.items() if deepen is None or deepen(p.cut)}
-        wanted = {key: 4 * part.depth for key, part in (blocking or cut_short).items()}
+        depths = {key: 4 * part.depth for key, part in (blocking or cut_short).items()}
+        read = _prior_classes_read(request, shape, now, depths=depths) if depths else {}
+        classes.update((key, _PriorClass(tuple(read.get(key, ())), d)) for key, d in depths.items())
     else:
         if partitions is None:
             partitions = _prior_partitions(request)
@@ -1116,17 +1141,9 @@ def _prior_stream(
             ranked = [(str(entry_id), prior) for entry_id, prior in rows]
             cut = max(size, 8 * per_class)
             return _Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
-        wanted = {
-            (str(kind), session_id, notebook_id, bucket, str(origin)): per_class
-            for kind, session_id, notebook_id in partitions
-            for bucket in range(REFERENCE_SATURATION + 1)
-            for origin in ORIGIN_WEIGHTS
-        }
-    if wanted:
-        read = _prior_classes_read(request, shape, now, wanted)
-        classes.update(
-            (key, _PriorClass(tuple(read.get(key, ())), depth)) for key, depth in wanted.items()
-        )
+        # A class without a row has nothing to list nor to bound.
+        read = _prior_classes_read(request, shape, now, partitions=partitions, depth=per_class)
+        classes = {key: _PriorClass(tuple(rows), per_class) for key, rows in read.items()}
     ranked = sorted(
         (row for part in classes.values() for row in part.rows),
         key=lambda item: (-item[1], item[0]),
@@ -1136,20 +1153,19 @@ def _prior_stream(
 
 
 def _prior_classes_read(
-    request: RecallRequest, shape: _Shape, now: datetime, depths: Mapping[tuple, int]
+    request: RecallRequest,
+    shape: _Shape,
+    now: datetime,
+    *,
+    partitions: Sequence[tuple[str, str, str]] = (),
+    depth: int = 0,
+    depths: Mapping[tuple, int] | None = None,
 ) -> dict[tuple, list[tuple[str, float]]]:
-    """The first ``depth`` rows (and the one after them) of each class by prior, in one
-    statement: class → [(entry id, prior)], best first."""
-    keys = list(depths)
+    """The first ``depth`` rows (and the one after them) of every class of
+    ``partitions``, or of each class of ``depths`` as deep as it says, by prior, in one
+    statement: class → [(entry id, prior)], best first (classes without rows absent)."""
     weights = {str(origin): float(weight) for origin, weight in ORIGIN_WEIGHTS.items()}
     params = {
-        "kinds": [key[0] for key in keys],
-        "sessions": [key[1] for key in keys],
-        "notebooks": [key[2] for key in keys],
-        "buckets": [key[3] for key in keys],
-        "origins": [key[4] for key in keys],
-        "weights": [weights[key[4]] for key in keys],
-        "depths": [depths[key] for key in keys],
         "saturation": REFERENCE_SATURATION,
         "w_recency": shape.recency,
         "w_reference": shape.reference,
@@ -1158,7 +1174,29 @@ def _prior_classes_read(
         "tau": RECENCY_TIME_CONSTANT.total_seconds(),
         "member": uuid.UUID(request.user_id),
     }
-    sql = _PRIOR_CLASSES_SQL.format(table=connection.ops.quote_name(MemoryEntry._meta.db_table))
+    if depths is None:
+        classes = _EVERY_CLASS
+        params |= {
+            "kinds": [str(kind) for kind, _, _ in partitions],
+            "sessions": [session_id for _, session_id, _ in partitions],
+            "notebooks": [notebook_id for _, _, notebook_id in partitions],
+            "origins": list(weights),
+            "weights": list(weights.values()),
+            "depth": depth,
+        }
+    else:
+        classes, keys = _LISTED_CLASSES, list(depths)
+        params |= {
+            "kinds": [key[0] for key in keys],
+            "sessions": [key[1] for key in keys],
+            "notebooks": [key[2] for key in keys],
+            "buckets": [key[3] for key in keys],
+            "origins": [key[4] for key in keys],
+            "weights": [weights[key[4]] for key in keys],
+            "depths": [depths[key] for key in keys],
+        }
+    table = connection.ops.quote_name(MemoryEntry._meta.db_table)
+    sql = _PRIOR_CLASSES_SQL.format(classes=classes, table=table)
     with bound_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

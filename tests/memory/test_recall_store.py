@@ -731,19 +731,20 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
     reads = []
     read = recall_store._prior_classes_read
 
-    def recording(request, shape, now, depths):
-        reads.append(dict(depths))
-        return read(request, shape, now, depths)
+    def recording(request, shape, now, **how):
+        reads.append(how)
+        return read(request, shape, now, **how)
 
     monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
     request = profile_request(member, query="")
     # when
     result = recall_resolve(request=request, now=NOW)
-    # then the first read asks every class, the second only the crowded one, deeper
+    # then the first read asks every class of the profile, the second only the crowded
+    # one, four times as deep
     assert len(reads) == 2
-    assert len(reads[0]) > 50
+    assert reads[0]["partitions"] == [(ScopeKind.PROFILE, "", "")]
     crowded = (ScopeKind.PROFILE.value, "", "", 10, Origin.USER_STATED.value)
-    assert reads[1] == {crowded: 4 * reads[0][crowded]}
+    assert reads[1] == {"depths": {crowded: 4 * reads[0]["depth"]}}
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
