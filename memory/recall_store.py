@@ -976,12 +976,15 @@ def _matching_stream(
     # and spare a second query when the gate withholds part of the prefix.
     fetch = MATCHING_READ_AHEAD * size + 1
     grouped = f"SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p GROUP BY p.entry_id"  # noqa: S608 - numbers, fixed names
-    # Only where more entries state the rare stems than ``depth`` is a tail likely to be
-    # needed (the statement is then larger for PostgreSQL to plan: about a tenth of a
-    # millisecond); else the statement is the head alone. Either way the stream's bound
-    # is exact, so a guess that is wrong costs time, never a result.
-    stated = sum(corpus.document_frequency.get(t, 0) for t in query.terms[:essential])
-    if stated <= depth:
+    # A tail is only likely to be needed where more entries state the rare stems than
+    # ``depth`` and, but for the commonest of them, too few to fill the prefix: the
+    # result's last entries then hold that one stem alike and only their priors tell
+    # them apart. Else the statement is the head alone, smaller for PostgreSQL to plan
+    # and run (the tail's threshold and bound cost about half a millisecond on a 10k
+    # member). Either way the stream's bound is exact, so a wrong guess costs time,
+    # never a result.
+    stated = sorted(corpus.document_frequency.get(t, 0) for t in query.terms[:essential])
+    if sum(stated) <= depth or sum(stated[:-1]) > size:
         statement = (
             f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
             f" SELECT g.entry_id, {score('g', prior)} AS score, MIN(g.total) OVER (),"
