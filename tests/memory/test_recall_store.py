@@ -620,6 +620,38 @@ def test_near_tied_matches_only_their_priors_order_are_joined_in_one_statement()
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_near_tied_matches_the_gate_holds_back_unseen_still_rank_exactly(seed, matching_depth):
+    """The tail's threshold counts every active match of a reachable scope, but the gate
+    withholds more (deletion holds, running pauses of the suppression kind): the tail
+    then joins too few, and the bound of the matches it left out (the best BM25 among
+    them) must send the recall deeper rather than let an unjoined match be missed."""
+    # given hundreds of matches of one stem, of many lengths, priors and holds
+    rng = random.Random(seed)
+    member = stored_member(
+        *(
+            {
+                "body": "coffee " + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 6))),
+                "reference_count": rng.choice([0, 0, 1, 3, 10, 12]),
+                "updated_at": NOW - timedelta(hours=rng.uniform(0.5, 2000)),
+                "held": rng.random() < 0.25,
+                **(
+                    {"suppression_reason": SuppressionReason.SENSITIVE_CATEGORY}
+                    if rng.random() < 0.1
+                    else {}
+                ),
+            }
+            for _ in range(320)
+        )
+    )
+    for budget in (None, 3, 7):
+        request = profile_request(member, budget=budget)
+        # when
+        result = recall_resolve(request=request, now=NOW)
+        # then
+        assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
 def test_a_fresher_entry_of_a_matching_cluster_wins_although_no_stream_lists_it():
     """Dedupe keeps a cluster's freshest entry. The clusters are read, in the statement
     that loads the listed entries, from their stalest listed entry on, per stored key, so
