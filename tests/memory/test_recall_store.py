@@ -567,6 +567,16 @@ def test_matches_of_every_lifecycle_and_hold_are_weighed_and_counted():
     assert reference.audit_envelope.as_dict() == result.audit_envelope.as_dict()
 
 
+def recall_counting_matching_statements(request: RecallRequest):
+    """`recall_resolve` at NOW, and how many matching statements (postings summed per
+    entry) it ran."""
+    with CaptureQueriesContext(connection) as queries:
+        result = recall_resolve(request=request, now=NOW)
+    postings = MemoryEntryTerm._meta.db_table
+    statements = [q["sql"] for q in queries.captured_queries]
+    return result, sum(1 for sql in statements if postings in sql and "GROUP BY" in sql)
+
+
 def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_again():
     """The best matches are paused, so the first prefix loaded leaves the result short;
     the stream listed past that prefix, so the next ones come from what it already read:
@@ -577,14 +587,9 @@ def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_a
     member = stored_member(*[paused] * 40, *[visible] * 20)
     request = profile_request(member)
     # when
-    with CaptureQueriesContext(connection) as queries:
-        result = recall_resolve(request=request, now=NOW)
+    result, matching = recall_counting_matching_statements(request)
     # then
-    postings = MemoryEntryTerm._meta.db_table
-    matching = [
-        q for q in queries.captured_queries if postings in q["sql"] and "GROUP BY" in q["sql"]
-    ]
-    assert len(matching) == 1
+    assert matching == 1
     assert result.entries and all(int(e.entry_id[-12:], 16) > 40 for e in result.entries)
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
@@ -608,14 +613,9 @@ def test_near_tied_matches_only_their_priors_order_are_joined_in_one_statement()
     )
     request = profile_request(member)
     # when
-    with CaptureQueriesContext(connection) as queries:
-        result = recall_resolve(request=request, now=NOW)
+    result, matching = recall_counting_matching_statements(request)
     # then
-    postings = MemoryEntryTerm._meta.db_table
-    matching = [
-        q for q in queries.captured_queries if postings in q["sql"] and "GROUP BY" in q["sql"]
-    ]
-    assert len(matching) == 1
+    assert matching == 1
     assert len(result.entries) == 12
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
