@@ -1508,10 +1508,12 @@ def recall_resolve(
         # or the prior could add.
         matches_first = last == -math.inf and (listed or deeper)
         common_blocks = not matches_first and common > 0 and beats(common, unread_prior, last)
-        prior_blocks = not matches_first and beats(
-            0.0, prior_rest if prior else shape.best_prior, last
-        )
-        prior_next_blocks = not matches_first and beats(0.0, prior_next, last)
+        # Short of entries with a common stem still unread: its holders are read first
+        # (a match nearly always outranks an entry only its prior lifts), and the prior
+        # stream only if the result is still open after them.
+        prior_first = not matches_first and not (last == -math.inf and common_blocks)
+        prior_blocks = prior_first and beats(0.0, prior_rest if prior else shape.best_prior, last)
+        prior_next_blocks = prior_first and beats(0.0, prior_next, last)
         if not (listed or deeper or common_blocks or prior_blocks or prior_next_blocks):
             return result
         if common_blocks:

@@ -652,6 +652,35 @@ def test_near_tied_matches_the_gate_holds_back_unseen_still_rank_exactly(seed, m
         assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
+def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkeypatch):
+    """A rare word matches too few entries to fill the result; the query's common word,
+    whose postings were left unread, holds many more. Its holders are read next, and
+    the prior stream (entries only their prior lifts) is not read at all: they fill it."""
+    # given 3 entries naming a rare place, 80 about trips, 40 about nothing asked
+    member = stored_member(
+        *({"body": f"our trip to Pruzulville, day {i}"} for i in range(3)),
+        *({"body": f"a trip with friends, stop {i}"} for i in range(80)),
+        *({"body": f"I like my tea green, cup {i}"} for i in range(40)),
+    )
+    monkeypatch.setattr(recall_store, "_essential_count", lambda query, corpus: 1)
+    streams = []
+    prior_stream = recall_store._prior_stream
+
+    def counting(*args, **kwargs):
+        streams.append("prior")
+        return prior_stream(*args, **kwargs)
+
+    monkeypatch.setattr(recall_store, "_prior_stream", counting)
+    request = profile_request(member, query="trip to Pruzulville")
+    # when
+    result, matching = recall_counting_matching_statements(request)
+    # then
+    assert matching == 2
+    assert streams == []
+    assert len(result.entries) == 12
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
 def test_a_fresher_entry_of_a_matching_cluster_wins_although_no_stream_lists_it():
     """Dedupe keeps a cluster's freshest entry. The clusters are read, in the statement
     that loads the listed entries, from their stalest listed entry on, per stored key, so
