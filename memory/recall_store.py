@@ -877,7 +877,8 @@ def _matching_stream(
     BM25 and only their priors tell them apart, they are joined at once instead of in a
     second, deeper statement. The score grows with both BM25 and the prior, so any
     entry not joined scores at most the blend of the highest BM25 of a match not joined
-    and the best prior, the stream's ``rest`` (None when every match was joined). A
+    (without a tail, the lowest joined: no lower) and the best prior, the stream's
+    ``rest`` (None when every match was joined). A
     query stem held by thousands of entries is otherwise summed from its postings alone,
     never joined entry by entry. Which rows are joined only decides how soon the caller
     can certify its result, never what the result is."""
@@ -987,13 +988,13 @@ def _matching_stream(
     if sum(stated) <= depth or sum(stated[:-1]) > size:
         statement = (
             f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
-            f" SELECT g.entry_id, {score('g', prior)} AS score, MIN(g.total) OVER (),"
-            f" COUNT(*) OVER () FROM ({grouped} ORDER BY total DESC, p.entry_id LIMIT %s) g"
-            f" JOIN {entries} e ON e.id = g.entry_id ORDER BY score DESC, g.entry_id LIMIT %s"
+            f" SELECT j.entry_id, {score('j')} AS score, MIN(j.total) OVER (),"
+            f" COUNT(*) OVER () FROM (SELECT g.entry_id, g.total, {prior} AS prior FROM"
+            f" ({grouped} ORDER BY total DESC, p.entry_id LIMIT %s) g"
+            f" JOIN {entries} e ON e.id = g.entry_id) j ORDER BY score DESC, j.entry_id LIMIT %s"
         )
-        multiple = 2 if isinstance(shape.blend, RelevanceFirstBlend) else 1
         with bound_cursor() as cursor:
-            cursor.execute(statement, [*origins * multiple, depth + 1, fetch])
+            cursor.execute(statement, [*origins, depth + 1, fetch])
             found = cursor.fetchall()
         rows = [(entry_id, value) for entry_id, value, _, _ in found]
         # A match past the ``depth`` joined has at most the lowest BM25 joined.
@@ -1398,9 +1399,11 @@ def recall_resolve(
     # lifecycles, holds, clusters), and a round short of entries costs two more statements.
     first = FIRST_PREFIX * limit + 8
     plan = _Plan()
-    partitions = _prior_partitions(request)
-    if partitions is not None:
-        partitions = [p for p in partitions if p[0] in reach.kinds]
+    # The reachable partitions of the kinds read row by row (None: not listable), for
+    # both streams.
+    reachable = _prior_partitions(request)
+    if reachable is not None:
+        reachable = [p for p in reachable if p[0] in reach.kinds]
 
     def read_matching() -> _Stream:
         return _matching_stream(
@@ -1414,7 +1417,7 @@ def recall_resolve(
             plan.matching_size,
             max(plan.matching_depth, plan.matching_size),
             wanted=limit,
-            partitions=partitions,
+            partitions=reachable,
         )
 
     def read_prior(partitions=None, previous=None, deepen=None) -> _Stream:
@@ -1425,7 +1428,7 @@ def recall_resolve(
             now,
             plan.per_class,
             plan.prior_size,
-            partitions=partitions,
+            partitions=reachable if partitions is None else partitions,
             previous=previous,
             deepen=deepen,
         )
