@@ -1068,7 +1068,9 @@ def _prior_partitions(request: RecallRequest) -> list[tuple[str, str, str]] | No
 # every class of some partitions, or listed classes each with its own depth.
 _EVERY_CLASS = """(
     SELECT p.kind, p.session_id, p.notebook_id, r.bucket, o.origin, o.weight,
-           %(depth)s AS depth
+           CASE WHEN %(w_reference)s * LEAST(1.0, r.bucket::double precision / %(saturation)s)
+                     + %(w_origin)s * o.weight >= %(deep_from)s
+                THEN %(deep)s ELSE %(depth)s END AS depth
     FROM unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[])
              AS p(kind, session_id, notebook_id)
     CROSS JOIN generate_series(0, %(saturation)s) AS r(bucket)
@@ -1078,7 +1080,7 @@ _LISTED_CLASSES = """unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks
             %(buckets)s::int[], %(origins)s::text[], %(weights)s::double precision[],
             %(depths)s::int[])"""
 _PRIOR_CLASSES_SQL = """
-SELECT c.kind, c.session_id, c.notebook_id, c.bucket, c.origin, e.id, e.prior
+SELECT c.kind, c.session_id, c.notebook_id, c.bucket, c.origin, c.depth, e.id, e.prior
 FROM {classes} AS c(kind, session_id, notebook_id, bucket, origin, weight, depth)
 CROSS JOIN LATERAL (
     SELECT m.id,
@@ -1127,7 +1129,7 @@ def _prior_stream(
         blocking = {k: p for k, p in cut_short.items() if deepen is None or deepen(p.cut)}
         depths = {key: 4 * part.depth for key, part in (blocking or cut_short).items()}
         read = _prior_classes_read(request, shape, now, depths=depths) if depths else {}
-        classes.update((key, _PriorClass(tuple(read.get(key, ())), d)) for key, d in depths.items())
+        classes.update((key, read.get(key, _PriorClass((), d))) for key, d in depths.items())
     else:
         if partitions is None:
             partitions = _prior_partitions(request)
@@ -1146,8 +1148,9 @@ def _prior_stream(
             cut = max(size, 8 * per_class)
             return _Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
         # A class without a row has nothing to list nor to bound.
-        read = _prior_classes_read(request, shape, now, partitions=partitions, depth=per_class)
-        classes = {key: _PriorClass(tuple(rows), per_class) for key, rows in read.items()}
+        classes = _prior_classes_read(
+            request, shape, now, partitions=partitions, depth=per_class, deep=size
+        )
     ranked = sorted(
         (row for part in classes.values() for row in part.rows),
         key=lambda item: (-item[1], item[0]),
@@ -1163,11 +1166,14 @@ def _prior_classes_read(
     *,
     partitions: Sequence[tuple[str, str, str]] = (),
     depth: int = 0,
+    deep: int = 0,
     depths: Mapping[tuple, int] | None = None,
-) -> dict[tuple, list[tuple[str, float]]]:
+) -> dict[tuple, _PriorClass]:
     """The first ``depth`` rows (and the one after them) of every class of
-    ``partitions``, or of each class of ``depths`` as deep as it says, by prior, in one
-    statement: class → [(entry id, prior)], best first (classes without rows absent)."""
+    ``partitions``, ``deep`` rows of the few classes whose references and origin could
+    hold the best priors (`_deep_from`), or of each class of ``depths`` as deep as it
+    says, by prior, in one statement: class → its rows, best first (classes without rows
+    absent)."""
     weights = {str(origin): float(weight) for origin, weight in ORIGIN_WEIGHTS.items()}
     params = {
         "saturation": REFERENCE_SATURATION,
@@ -1187,6 +1193,8 @@ def _prior_classes_read(
             "origins": list(weights),
             "weights": list(weights.values()),
             "depth": depth,
+            "deep": max(deep, depth),
+            "deep_from": _deep_from(shape),
         }
     else:
         classes, keys = _LISTED_CLASSES, list(depths)
@@ -1204,14 +1212,24 @@ def _prior_classes_read(
     with bound_cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    read: dict[tuple, list[tuple[str, float]]] = {}
-    for kind, session_id, notebook_id, bucket, origin, entry_id, prior in rows:
-        read.setdefault((kind, session_id, notebook_id, bucket, origin), []).append(
-            (str(entry_id), prior)
-        )
-    for part in read.values():
-        part.sort(key=lambda item: -item[1])
-    return read
+    read: dict[tuple, tuple[int, list[tuple[str, float]]]] = {}
+    for kind, session_id, notebook_id, bucket, origin, read_depth, entry_id, prior in rows:
+        key = (kind, session_id, notebook_id, bucket, origin)
+        read.setdefault(key, (read_depth, []))[1].append((str(entry_id), prior))
+    return {
+        key: _PriorClass(tuple(sorted(part, key=lambda item: -item[1])), read_depth)
+        for key, (read_depth, part) in read.items()
+    }
+
+
+def _deep_from(shape: _Shape) -> float:
+    """The least weighted reference and origin part of a class read ``deep`` at first:
+    the best class's, less one reference step. Recency falls alike in every class, so
+    the classes of much-used entries stated by the member hold the best priors unless
+    their entries are old, and a recall without a query would otherwise read them a
+    second time (reading a few dozen rows more costs less than a round)."""
+    best = shape.reference + shape.origin * max(ORIGIN_WEIGHTS.values())
+    return best - shape.reference / REFERENCE_SATURATION - BOUND_MARGIN
 
 
 @dataclass(frozen=True)

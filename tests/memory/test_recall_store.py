@@ -774,9 +774,10 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
     class of the prior index at a time. When one class holds most of the best entries,
     its first rows cannot certify the result and it is read deeper; the classes whose
     next row could not win anyway are not read again."""
-    # given 40 much-used, recently stated entries (one class), 30 imported ones never
-    # used, long ago (another class, as crowded), and a few more in classes of their own
-    fresh = {"origin": Origin.USER_STATED, "reference_count": 12}
+    # given 40 recently stated entries used five times (one class, not among the few
+    # read deep at first), 30 imported ones never used, long ago (another class, as
+    # crowded), and a few more in classes of their own
+    fresh = {"origin": Origin.USER_STATED, "reference_count": 5}
     old = {"origin": Origin.IMPORTED, "reference_count": 0}
     member = stored_member(
         *(
@@ -804,8 +805,48 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
     # one, four times as deep
     assert len(reads) == 2
     assert reads[0]["partitions"] == [(ScopeKind.PROFILE, "", "")]
-    crowded = (ScopeKind.PROFILE.value, "", "", 10, Origin.USER_STATED.value)
+    crowded = (ScopeKind.PROFILE.value, "", "", 5, Origin.USER_STATED.value)
     assert reads[1] == {"depths": {crowded: 4 * reads[0]["depth"]}}
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prior classes: PostgreSQL")
+@pytest.mark.parametrize("origin", [Origin.USER_STATED, Origin.USER_CONFIRMED])
+def test_a_recall_by_prior_reads_the_much_used_stated_classes_deep_at_once(monkeypatch, origin):
+    """Recency falls alike in every class, so the much-used entries the member stated or
+    confirmed hold the best priors unless they are old: their classes are read as deep
+    as the prefix in the first statement, and a member whose best entries all sit in
+    one of them is answered without a second read."""
+    # given 40 much-used, recent entries of one such class and a few elsewhere
+    member = stored_member(
+        *(
+            {
+                "origin": origin,
+                "reference_count": 12,
+                "updated_at": NOW - timedelta(hours=i + 1),
+                "body": f"note {i}",
+            }
+            for i in range(40)
+        ),
+        *(
+            {"origin": Origin.IMPORTED, "updated_at": NOW - timedelta(days=90 + i)}
+            for i in range(5)
+        ),
+    )
+    reads = []
+    read = recall_store._prior_classes_read
+
+    def recording(request, shape, now, **how):
+        reads.append(how)
+        return read(request, shape, now, **how)
+
+    monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
+    request = profile_request(member, query="")
+    # when
+    result = recall_resolve(request=request, now=NOW)
+    # then one read, and the result is the pipeline's over every entry
+    assert len(reads) == 1
+    assert len(result.entries) == 12
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
