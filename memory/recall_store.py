@@ -1326,11 +1326,14 @@ _CHUNK = 1000
 # Past this many entries in the shortlist, or this many rounds, the loop reads every
 # live entry instead (the result is the same; only massive ties get there).
 SHORTLIST_CEILING = 20_000
-# How many of the best matches by BM25 the matching stream first joins to their rows:
-# on the bench's 100k member, interleaved per query in one process, 256 answers about
-# 0.7 ms sooner at the median than 512 (fewer rows joined) and 128 about 4 ms later
-# (more queries need a deeper second read); the same at 1k.
+# How many of the best matches by BM25 the matching stream first joins to their rows
+# for a result of `MATCHING_DEPTH_FOR` entries (the assistant's budget) or more: on the
+# bench's 100k member, interleaved per query in one process, 256 answers about 0.7 ms
+# sooner at the median than 512 (fewer rows joined) and 128 about 4 ms later (more
+# queries need a deeper second read); the same at 1k. A smaller result joins
+# proportionally fewer (`_matching_depth`).
 MATCHING_DEPTH = 256
+MATCHING_DEPTH_FOR = 12
 # How many more matches than that the same statement may join when they could still
 # outscore the result's last entry (`_matching_stream`).
 MATCHING_EXTRA_DEPTH = 1792
@@ -1342,6 +1345,17 @@ MAX_ROUNDS = 12
 # 100k member, one time left 33 of 50 recalls short after the first round (two or three
 # rounds); two leaves 18 (only 2 with three), and three gains nothing more.
 FIRST_PREFIX = 2
+
+
+def _matching_depth(limit: int) -> int:
+    """How many matches the first matching statement joins for a result of ``limit``
+    entries: `MATCHING_DEPTH` from `MATCHING_DEPTH_FOR` entries on, proportionally fewer
+    below (at least a quarter of it). The shell's three entries are certified among the
+    best 64 as often as twelve among the best 256, a millisecond sooner on the bench's
+    100k member; the depth only decides how soon the result is certified, never what it
+    is."""
+    scaled = MATCHING_DEPTH * min(limit, MATCHING_DEPTH_FOR) // MATCHING_DEPTH_FOR
+    return max(MATCHING_DEPTH // 4, scaled)
 
 
 def _chunks(values: list, size: int = _CHUNK):
@@ -1466,7 +1480,7 @@ def recall_resolve(
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = _essential_count(query, corpus), first
-        plan.matching_depth = MATCHING_DEPTH
+        plan.matching_depth = _matching_depth(limit)
         matching = read_matching()
     if limit and request.crisis_frame:
         # Almost everything is withheld: whatever survives is few, and all of it is read,

@@ -964,3 +964,10 @@ def test_recalls_keep_the_entry_loads_plan_instead_of_planning_it_every_time():
         (generic, custom), *others = cursor.fetchall()
     assert not others
     assert custom <= 5 and generic >= 10
+
+
+@pytest.mark.parametrize(("limit", "depth"), [(1, 64), (3, 64), (6, 128), (12, 256), (999, 256)])
+def test_a_smaller_result_joins_proportionally_fewer_matches_at_first(limit, depth):
+    """The first matching statement joins `MATCHING_DEPTH` matches for the assistant's
+    twelve entries, proportionally fewer for a smaller result, never below a quarter."""
+    assert recall_store._matching_depth(limit) == depth
