@@ -776,7 +776,7 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
     next row could not win anyway are not read again."""
     # given 40 recently stated entries used five times (one class, not among the few
     # read deep at first), 30 imported ones never used, long ago (another class, as
-    # crowded), and a few more in classes of their own
+    # crowded), and ten more in classes of their own (the first read fills the result)
     fresh = {"origin": Origin.USER_STATED, "reference_count": 5}
     old = {"origin": Origin.IMPORTED, "reference_count": 0}
     member = stored_member(
@@ -787,7 +787,7 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
         *({**old, "updated_at": NOW - timedelta(days=90 + i)} for i in range(30)),
         *(
             {"origin": Origin.MODEL_INFERRED, "reference_count": i, "body": f"guess {i}"}
-            for i in range(1, 5)
+            for i in range(1, 11)
         ),
     )
     reads = []
