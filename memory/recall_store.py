@@ -800,6 +800,11 @@ class _Query:
         impact = {term: _impact(ranker, corpus, bounds.get(term, _NO_BOUNDS)) for term in idf}
         return cls(tuple(sorted(idf, key=lambda t: (-idf[t], t))), idf, impact, ranker.k1)
 
+    def held_by(self, corpus: CorpusStats) -> int:
+        """How many entries hold one of the query's stems, at most (whatever their
+        lifecycle or scope)."""
+        return sum(corpus.document_frequency.get(term, 0) for term in self.terms)
+
     def share(self, terms: Iterable[str]) -> float:
         """The most these stems can add to the semantic factor: a stem's BM25 term score
         stays below ``idf * impact``, and the factor divides by ``sum(idf * (k1 + 1))``."""
@@ -1503,7 +1508,11 @@ def recall_resolve(
         loaded.update(_candidates(survivors, many=True))
         plan.per_class, plan.prior_size = _per_class(limit), first
         prior = read_prior([(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")])
-    elif limit and not query.terms:
+    elif limit and (not query.terms or query.held_by(corpus) < first):
+        # Without a query the prior ranks everything. With fewer entries holding the
+        # query's stems than the first prefix takes, entries ranked by their prior
+        # alone nearly always fill the rest: that stream is read in the same round, not
+        # after a round of matches that could not fill the result.
         plan.per_class, plan.prior_size = _per_class(limit), first
         prior = read_prior()
     margin = BOUND_MARGIN

@@ -681,6 +681,35 @@ def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkey
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
+def test_a_query_few_entries_hold_reads_the_prior_stream_in_the_same_round():
+    """Three entries hold the query's word and the result takes twelve: entries that only
+    their prior lifts fill the rest, so both streams are read, and loaded, in the first
+    round instead of a round of matches that could not fill it."""
+    # given 3 entries about tea among 40 about other things, used and written variously
+    origins = (Origin.USER_STATED, Origin.USER_CONFIRMED, Origin.IMPORTED, Origin.MODEL_INFERRED)
+    member = stored_member(
+        *({"body": f"I like my tea green, cup {i}"} for i in range(3)),
+        *(
+            {
+                "body": f"a trip with friends, stop {i}",
+                "reference_count": i % 11,
+                "origin": origins[i % 4],
+                "updated_at": NOW - timedelta(days=i + 1),
+            }
+            for i in range(40)
+        ),
+    )
+    request = profile_request(member, query="tea")
+    # when
+    with CaptureQueriesContext(connection) as queries:
+        result = recall_resolve(request=request, now=NOW)
+    # then one load, after one read of each stream, and the result is exact
+    loads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("WITH listed")]
+    assert len(loads) == 1
+    assert len(result.entries) == 12
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
 def test_a_fresher_entry_of_a_matching_cluster_wins_although_no_stream_lists_it():
     """Dedupe keeps a cluster's freshest entry. The clusters are read, in the statement
     that loads the listed entries, from their stalest listed entry on, per stored key, so
