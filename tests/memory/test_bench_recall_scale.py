@@ -1,12 +1,15 @@
 """`bench_recall --scale --against CHECKOUT` times another checkout's recall store beside
 this one, query by query on the same data, so a before/after is one command."""
 
+import io
+import json
 from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.core.management.base import CommandError
 
+from iris_site.models import User
 from memory.management.commands import bench_recall as bench
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +40,8 @@ def test_against_times_the_other_store_in_the_same_rounds_and_compares_its_ids()
             wraps=options["against_store"].recall_resolve,
         ) as against,
     ):
-        run = bench.Command()._one_size(40, options)
+        command = bench.Command()
+        run = command._one_size(command._create(40, options), options)
     # then the other store answered every query of every round and of the warm-up, its
     # figures beside this code's, with the same ids as this code and the reference
     assert against.call_count == options["warmup"] + options["queries"] * options["rounds"]
@@ -45,3 +49,32 @@ def test_against_times_the_other_store_in_the_same_rounds_and_compares_its_ids()
     assert run["identical_ids"] is True
     assert run["in_process_against"]["p50"] > 0
     assert run["in_process"]["p50"] > 0
+
+
+def test_every_size_is_timed_again_in_the_same_rounds_for_the_ratio():
+    """Timed one size after the other, the machine's drift between sizes moves their
+    ratio; the summary's ratio comes from a pass where the sizes alternate query by
+    query (both stores with --against), and every member is deleted afterwards."""
+    # given two sizes and this checkout as the one to compare against
+    options = {
+        "scale": [20, 40],
+        "seed": 7,
+        "queries": 3,
+        "warmup": 1,
+        "rounds": 2,
+        "reference_timed": 1,
+        "against_store": bench._store_of(str(settings.BASE_DIR)),
+    }
+    command = bench.Command(stdout=io.StringIO())
+    # when
+    with mock.patch.object(bench, "_vacuum_analyze"):
+        command._scale(options)
+    # then the summary's ratio is the interleaved pass's, for both stores
+    summary = json.loads(command.stdout.getvalue().strip().splitlines()[-1])
+    interleaved = summary["interleaved"]
+    assert set(interleaved) == {"this", "against"}
+    assert set(interleaved["this"]) == {"20", "40"}
+    this = interleaved["this"]
+    assert summary["ratio_p50_40_over_20"] == round(this["40"]["p50"] / this["20"]["p50"], 2)
+    assert "ratio_p50_40_over_20_against" in summary
+    assert not User.objects.filter(email__endswith="@bench.invalid").exists()

@@ -1098,7 +1098,7 @@ INDEX_MODELS = (MemoryEntryTerm, MemoryStem, MemoryCorpusShard, MemoryContextAnc
 def index_bytes() -> dict[str, int] | None:
     """`pg_total_relation_size` (table, indexes, TOAST) of each index table: the postings,
     the vocabulary, the counter shards and the context anchors (PostgreSQL only; the
-    bench's database holds the benchmark member alone)."""
+    bench takes what one member's writes add to them, in a database of its own)."""
     if connection.vendor != "postgresql":
         return None
     sizes = {}
@@ -1159,6 +1159,52 @@ def _store_of(checkout: str | None):
     sys.modules[name] = module  # its dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
+
+
+@dataclass(frozen=True)
+class _Member:
+    """One size's synthetic member, as `Command._create` wrote it."""
+
+    n: int
+    synthetic: Synthetic
+    insert_seconds: float
+    index_bytes: dict[str, int] | None
+
+
+def _consents_grant(member: User) -> None:
+    """The consents the bench's recalls need, in the member's ledger."""
+    for consent_type in CONSENTS:
+        consent_event_append(
+            member=member,
+            consent_type=consent_type,
+            kind="grant",
+            legal_basis="consent",
+            capture_method="settings-toggle",
+            terms_version="2026-11",
+            witness="system:bench",
+            actor=Actor.system("bench"),
+        )
+
+
+def _request_builder(member: User) -> Callable[[BenchQuery, datetime], Any]:
+    """A bench query as the `assistant` consumer's recall request for ``member``: the
+    HTTP part's client has exactly these capabilities (the table's row, no narrowing)."""
+    capabilities = capabilities_for(Consumer.ASSISTANT)
+
+    def build(q: BenchQuery, now: datetime):
+        return recall_request_build(
+            member_id=member.pk,
+            capabilities=capabilities,
+            surface=q.surface,
+            scope=q.scope,
+            query=q.query,
+            context=q.context,
+            crisis_frame=q.crisis_frame,
+            safety_critical_context=q.safety_critical_context,
+            now=now,
+        )
+
+    return build
 
 
 def require_scratch_database() -> None:
@@ -1302,28 +1348,43 @@ class Command(BaseCommand):
         figures: dict[str, Any] = {}
         identical = True
         peak_mb = 0.0
-        for n in sizes:
-            run = self._one_size(n, options)
-            figures[str(n)] = run
-            identical = identical and run["identical_ids"]
-            peak_mb = max(peak_mb, run["peak_traced_mb_production"])
-            self.stdout.write(
-                f"N={n:>7}: in-process p50 {run['in_process']['p50']} ms "
-                f"p95 {run['in_process']['p95']} ms | recall_run p50 "
-                f"{run['recall_run']['p50']} ms | HTTP p50 {run['http']['p50']} ms "
-                f"p95 {run['http']['p95']} ms | reference p50 {run['reference']['p50']} ms "
-                f"(x{run['speedup_vs_reference']}) | identical ids: {run['identical_ids']} | "
-                f"index {run['index_bytes_per_entry']} B/entry | write-path index p50 "
-                f"{run['write_index_ms']['p50']} ms"
-            )
-            if "in_process_against" in run:
+        members: dict[int, _Member] = {}
+        try:
+            for n in sizes:
+                members[n] = self._create(n, options)
+            for n in sizes:
+                run = self._one_size(members[n], options)
+                figures[str(n)] = run
+                identical = identical and run["identical_ids"]
+                peak_mb = max(peak_mb, run["peak_traced_mb_production"])
                 self.stdout.write(
-                    f"N={n:>7}: --against in-process p50 {run['in_process_against']['p50']} ms"
-                    f" p95 {run['in_process_against']['p95']} ms (this code"
-                    f" {run['in_process']['p50']} / {run['in_process']['p95']}, the same"
-                    f" rounds) | the same ids: {run['identical_to_against']}"
+                    f"N={n:>7}: in-process p50 {run['in_process']['p50']} ms "
+                    f"p95 {run['in_process']['p95']} ms | recall_run p50 "
+                    f"{run['recall_run']['p50']} ms | HTTP p50 {run['http']['p50']} ms "
+                    f"p95 {run['http']['p95']} ms | reference p50 {run['reference']['p50']} ms "
+                    f"(x{run['speedup_vs_reference']}) | identical ids: {run['identical_ids']} | "
+                    f"index {run['index_bytes_per_entry']} B/entry | write-path index p50 "
+                    f"{run['write_index_ms']['p50']} ms"
                 )
+                if "in_process_against" in run:
+                    self.stdout.write(
+                        f"N={n:>7}: --against in-process p50 {run['in_process_against']['p50']}"
+                        f" ms p95 {run['in_process_against']['p95']} ms (this code"
+                        f" {run['in_process']['p50']} / {run['in_process']['p95']}, the same"
+                        f" rounds) | the same ids: {run['identical_to_against']}"
+                    )
+            interleaved = self._interleaved([members[n] for n in sizes], options)
+        finally:
+            for member in members.values():
+                _cleanup(member.synthetic.member.pk, member.synthetic.tenant.pk)
         smallest, largest = str(sizes[0]), str(sizes[-1])
+        for name, times in interleaved.items():
+            self.stdout.write(
+                f"Every size in the same rounds ({name}): "
+                + " | ".join(f"N={n:>7} p50 {times[n]['p50']} p95 {times[n]['p95']}" for n in times)
+                + f" | ratio {round(times[largest]['p50'] / times[smallest]['p50'], 2)}"
+            )
+        this = interleaved["this"]
         summary = {
             "benchmark": "recall-scale",
             "database": connection.vendor,
@@ -1332,8 +1393,14 @@ class Command(BaseCommand):
             f" each query's median of {options['rounds']} rounds",
             "recall_run_means": "recall_service.recall_run in-process, writes rolled back",
             "http_means": "POST /api/v1/members/{id}/recall/ over 127.0.0.1, writes rolled back",
+            "interleaved_means": "in-process as above, every size's query i in the same round"
+            " one after the other (the machine's drift hits every size alike): the ratio",
             "sizes": figures,
+            "interleaved": interleaved,
             f"ratio_p50_{largest}_over_{smallest}": round(
+                this[largest]["p50"] / this[smallest]["p50"], 2
+            ),
+            f"ratio_p50_{largest}_over_{smallest}_sizes_apart": round(
                 figures[largest]["in_process"]["p50"] / figures[smallest]["in_process"]["p50"], 2
             ),
             f"ratio_http_p50_{largest}_over_{smallest}": round(
@@ -1344,11 +1411,16 @@ class Command(BaseCommand):
             "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "identical_ids": identical,
         }
+        if "against" in interleaved:
+            against = interleaved["against"]
+            summary[f"ratio_p50_{largest}_over_{smallest}_against"] = round(
+                against[largest]["p50"] / against[smallest]["p50"], 2
+            )
         self.stdout.write(json.dumps(summary))
 
-    def _one_size(self, n: int, options: dict) -> dict[str, Any]:
-        seed = options["seed"]
-        now = timezone.now()
+    def _create(self, n: int, options: dict) -> _Member:
+        """A synthetic member of ``n`` entries, kept until the run ends, and what its
+        writes added to the index tables."""
         tenant = Tenant.objects.create(name=f"Bench {n}", slug=f"bench-{uuid.uuid4().hex[:12]}")
         member = User.objects.create_user(
             email=f"bench-{uuid.uuid4().hex[:12]}@bench.invalid",
@@ -1356,57 +1428,90 @@ class Command(BaseCommand):
             kind=UserKind.MEMBER,
         )
         TenantMembership.objects.create(tenant=tenant, user=member)
+        before = index_bytes()
+        now = timezone.now()
         try:
             insert_seconds, synthetic = _timed(
-                lambda: populate(member, tenant, n, now=now, seed=seed)
+                lambda: populate(member, tenant, n, now=now, seed=options["seed"])
             )
-            _vacuum_analyze()
-            sizes = index_bytes()
-            self.stdout.write(f"N={n:>7}: inserted in {insert_seconds:.1f} s")
-            with transaction.atomic():
-                try:
-                    run = self._measure(synthetic, n, options, insert_seconds)
-                    run["write_index_ms"] = write_index_cost(synthetic, 50, seed=options["seed"])
-                finally:
-                    transaction.set_rollback(True)
-            run["index_bytes"] = sizes
-            run["index_bytes_per_entry"] = round(sum(sizes.values()) / n) if sizes else None
-            return run
-        finally:
+        except BaseException:
             _cleanup(member.pk, tenant.pk)
+            raise
+        _vacuum_analyze()
+        after = index_bytes()
+        added = None
+        if before is not None and after is not None:
+            added = {table: after[table] - before[table] for table in after}
+        self.stdout.write(f"N={n:>7}: inserted in {insert_seconds:.1f} s")
+        return _Member(n, synthetic, insert_seconds, added)
+
+    def _one_size(self, sized: _Member, options: dict) -> dict[str, Any]:
+        with transaction.atomic():
+            try:
+                run = self._measure(sized.synthetic, sized.n, options, sized.insert_seconds)
+                run["write_index_ms"] = write_index_cost(sized.synthetic, 50, seed=options["seed"])
+            finally:
+                transaction.set_rollback(True)
+        sizes = sized.index_bytes
+        run["index_bytes"] = sizes
+        run["index_bytes_per_entry"] = round(sum(sizes.values()) / sized.n) if sizes else None
+        return run
+
+    def _interleaved(self, sized: list[_Member], options: dict) -> dict[str, dict[str, Any]]:
+        """Every size's in-process times again, the sizes alternating query by query in
+        the same rounds (and, with --against, both stores): timed one size after the
+        other, a machine whose speed drifts by a fifth in minutes (this one does) moves
+        the ratio by as much."""
+        resolvers = {"this": recall_resolve}
+        if options.get("against_store") is not None:
+            resolvers["against"] = options["against_store"].recall_resolve
+        samples: dict[str, dict[int, list[list[float]]]] = {name: {} for name in resolvers}
+        with transaction.atomic():
+            try:
+                plans = {}
+                for member in sized:
+                    _consents_grant(member.synthetic.member)
+                    queries = bench_queries(
+                        member.synthetic, options["queries"], seed=options["seed"]
+                    )
+                    build = _request_builder(member.synthetic.member)
+                    plans[member.n] = (queries, build, [timezone.now() for _ in queries])
+                    for name, resolve_in in resolvers.items():
+                        samples[name][member.n] = [[] for _ in queries]
+                        for q in queries[: options["warmup"]]:
+                            now = timezone.now()
+                            resolve_in(request=build(q, now), now=now)
+                pairs = [(n, name) for n in plans for name in resolvers]
+                for round_ in range(options["rounds"]):
+                    order = pairs if round_ % 2 == 0 else pairs[::-1]
+                    for index in range(options["queries"]):
+                        for n, name in order:
+                            queries, build, moments = plans[n]
+                            q, now = queries[index], moments[index]
+                            seconds, _ = _timed(
+                                lambda q=q, now=now, build=build, f=resolvers[name]: f(
+                                    request=build(q, now), now=now
+                                )
+                            )
+                            samples[name][n][index].append(seconds)
+            finally:
+                transaction.set_rollback(True)
+        return {
+            name: {
+                str(n): _percentiles([statistics.median(s) for s in per_query])
+                for n, per_query in by_size.items()
+            }
+            for name, by_size in samples.items()
+        }
 
     def _measure(
         self, synthetic: Synthetic, n: int, options: dict, insert_seconds: float
     ) -> dict[str, Any]:
         member = synthetic.member
-        for consent_type in CONSENTS:
-            consent_event_append(
-                member=member,
-                consent_type=consent_type,
-                kind="grant",
-                legal_basis="consent",
-                capture_method="settings-toggle",
-                terms_version="2026-11",
-                witness="system:bench",
-                actor=Actor.system("bench"),
-            )
+        _consents_grant(member)
         queries = bench_queries(synthetic, options["queries"], seed=options["seed"])
         warmup = queries[: options["warmup"]]
-        # The HTTP part's client has exactly these (the table's row, no narrowing).
-        capabilities = capabilities_for(Consumer.ASSISTANT)
-
-        def build(q: BenchQuery, now: datetime):
-            return recall_request_build(
-                member_id=member.pk,
-                capabilities=capabilities,
-                surface=q.surface,
-                scope=q.scope,
-                query=q.query,
-                context=q.context,
-                crisis_frame=q.crisis_frame,
-                safety_critical_context=q.safety_critical_context,
-                now=now,
-            )
+        build = _request_builder(member)
 
         def production(q: BenchQuery, now: datetime, resolve_in=recall_resolve):
             return resolve_in(request=build(q, now), now=now)
