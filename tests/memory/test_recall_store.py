@@ -797,6 +797,20 @@ def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(mo
         assert returned(result) == returned(expected)
 
 
+def prior_reads_recorded(monkeypatch) -> list[dict]:
+    """What each read of the prior classes is asked (partitions and depth, or the
+    classes to read deeper), in order."""
+    reads = []
+    read = recall_store._prior_classes_read
+
+    def recording(request, shape, now, **how):
+        reads.append(how)
+        return read(request, shape, now, **how)
+
+    monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
+    return reads
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="prior classes: PostgreSQL")
 def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(monkeypatch):
     """Without a query a recall ranks by prior, one (partition, reference bucket, origin)
@@ -819,14 +833,7 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
             for i in range(1, 11)
         ),
     )
-    reads = []
-    read = recall_store._prior_classes_read
-
-    def recording(request, shape, now, **how):
-        reads.append(how)
-        return read(request, shape, now, **how)
-
-    monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
+    reads = prior_reads_recorded(monkeypatch)
     request = profile_request(member, query="")
     # when
     result = recall_resolve(request=request, now=NOW)
@@ -862,14 +869,7 @@ def test_a_recall_by_prior_reads_the_much_used_stated_classes_deep_at_once(monke
             for i in range(5)
         ),
     )
-    reads = []
-    read = recall_store._prior_classes_read
-
-    def recording(request, shape, now, **how):
-        reads.append(how)
-        return read(request, shape, now, **how)
-
-    monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
+    reads = prior_reads_recorded(monkeypatch)
     request = profile_request(member, query="")
     # when
     result = recall_resolve(request=request, now=NOW)

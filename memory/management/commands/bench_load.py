@@ -184,7 +184,6 @@ def seed_scratch(*, members: int, entries: int, seed: int) -> dict[str, Any]:
     from django.utils import timezone
 
     from consent.enums import category_consent_type
-    from consent.services import consent_event_append
     from iris_site.audit.events import Actor
     from iris_site.enums import Consumer
     from iris_site.models import ServiceClient, Tenant, TenantMembership
@@ -195,6 +194,7 @@ def seed_scratch(*, members: int, entries: int, seed: int) -> dict[str, Any]:
         TEMPLATES,
         _vacuum_analyze,
         bench_queries,
+        consents_grant,
         populate,
     )
     from memory.models import MemoryEntry
@@ -209,17 +209,7 @@ def seed_scratch(*, members: int, entries: int, seed: int) -> dict[str, Any]:
         password = secrets.token_urlsafe(18)
         member = member_create(email=f"load-{index}@load.invalid", password=password)
         TenantMembership.objects.get_or_create(tenant=tenant, user=member)
-        for consent_type in consents:
-            consent_event_append(
-                member=member,
-                consent_type=consent_type,
-                kind="grant",
-                legal_basis="consent",
-                capture_method="settings-toggle",
-                terms_version="2026-11",
-                witness="system:bench-load",
-                actor=Actor.system("bench-load"),
-            )
+        consents_grant(member, consents, witness="bench-load")
         synthetic = populate(member, tenant, entries, now=now, seed=seed + index)
         _check_entries(member)
         client = ServiceClient.objects.create(

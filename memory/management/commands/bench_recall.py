@@ -882,19 +882,7 @@ def locomo_ingest(sample: dict[str, Any], *, client: ServiceClient) -> ProductCo
     member = User.objects.create_user(
         email=f"locomo-{uuid.uuid4().hex[:12]}@bench.invalid", password=None, kind=UserKind.MEMBER
     )
-    granted = min(dates.values()) - timedelta(days=1)
-    for consent_type in LOCOMO_CONSENTS:
-        consent_event_append(
-            member=member,
-            consent_type=consent_type,
-            kind="grant",
-            legal_basis="consent",
-            capture_method="settings-toggle",
-            terms_version="2026-11",
-            witness="system:bench",
-            actor=Actor.system("bench"),
-            now=granted,
-        )
+    consents_grant(member, LOCOMO_CONSENTS, now=min(dates.values()) - timedelta(days=1))
     actor = Actor.of(client)
     known: dict[str, str] = {}
     refused = 0
@@ -1171,9 +1159,16 @@ class _Member:
     index_bytes: dict[str, int] | None
 
 
-def _consents_grant(member: User) -> None:
-    """The consents the bench's recalls need, in the member's ledger."""
-    for consent_type in CONSENTS:
+def consents_grant(
+    member: User,
+    consent_types: Iterable[str] = CONSENTS,
+    *,
+    witness: str = "bench",
+    now: datetime | None = None,
+) -> None:
+    """A synthetic member's grants of ``consent_types``, in its ledger (by default the
+    consents the scale bench's recalls need)."""
+    for consent_type in consent_types:
         consent_event_append(
             member=member,
             consent_type=consent_type,
@@ -1181,8 +1176,9 @@ def _consents_grant(member: User) -> None:
             legal_basis="consent",
             capture_method="settings-toggle",
             terms_version="2026-11",
-            witness="system:bench",
-            actor=Actor.system("bench"),
+            witness=f"system:{witness}",
+            actor=Actor.system(witness),
+            now=now,
         )
 
 
@@ -1470,7 +1466,7 @@ class Command(BaseCommand):
             try:
                 plans = {}
                 for member in sized:
-                    _consents_grant(member.synthetic.member)
+                    consents_grant(member.synthetic.member)
                     queries = bench_queries(
                         member.synthetic, options["queries"], seed=options["seed"]
                     )
@@ -1508,7 +1504,7 @@ class Command(BaseCommand):
         self, synthetic: Synthetic, n: int, options: dict, insert_seconds: float
     ) -> dict[str, Any]:
         member = synthetic.member
-        _consents_grant(member)
+        consents_grant(member)
         queries = bench_queries(synthetic, options["queries"], seed=options["seed"])
         warmup = queries[: options["warmup"]]
         build = _request_builder(member)
