@@ -1117,12 +1117,14 @@ def _prior_stream(
     per_class: int,
     size: int,
     *,
-    partitions: list[tuple[str, str, str]] | None = None,
+    partitions: Sequence[tuple[str, str, str]] | None,
     previous: _Stream | None = None,
     deepen: Callable[[float], bool] | None = None,
 ) -> _Stream:
     """Active entries of the reachable partitions of ``kinds`` by weighted prior, best
-    first.
+    first. ``partitions``: those partitions, each of one of ``kinds`` (the caller's
+    `_prior_partitions`, narrowed to the kinds read), or None where they cannot be
+    listed.
 
     On PostgreSQL each (partition, reference bucket, origin) class is one range of the
     `memory_recall_prior` index, in which the prior falls with the recency anchor: the
@@ -1139,12 +1141,8 @@ def _prior_stream(
         read = _prior_classes_read(request, shape, now, depths=depths) if depths else {}
         classes.update((key, read.get(key, _PriorClass((), d))) for key, d in depths.items())
     else:
-        if partitions is None:
-            partitions = _prior_partitions(request)
-        if partitions is not None:
-            partitions = [p for p in partitions if p[0] in kinds]
-            if not partitions:
-                return _Stream([], None)
+        if partitions is not None and not partitions:
+            return _Stream([], None)
         if connection.vendor != "postgresql" or partitions is None:
             rows = list(
                 _pool(request, kinds)
@@ -1507,7 +1505,8 @@ def recall_resolve(
         survivors = _survivors(request, _pool(request, reach.kinds), now)
         loaded.update(_candidates(survivors, many=True))
         plan.per_class, plan.prior_size = _per_class(limit), first
-        prior = read_prior([(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")])
+        frame = [(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")]
+        prior = read_prior([p for p in frame if p[0] in reach.kinds])
     elif limit and (not query.terms or query.held_by(corpus) < limit):
         # Without a query the prior ranks everything. With fewer entries holding the
         # query's stems than the result takes, entries ranked by their prior alone fill
