@@ -921,17 +921,23 @@ def _matching_stream(
     # The rare stems' postings, read once; then only the common stems' postings of the
     # entries holding a rare one, each probed by (entry, stem).
     listed = ", ".join(f"{s:d}" for s in rare)
+    common = sorted(set(stems) - set(rare))
     rare_postings = (
         f"SELECT t.entry_id, {posting} AS w FROM {table} t WHERE t.stem_id IN ({listed})"  # noqa: S608 - ids, numbers
     )
-    postings = "SELECT r.entry_id, r.w FROM r"
-    common = sorted(set(stems) - set(rare))
-    if common:
-        postings += (
-            f" UNION ALL SELECT t.entry_id, {posting} AS w FROM {table} t"  # noqa: S608 - ids
-            f" WHERE t.stem_id IN ({', '.join(f'{s:d}' for s in common)})"
-            " AND t.entry_id IN (SELECT r.entry_id FROM r)"
-        )
+    if len(rare) == 1 and not common:
+        # One stem's postings hold each entry once (they are keyed by stem and entry):
+        # nothing to sum.
+        grouped = "SELECT p.entry_id, p.w AS total FROM r p"
+    else:
+        postings = "SELECT r.entry_id, r.w FROM r"
+        if common:
+            postings += (
+                f" UNION ALL SELECT t.entry_id, {posting} AS w FROM {table} t"  # noqa: S608 - ids
+                f" WHERE t.stem_id IN ({', '.join(f'{s:d}' for s in common)})"
+                " AND t.entry_id IN (SELECT r.entry_id FROM r)"
+            )
+        grouped = f"SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p GROUP BY p.entry_id"  # noqa: S608 - numbers, fixed names
     origin = "CASE e.origin " + " ".join(f"WHEN %s THEN {n(w)}" for w in ORIGIN_WEIGHTS.values())
     origin += f" ELSE {n(0.0)} END"
     anchor = "COALESCE(e.last_referenced_at, e.updated_at)"
@@ -985,16 +991,21 @@ def _matching_stream(
     # Rows past the prefix cost next to nothing here (all joined rows are ranked anyway)
     # and spare a second query when the gate withholds part of the prefix.
     fetch = MATCHING_READ_AHEAD * size + 1
-    grouped = f"SELECT p.entry_id, SUM(p.w) AS total FROM ({postings}) p GROUP BY p.entry_id"  # noqa: S608 - numbers, fixed names
     # A tail is only likely to be needed where more entries state the rare stems than
     # ``depth`` and, but for the commonest of them, too few to fill the prefix: the
     # result's last entries then hold that one stem alike and only their priors tell
-    # them apart. Else the statement is the head alone, smaller for PostgreSQL to plan
-    # and run (the tail's threshold and bound cost about half a millisecond on a 10k
-    # member). Either way the stream's bound is exact, so a wrong guess costs time,
-    # never a result.
+    # them apart. So too where no common stem is left to lift the holders of two stems
+    # above the rest and the two commonest stems read weigh nearly alike (`TIED_IDF`):
+    # the holders of either then tie on BM25, however many hold the rarer. Else the
+    # statement is the head alone, smaller for PostgreSQL to plan and run (the tail's
+    # threshold and bound cost about half a millisecond on a 10k member). Either way the
+    # stream's bound is exact, so a wrong guess costs time, never a result.
     stated = sorted(corpus.document_frequency.get(t, 0) for t in query.terms[:essential])
-    if sum(stated) <= depth or sum(stated[:-1]) > size:
+    weights_read = sorted(
+        query.idf[t] for t in query.terms[:essential] if corpus.document_frequency.get(t, 0)
+    )
+    tied = not common and len(weights_read) > 1 and weights_read[0] >= TIED_IDF * weights_read[1]
+    if sum(stated) <= depth or (sum(stated[:-1]) > size and not tied):
         statement = (
             f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
             f" SELECT j.entry_id, {score('j')} AS score, MIN(j.total) OVER (),"
@@ -1346,6 +1357,10 @@ MATCHING_EXTRA_DEPTH = 1792
 # How many times the prefix it needs the matching stream lists (the prefix grows by as
 # much when the gate withholds too many of it).
 MATCHING_READ_AHEAD = 4
+# Two stems weigh nearly alike for the matching stream's choice of a tail when the
+# lighter's idf is at least this share of the heavier's: the default blend lets an
+# entry's prior lift its score by a quarter at most (1 / 1.25).
+TIED_IDF = 0.8
 MAX_ROUNDS = 12
 # How many times the result's size (plus 8) a recall's first round loads: on the bench's
 # 100k member, one time left 33 of 50 recalls short after the first round (two or three
