@@ -1577,10 +1577,13 @@ def recall_resolve(
 
         listed = matching_next is not None and matching_next + margin >= last
         deeper = matching_rest is not None and matching_rest + margin >= last
-        # Short of entries while matches remain listed: read more of those first (the
-        # cheapest rows to fill the result with), and only then ask what a common stem
-        # or the prior could add.
-        matches_first = last == -math.inf and (listed or deeper)
+        # While a match the stream already listed could still beat the last entry (or
+        # the result is short and the stream holds more): load more of those first, the
+        # cheapest rows to fill the result with, and only then ask what deeper matches,
+        # a common stem or the prior could add. A result filled, past its few visible
+        # matches, by weak entries the first load brought along (a cluster's fresher
+        # entry, an ended pause) would otherwise send every stream deeper at once.
+        matches_first = listed or (last == -math.inf and deeper)
         common_blocks = not matches_first and common > 0 and beats(common, unread_prior, last)
         # Short of entries with a common stem still unread: its holders are read first
         # (a match nearly always outranks an entry only its prior lifts), and the prior
@@ -1594,9 +1597,9 @@ def recall_resolve(
             plan.essential += 1  # read the next stem's postings too
         if listed:
             plan.matching_size *= 4
-        # Short of entries, the listed matches come first: the stream joins more of the
-        # best by BM25 to their priors only once those are used up.
-        deepen = deeper and not (matches_first and listed)
+        # The listed matches come first: the stream joins more of the best by BM25 to
+        # their priors only once those are used up.
+        deepen = deeper and not listed
         if deepen:
             plan.matching_depth *= 4
         if common_blocks or deepen or (listed and not matching.holds(plan.matching_size)):

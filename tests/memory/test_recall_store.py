@@ -706,6 +706,46 @@ def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkey
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
+def test_weak_entries_the_first_load_brought_along_send_it_to_the_listed_matches_first(
+    monkeypatch,
+):
+    """The best matches are paused, so the first prefix holds two visible ones, and ten
+    ended pauses that match nothing (read with the first load, recalled as active) fill
+    the result with weak entries. The matches the stream already listed past that prefix
+    beat them: they are loaded next, and the prior stream, which the weak last entry
+    would otherwise have sent the recall to, is never read."""
+    # given 30 paused matches above 15 visible ones, and 10 ended pauses about tea
+    paused = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
+    member = stored_member(
+        *[{**paused, "body": "coffee"}] * 30,
+        *(
+            {"body": f"I take my coffee black with a splash of oat milk, note {i}"}
+            for i in range(15)
+        ),
+        *(
+            {**paused, "suppression_ends_at": NOW - timedelta(hours=1), "body": f"green tea {i}"}
+            for i in range(10)
+        ),
+    )
+    streams = []
+    prior_stream = recall_store._prior_stream
+
+    def counting(*args, **kwargs):
+        streams.append("prior")
+        return prior_stream(*args, **kwargs)
+
+    monkeypatch.setattr(recall_store, "_prior_stream", counting)
+    request = profile_request(member)
+    # when
+    result, matching = recall_counting_matching_statements(request)
+    # then the listed matches fill it, from the one matching statement
+    assert streams == []
+    assert matching == 1
+    assert len(result.entries) == 12
+    assert all("coffee" in e.body for e in result.entries)
+    assert returned(result) == returned(recall_reference(request=request, now=NOW))
+
+
 def test_a_query_few_entries_hold_reads_the_prior_stream_in_the_same_round():
     """Three entries hold the query's word and the result takes twelve: entries that only
     their prior lifts fill the rest, so both streams are read, and loaded, in the first
