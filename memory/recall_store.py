@@ -812,14 +812,15 @@ class _Query:
         return sum(self.idf[t] * self.impact[t] for t in terms) / total if total > 0 else 0.0
 
 
-def _essential_count(query: _Query, corpus: CorpusStats, budget: int = 4000) -> int:
+def _essential_count(query: _Query, corpus: CorpusStats, wanted: int, budget: int = 4000) -> int:
     """How many of the rarest stems to read postings for at first: those no entry states
     (nearly free), then as many as fit in ``budget`` postings by document frequency, at
-    least one."""
+    least one, and more while fewer entries hold them than the result's ``wanted``: their
+    holders alone cannot fill it, and the next stem's would be read in the next round."""
     count, postings, reading = 0, 0, False
     for term in query.terms:
         frequency = corpus.document_frequency.get(term, 0)
-        if frequency and reading and postings + frequency > budget:
+        if frequency and reading and postings + frequency > budget and postings >= wanted:
             break
         postings += frequency
         reading = reading or frequency > 0
@@ -1511,7 +1512,7 @@ def recall_resolve(
 
     matching = prior = None
     if limit and query.terms:
-        plan.essential, plan.matching_size = _essential_count(query, corpus), first
+        plan.essential, plan.matching_size = _essential_count(query, corpus, limit), first
         plan.matching_depth = _matching_depth(limit)
         matching = read_matching()
     if limit and request.crisis_frame:

@@ -28,8 +28,10 @@ from memory.policy import conflict_key
 from memory.recall import (
     RELEVANCE_V1,
     SEED_V1,
+    CorpusStats,
     RecallRequest,
     ScopeKey,
+    bm25,
     jaccard,
     resolve,
     term_stats_for,
@@ -687,7 +689,7 @@ def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkey
         *({"body": f"a trip with friends, stop {i}"} for i in range(80)),
         *({"body": f"I like my tea green, cup {i}"} for i in range(40)),
     )
-    monkeypatch.setattr(recall_store, "_essential_count", lambda query, corpus: 1)
+    monkeypatch.setattr(recall_store, "_essential_count", lambda query, corpus, wanted: 1)
     streams = []
     prior_stream = recall_store._prior_stream
 
@@ -1065,3 +1067,23 @@ def test_a_smaller_result_joins_proportionally_fewer_matches_at_first(limit, dep
     """The first matching statement joins `MATCHING_DEPTH` matches for the assistant's
     twelve entries, proportionally fewer for a smaller result, never below a quarter."""
     assert recall_store._matching_depth(limit) == depth
+
+
+@pytest.mark.parametrize(
+    ("frequencies", "wanted", "count"),
+    [
+        ({"larack": 1, "birthday": 11_793}, 12, 2),  # one holder cannot fill twelve
+        ({"larack": 1, "birthday": 11_793}, 1, 1),
+        ({"know": 0, "pruzulvill": 11, "trip": 5_852}, 12, 3),
+        ({"klem": 518, "garden": 3_195, "recommend": 6_044}, 12, 2),  # the budget holds
+    ],
+)
+def test_the_first_read_takes_the_next_stem_while_the_rarer_cannot_fill_the_result(
+    frequencies, wanted, count
+):
+    """The rarest stems are read at first within a budget of postings, and past it while
+    fewer entries hold them than the result wants: the next round would read the next
+    stem anyway (figures from the bench's 100k member)."""
+    corpus = CorpusStats(100_000, 1_000_000, 0, frequencies)
+    query = recall_store._Query.of(frequencies, corpus, bm25, {})
+    assert recall_store._essential_count(query, corpus, wanted) == count
