@@ -579,6 +579,19 @@ def recall_counting_matching_statements(request: RecallRequest):
     return result, sum(1 for sql in statements if sql.startswith("WITH r AS") and postings in sql)
 
 
+def prior_streams_read(monkeypatch) -> list[str]:
+    """One "prior" for each read of the prior stream, in order."""
+    streams = []
+    prior_stream = recall_store._prior_stream
+
+    def counting(*args, **kwargs):
+        streams.append("prior")
+        return prior_stream(*args, **kwargs)
+
+    monkeypatch.setattr(recall_store, "_prior_stream", counting)
+    return streams
+
+
 def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_again():
     """The best matches are paused, so the first prefix loaded leaves the result short;
     the stream listed past that prefix, so the next ones come from what it already read:
@@ -690,14 +703,7 @@ def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkey
         *({"body": f"I like my tea green, cup {i}"} for i in range(40)),
     )
     monkeypatch.setattr(recall_store, "_essential_count", lambda query, corpus, wanted: 1)
-    streams = []
-    prior_stream = recall_store._prior_stream
-
-    def counting(*args, **kwargs):
-        streams.append("prior")
-        return prior_stream(*args, **kwargs)
-
-    monkeypatch.setattr(recall_store, "_prior_stream", counting)
+    streams = prior_streams_read(monkeypatch)
     request = profile_request(member, query="trip to Pruzulville")
     # when
     result, matching = recall_counting_matching_statements(request)
@@ -729,14 +735,7 @@ def test_weak_entries_the_first_load_brought_along_send_it_to_the_listed_matches
             for i in range(10)
         ),
     )
-    streams = []
-    prior_stream = recall_store._prior_stream
-
-    def counting(*args, **kwargs):
-        streams.append("prior")
-        return prior_stream(*args, **kwargs)
-
-    monkeypatch.setattr(recall_store, "_prior_stream", counting)
+    streams = prior_streams_read(monkeypatch)
     request = profile_request(member)
     # when
     result, matching = recall_counting_matching_statements(request)
