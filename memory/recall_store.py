@@ -1021,8 +1021,12 @@ def _matching_stream(
         # A match past the ``depth`` joined has at most the lowest BM25 joined.
         following = found[0][2] if found and found[0][3] > depth else None
     else:
+        ctes = f"r AS MATERIALIZED ({rare_postings}), g AS MATERIALIZED ({grouped})"
+        if len(rare) == 1 and not common:
+            # One stem: its postings are the sums already, read once.
+            ctes = f"g AS MATERIALIZED (SELECT p.entry_id, p.w AS total FROM ({rare_postings}) p)"  # noqa: S608 - numbers, fixed names
         statement = (
-            f"WITH r AS MATERIALIZED ({rare_postings}), g AS MATERIALIZED ({grouped}),"  # noqa: S608 - numbers, fixed names
+            f"WITH {ctes},"  # noqa: S608 - numbers, fixed names
             # The best ``depth`` by BM25, with their prior and whether they can surface.
             f" head AS MATERIALIZED (SELECT g.entry_id, g.total, {prior} AS prior,"
             f" CASE WHEN {surfaces} THEN 1 ELSE 0 END AS surfaces FROM (SELECT * FROM g"
@@ -1038,9 +1042,13 @@ def _matching_stream(
             f" JOIN {entries} e ON e.id = g.entry_id),"
             " j AS (SELECT entry_id, total, prior FROM head UNION ALL"
             " SELECT entry_id, total, prior FROM tail)"
-            # The joined rows, best first, with the highest BM25 of a match not joined.
-            f" SELECT j.entry_id, {score('j')} AS score, (SELECT MAX(g.total) FROM g"
-            " WHERE g.entry_id NOT IN (SELECT j.entry_id FROM j)) FROM j"
+            # The joined rows, best first, with the highest BM25 of a match not joined:
+            # they are the first of ``g`` by BM25 (then id), so it is their lowest BM25
+            # where more matches have that much, else the best below it (no anti-join).
+            f" SELECT j.entry_id, {score('j')} AS score, (SELECT CASE WHEN COUNT(*)"
+            " FILTER (WHERE g.total >= b.least) > (SELECT COUNT(*) FROM j) THEN b.least"
+            " ELSE MAX(g.total) FILTER (WHERE g.total < b.least) END FROM g,"
+            " (SELECT MIN(j.total) AS least FROM j) b GROUP BY b.least) FROM j"
             " ORDER BY score DESC, j.entry_id LIMIT %s"
         )
         wanted = max(1, wanted)

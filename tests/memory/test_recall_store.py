@@ -576,7 +576,9 @@ def recall_counting_matching_statements(request: RecallRequest):
         result = recall_resolve(request=request, now=NOW)
     postings = MemoryEntryTerm._meta.db_table
     statements = [q["sql"] for q in queries.captured_queries]
-    return result, sum(1 for sql in statements if sql.startswith("WITH r AS") and postings in sql)
+    return result, sum(
+        1 for sql in statements if sql.startswith(("WITH r AS", "WITH g AS")) and postings in sql
+    )
 
 
 def prior_streams_read(monkeypatch) -> list[str]:
