@@ -926,9 +926,10 @@ def _matching_stream(
     rare_postings = (
         f"SELECT t.entry_id, {posting} AS w FROM {table} t WHERE t.stem_id IN ({listed})"  # noqa: S608 - ids, numbers
     )
-    if len(rare) == 1 and not common:
-        # One stem's postings hold each entry once (they are keyed by stem and entry):
-        # nothing to sum.
+    # One stem's postings hold each entry once (they are keyed by stem and entry):
+    # nothing to sum.
+    single = len(rare) == 1 and not common
+    if single:
         grouped = "SELECT p.entry_id, p.w AS total FROM r p"
     else:
         postings = "SELECT r.entry_id, r.w FROM r"
@@ -1022,8 +1023,7 @@ def _matching_stream(
         following = found[0][2] if found and found[0][3] > depth else None
     else:
         ctes = f"r AS MATERIALIZED ({rare_postings}), g AS MATERIALIZED ({grouped})"
-        if len(rare) == 1 and not common:
-            # One stem: its postings are the sums already, read once.
+        if single:  # its postings are the sums already: materialized once, as ``g``
             ctes = f"g AS MATERIALIZED (SELECT p.entry_id, p.w AS total FROM ({rare_postings}) p)"  # noqa: S608 - numbers, fixed names
         statement = (
             f"WITH {ctes},"  # noqa: S608 - numbers, fixed names
