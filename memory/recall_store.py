@@ -1022,9 +1022,12 @@ def _matching_stream(
         # A match past the ``depth`` joined has at most the lowest BM25 joined.
         following = found[0][2] if found and found[0][3] > depth else None
     else:
-        ctes = f"r AS MATERIALIZED ({rare_postings}), g AS MATERIALIZED ({grouped})"
-        if single:  # its postings are the sums already: materialized once, as ``g``
-            ctes = f"g AS MATERIALIZED (SELECT p.entry_id, p.w AS total FROM ({rare_postings}) p)"  # noqa: S608 - numbers, fixed names
+        # One stem's postings are the sums already: materialized once, as ``g``.
+        ctes = (
+            f"g AS MATERIALIZED (SELECT p.entry_id, p.w AS total FROM ({rare_postings}) p)"  # noqa: S608 - numbers, fixed names
+            if single
+            else f"r AS MATERIALIZED ({rare_postings}), g AS MATERIALIZED ({grouped})"
+        )
         statement = (
             f"WITH {ctes},"  # noqa: S608 - numbers, fixed names
             # The best ``depth`` by BM25, with their prior and whether they can surface.
