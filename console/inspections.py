@@ -41,8 +41,8 @@ from inspection.services import (
 from iris_site.api.gated import INSPECTION, content_free, content_view
 from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError, NotFound
+from memory.access.gate import ContentKind
 from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
-from memory.gate import ContentKind
 from memory.policy import KIND_BLUEPRINTS
 
 _S = InspectionState

@@ -52,8 +52,8 @@ from iris_site.errors import InvalidInput, NotPermitted
 from iris_site.idempotency import Scope, idempotent, key_problem
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
-from memory.gate import ContentKind, Reader, ReaderKind
-from memory.member_settings import surface_pause_check
+from memory.access.gate import ContentKind, Reader, ReaderKind
+from memory.controls import surface_pause_check
 from memory.selectors import principal_capabilities
 
 # DRF's RegexField uses Python's `re`; the contract's pattern is valid there too.

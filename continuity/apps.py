@@ -7,6 +7,6 @@ class ContinuityConfig(AppConfig):
     def ready(self) -> None:
         from continuity import receivers  # noqa: F401 - connects the signal receivers
         from continuity.stores import CONTINUATION_TOKENS_STORE
-        from memory.stores import content_store_register
+        from memory.forgetting.stores import content_store_register
 
         content_store_register(CONTINUATION_TOKENS_STORE)

@@ -1,6 +1,6 @@
 """Continuity's pure rules: conflict resolution between devices, who may read or write
 which surface, and the device reference. Who may read a sensitive token is the read
-gate's token rule (`memory.gate.decide`; its SQL twin is in `continuity.selectors`).
+gate's token rule (`memory.access.gate.decide`; its SQL twin is in `continuity.selectors`).
 
 No ORM: these rules are tested without a database.
 """

@@ -1,6 +1,6 @@
 """Reads of continuation tokens. Every token returned passes the read gate.
 
-The rule is `memory.gate.decide` on `token_item(token)`: a token naming sensitive
+The rule is `memory.access.gate.decide` on `token_item(token)`: a token naming sensitive
 categories is readable by a service client only on the device that wrote it (the
 authenticated client recorded at write AND the device id it recorded) or under the
 member's `cross_device` grant it names, while that grant is in force. `_readable` is its
@@ -27,7 +27,7 @@ from continuity.enums import Posture, Surface
 from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.policy import RECENT_DEFAULT, RECENT_MAX, resumes_mid_segment
 from iris_site.errors import NotFound
-from memory.gate import (
+from memory.access.gate import (
     CROSS_DEVICE_REQUIRED,
     ContentItem,
     ContentKind,

@@ -26,7 +26,7 @@ from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput, NotFound, NotPermitted
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
-from memory.member_settings import surface_pause_check
+from memory.controls import surface_pause_check
 from memory.selectors import ensure_no_pending_clear
 
 POLICY_ID = "iris.continuity.tokens.v1"

@@ -1,5 +1,5 @@
 """Continuity's content store (registered from `ContinuityConfig.ready()` in the registry
-of `memory.stores`): continuation tokens carry references and posture, never content, but
+of `memory.forgetting.stores`): continuation tokens carry references and posture, never content, but
 their anchor and cursor are strings a surface chose. A token whose anchor or cursor names
 an erased entry or repeats its text goes with it (its notices by cascade; a retry of the
 write that made it is then 410, `iris_site.idempotency`)."""
@@ -8,7 +8,7 @@ from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.services import POLICY_ID
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from memory.stores import ContentStore, Erasure
+from memory.forgetting.stores import ContentStore, Erasure
 
 
 def _matching(erasure: Erasure) -> list:

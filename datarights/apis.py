@@ -52,7 +52,7 @@ from iris_site.errors import NotFound
 from iris_site.idempotency import Scope, body_without, idempotent
 from iris_site.permissions import IsMember, operator_with_roles
 from iris_site.selectors import operator_tenant_id
-from memory.gate import ContentKind
+from memory.access.gate import ContentKind
 
 IsDataRightsOperator = operator_with_roles(OperatorRole.LEGAL, OperatorRole.ADMIN)
 

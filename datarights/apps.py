@@ -9,7 +9,7 @@ class DatarightsConfig(AppConfig):
         from datarights.selectors import datarights_request_is_open
         from datarights.stores import EXPORT_FILES_STORE
         from iris_site.hooks import open_data_rights_request_register
-        from memory.stores import content_store_register
+        from memory.forgetting.stores import content_store_register
 
         content_store_register(EXPORT_FILES_STORE)
         open_data_rights_request_register(datarights_request_is_open)

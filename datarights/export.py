@@ -35,18 +35,18 @@ from datarights.contracts import ExportPayload
 from datarights.policy import art15_information
 from iris_site.audit.checkpoint import audit_member_chain, audit_member_proof
 from iris_site.audit.events import iso
-from memory.dsar import (
+from memory.controls import member_memory_settings_get
+from memory.entities.services import entities_export
+from memory.enums import Lifecycle, MemoryCategory, ScopeKind
+from memory.forgetting.dsar import (
     memory_export_entry_page,
     memory_export_revisions,
     memory_off_the_record_states,
     memory_turn_page,
 )
-from memory.entities import entities_export
-from memory.enums import Lifecycle, MemoryCategory, ScopeKind
-from memory.member_settings import member_memory_settings_get
+from memory.forgetting.stores import short_term_memory_export
 from memory.policy import retention_envelope_for_kind
 from memory.selectors import multi_actor_of, scope_of, suppression_of
-from memory.stores import short_term_memory_export
 
 FORMAT = "iris-dsar-export"
 VERSION = 1

@@ -1,6 +1,6 @@
 """The data-rights rules, pure: the state machine, the statutory clocks, receipts, the
 audit trail's shape, fingerprints and one-time codes (the residue matcher is the
-content-store registry's, `memory.stores`).
+content-store registry's, `memory.forgetting.stores`).
 
 No ORM and no settings: secrets, clocks and time zones are passed in, so everything
 here is tested without a database.

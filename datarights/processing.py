@@ -12,7 +12,7 @@ recording of it is transactional, so a crash in between rewrites the file.
 Delete, in order: snapshot the target ids (entries in scope + summaries derived from
 them); soft only: hold them (hidden from recall and lists) for the grace window; collect
 their text (sealed, for the check); erase them, a batch per transaction, through the one
-erasure service (`memory.erasure`), which purges every registered content store (turns,
+erasure service (`memory.forgetting.erasure`), which purges every registered content store (turns,
 recall records, notices, the term index, short-term memory, continuation tokens, export
 files, revisions, entries, the bundle cache's generation); then what is tied to no entry
 (short-term rows of the deleted categories, or all of them when every scope is deleted);
@@ -72,14 +72,14 @@ from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.policy import canonical_json
 from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
-from memory.dsar import (
+from memory.enums import ScopeKind
+from memory.forgetting.dsar import (
     memory_dsar_target_ids,
     memory_entry_counts,
     memory_hold_place,
     memory_store_counts,
 )
-from memory.enums import ScopeKind
-from memory.erasure import memory_erase, memory_erasure_residue, memory_erasure_texts
+from memory.forgetting.erasure import memory_erase, memory_erasure_residue, memory_erasure_texts
 from memory.services import memory_purge_entries
 
 logger = logging.getLogger(__name__)

@@ -477,7 +477,7 @@ def datarights_cancel(
 ) -> DataRightsRequest:
     """Withdraw a request before work starts; inside a soft delete's grace window this
     re-activates the held entries exactly as they were."""
-    from memory.dsar import memory_hold_release
+    from memory.forgetting.dsar import memory_hold_release
 
     now = now or timezone.now()
     locked = _lock(request.pk)

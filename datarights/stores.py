@@ -1,5 +1,5 @@
 """The data-rights app's content store: the member's export files (registered from
-`DatarightsConfig.ready()` in the registry of `memory.stores`)."""
+`DatarightsConfig.ready()` in the registry of `memory.forgetting.stores`)."""
 
 import html
 import io
@@ -13,7 +13,7 @@ from datarights.events import trail_append
 from datarights.export import member_dir
 from datarights.selectors import datarights_member_artifacts
 from iris_site.audit.events import Actor
-from memory.stores import ContentStore, Erasure, ResidueMatcher
+from memory.forgetting.stores import ContentStore, Erasure, ResidueMatcher
 
 EXPORT_FILES = "export-files"
 

@@ -18,7 +18,7 @@ from consent.selectors import consent_states
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import iso
 from iris_site.audit.selectors import audit_events_for_member
-from memory.entities import entities_export
+from memory.entities.services import entities_export
 from memory.enums import ExpiryAction, Lifecycle, ScopeKind
 from memory.labels import (
     SCOPE_ORDER,

@@ -39,7 +39,7 @@ from datarights.services import (
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
-from memory.gate import ContentKind
+from memory.access.gate import ContentKind
 
 
 def member_required(view):

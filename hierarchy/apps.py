@@ -10,7 +10,7 @@ class HierarchyConfig(AppConfig):
         # receivers belong to the upper part of the app and may.
         from hierarchy import receivers  # noqa: F401 - connects the signal receivers
         from hierarchy.dsar_store import BUNDLE_CACHE_STORE, SHORT_TERM_STORE
-        from memory.stores import content_store_register
+        from memory.forgetting.stores import content_store_register
 
         content_store_register(SHORT_TERM_STORE)
         content_store_register(BUNDLE_CACHE_STORE)

@@ -33,12 +33,12 @@ from hierarchy.transitions import Tier, transition_check
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
-from memory.capabilities import Capabilities
-from memory.entities import recalled_graph
+from memory.access.capabilities import Capabilities
+from memory.access.gate import MemberState, Reader
+from memory.entities.services import recalled_graph
 from memory.enums import RecallContext
-from memory.freshness import freshness
-from memory.gate import MemberState, Reader
-from memory.recall_service import recall_request_build, recall_run
+from memory.policy.freshness import freshness
+from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import memory_auto_forget_first
 
 EPISODIC_LIMIT = 50
@@ -204,7 +204,7 @@ def get_context_bundle(
     through the read gate for a service client with `capabilities` (`actor` is that
     client). A surface, context or scope kind outside them is 403 (`NotPermitted`).
     `entity` narrows the long-term recall to one of the member's entities (404 for
-    another's or a retired one), `as_of` to what held then (`memory.recall_service`);
+    another's or a retired one), `as_of` to what held then (`memory.recall.service`);
     `ltm` carries the entities and relationships of what it returned."""
     transition = transition_check(Tier.READER, Tier.READER, "bundle")
     started = time.perf_counter()

@@ -30,10 +30,10 @@ from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, refusal_payload
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotFound, PolicyRefusal
 from iris_site.models import User
+from memory.access.gate import Reader
+from memory.access.origins import evaluate_origin
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ProvenanceKind, ScopeKind
-from memory.gate import Reader
-from memory.origins import evaluate_origin
 from memory.policy import evaluate_session_profile_promotion
 from memory.services import memory_remember
 
@@ -50,7 +50,7 @@ class ConsolidationInput:
     origin: str = Origin.MODEL_INFERRED
     confidence: float | None = None
     # The member's turns the row came from (turn ids): `session-turn` provenance, the only
-    # way a surface may consolidate a row as the member's own word (`memory.origins`).
+    # way a surface may consolidate a row as the member's own word (`memory.access.origins`).
     turns: tuple[str, ...] = ()
     # Present only to be refused: an existing entry is never rewritten in place.
     entry_id: str | None = None
@@ -327,7 +327,7 @@ def stm_consolidation_preview(
         except DomainError as exc:
             refusal = exc.code
         else:
-            # Who applies it may assert only its own origins (`memory.origins`); the row
+            # Who applies it may assert only its own origins (`memory.access.origins`); the row
             # quotes no turn unless the input names some.
             decision = evaluate_origin(
                 writer=writer,

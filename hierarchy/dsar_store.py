@@ -9,7 +9,7 @@ from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import POLICY_ID, stm_content, stm_purge_member
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from memory.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
+from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
 
 
 def _matching(erasure: Erasure) -> list[ShortTermMemory]:

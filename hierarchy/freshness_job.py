@@ -22,8 +22,8 @@ from hierarchy.models import ReconfirmRequest
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.models import TenantMembership
 from memory.enums import Lifecycle
-from memory.freshness import INFERRED_ORIGINS, staleness
 from memory.models import MemoryEntry, MemoryNotice
+from memory.policy.freshness import INFERRED_ORIGINS, staleness
 from memory.services import memory_reconfirm_ask
 
 POLICY_ID = "iris-hierarchy-freshness-v1"

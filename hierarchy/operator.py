@@ -496,7 +496,7 @@ class LtmLookupKind:
     """What an entity string names; each kind matches its own column only."""
 
     ENTRY_ID = "entry-id"  # a UUID: the entry's id
-    ENTITY = "entity"  # a UUID naming an entity (memory.entities), in any state
+    ENTITY = "entity"  # a UUID naming an entity (memory.entities.services), in any state
     ACTOR_HANDLE = "actor-handle"  # the keyed-hash shape of memory.policy.actor_handle
     SUBJECT = "subject"  # anything else: a subject, which is member content
 

@@ -40,7 +40,7 @@ from iris_site.enums import OperatorRole
 from iris_site.permissions import IsOperator, operator_with_roles
 from iris_site.selectors import operator_tenant_id
 from memory.enums import EntityKind, EntityState, Lifecycle, is_sensitive_category
-from memory.freshness import freshness
+from memory.policy.freshness import freshness
 
 # Member data: never support (ARCHITECTURE.md: support never sees sensitive memory).
 MemberDataOperator = operator_with_roles(

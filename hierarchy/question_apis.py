@@ -14,10 +14,10 @@ from iris_site.audit.events import Actor
 from iris_site.enums import UserKind
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient
+from memory.access.gate import ContentKind
 from memory.enums import RecallContext
-from memory.gate import ContentKind
+from memory.http.serializers import MemoryNoticeSerializer
 from memory.selectors import principal_capabilities
-from memory.serializers import MemoryNoticeSerializer
 
 
 class OpenQuestionsOutputSerializer(serializers.Serializer):

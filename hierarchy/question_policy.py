@@ -2,7 +2,7 @@
 
 A question is about one memory, and a conflict question also carries the proposal that
 would replace it, held as a draft until the member answers. The reader may ask it only
-when the read gate (`memory.gate.decide`) lets it see the memory and the proposal. The
+when the read gate (`memory.access.gate.decide`) lets it see the memory and the proposal. The
 proposal is decided as the entry it would become (active): a draft never surfaces
 otherwise, and every other check (tenant, owner, capabilities, consents, the context, a
 pending full clear, off the record, suppressions, holds) applies to it unchanged.
@@ -11,8 +11,8 @@ pending full clear, off the record, suppressions, holds) applies to it unchanged
 import dataclasses
 from datetime import datetime
 
+from memory.access.gate import ContentItem, MemberState, Reader, decide
 from memory.enums import Lifecycle
-from memory.gate import ContentItem, MemberState, Reader, decide
 
 
 def question_reason(

@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from hierarchy.question_policy import question_reason
 from iris_site.audit.events import Actor, audit_event_append
-from memory.capabilities import Capabilities
-from memory.gate import Reader, ReaderKind
+from memory.access.capabilities import Capabilities
+from memory.access.gate import Reader, ReaderKind
 from memory.models import MemoryEntry, MemoryNotice
-from memory.recall_store import CANDIDATE_COLUMNS, candidate_of
+from memory.recall.store import CANDIDATE_COLUMNS, candidate_of
 from memory.selectors import member_read_state, memory_notice_list
 
 POLICY_ID = "iris-memory-questions-v1"

@@ -4,10 +4,10 @@ it is now. A row erased or expired (its content anonymized), or a consolidated e
 since forgotten, is gone (410)."""
 
 from hierarchy.stm import stm_echo, stm_reader, stm_row_get
+from memory.controls import surface_pause_check
 from memory.enums import Lifecycle, RecallContext
-from memory.member_settings import surface_pause_check
+from memory.http.replays import kept_entry_visible
 from memory.models import MemoryEntry
-from memory.replays import kept_entry_visible
 from memory.selectors import principal_capabilities
 
 

@@ -2,7 +2,7 @@
 expiry (D1, D2). Sits above memory: consent and off-the-record come from their apps.
 
 Every read that returns content passes each row through the read gate
-(`memory.gate.decide`) for the authenticated reader; `stm_item` is the one mapping of a
+(`memory.access.gate.decide`) for the authenticated reader; `stm_item` is the one mapping of a
 row to the gate's content item.
 
 Every write locks, checks the transitions table, saves and appends its episodic event in
@@ -44,16 +44,8 @@ from iris_site.errors import (
 )
 from iris_site.models import User
 from iris_site.services import member_lock
-from memory.capabilities import Capabilities
-from memory.enums import (
-    Lifecycle,
-    MemoryCategory,
-    ScopeKind,
-    StorageGateReason,
-    is_sensitive_category,
-)
-from memory.fingerprints import fingerprint_refusal
-from memory.gate import (
+from memory.access.capabilities import Capabilities
+from memory.access.gate import (
     AUTO_FORGOTTEN,
     ContentItem,
     ContentKind,
@@ -67,8 +59,16 @@ from memory.gate import (
     kind_opted_out,
     standing_reason,
 )
-from memory.member_settings import surface_pause_check
-from memory.recall_store import entries_visible
+from memory.controls import surface_pause_check
+from memory.enums import (
+    Lifecycle,
+    MemoryCategory,
+    ScopeKind,
+    StorageGateReason,
+    is_sensitive_category,
+)
+from memory.forgetting.fingerprints import fingerprint_refusal
+from memory.recall.store import entries_visible
 from memory.selectors import (
     ensure_no_pending_clear,
     member_read_state,

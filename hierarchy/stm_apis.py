@@ -45,11 +45,11 @@ from iris_site.idempotency import Scope, idempotent
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient, operator_with_roles
 from iris_site.selectors import operator_tenant_id
-from memory.capabilities import capability_table_markdown
+from memory.access.capabilities import capability_table_markdown
+from memory.access.gate import ContentKind
 from memory.enums import MemoryCategory, Origin, RecallContext
-from memory.gate import ContentKind
+from memory.http.replays import kept_entry_visible
 from memory.recall.pipeline import MAX_QUERY_CHARS
-from memory.replays import kept_entry_visible
 from memory.selectors import principal_capabilities
 
 SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
@@ -404,7 +404,7 @@ class ShortTermConsolidateApi(APIView):
             reader=_reader(request, member.pk, query["context"]),
         )
         # As a write's answer: a memory the ladder kept instead is named only if the read
-        # gate would show it to this surface (`memory.replays.kept_entry_visible`).
+        # gate would show it to this surface (`memory.http.replays.kept_entry_visible`).
         named = result.created or kept_entry_visible(
             request.user, member_id=member.pk, entry_id=result.entry_id
         )

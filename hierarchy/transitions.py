@@ -100,7 +100,7 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("R2", "stm-read", R, STM, READER, "read",
                "hierarchy.stm.stm_read", "memory.stm.read", "-"),
     Transition("R3", "ltm-read", R, LTM, READER, "read",
-               "memory.recall_service.recall_run", "memory.recall.resolved", "-"),
+               "memory.recall.service.recall_run", "memory.recall.resolved", "-"),
     Transition("R4", "context-bundle", R, READER, READER, "bundle",
                "hierarchy.bundle.get_context_bundle", "memory.bundle.resolved", "30 s cache"),
     # --- recovery -----------------------------------------------------------------------

@@ -46,8 +46,8 @@ from iris_site.audit.enums import ActorType
 from iris_site.enums import OperatorRole
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember, IsOperator
+from memory.access.gate import ContentKind
 from memory.enums import Lifecycle, MemoryCategory, Origin, ScopeKind
-from memory.gate import ContentKind
 
 PATH_CHOICES = [(p, p) for p in ENTRY_PATHS]
 

@@ -9,6 +9,6 @@ class InspectionConfig(AppConfig):
         # Memory's member surfaces (notices API, "who looked" per memory) learn of
         # inspections through its registry: memory may not import inspection.
         from inspection.disclosures import INSPECTION_DISCLOSURES
-        from memory.disclosures import disclosure_source_register
+        from memory.access.disclosures import disclosure_source_register
 
         disclosure_source_register(INSPECTION_DISCLOSURES)

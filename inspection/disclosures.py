@@ -1,5 +1,5 @@
 """What the member is told about inspections, for memory's member surfaces (registered
-in `memory.disclosures` from `InspectionConfig.ready()`, since memory cannot import
+in `memory.access.disclosures` from `InspectionConfig.ready()`, since memory cannot import
 inspection).
 
 Notices: every delivered notice of a sensitive inspection (the compliance notice, as
@@ -15,7 +15,7 @@ from inspection.enums import InspectionState, NoticeState
 from inspection.models import InspectionNotice, InspectionRequest, InspectionSnapshotItem
 from inspection.selectors import inspection_notice_summary, inspection_notices_for_member
 from iris_site.enums import OperatorRole
-from memory.disclosures import DisclosureSource
+from memory.access.disclosures import DisclosureSource
 
 LIMIT = 50
 

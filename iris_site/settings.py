@@ -127,7 +127,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "memory.views.off_the_record_context",
+                "memory.http.views.off_the_record_context",
             ],
         },
     },

@@ -19,9 +19,9 @@ from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import telemetry, views
 from iris_site.api.gated import content_free
 from iris_site.audit.urls import operator_api_urlpatterns as audit_operator_api
-from memory import recall_apis
-from memory.urls import me_api_urlpatterns as memory_me_api
-from memory.urls import service_api_urlpatterns as memory_service_api
+from memory.http.urls import me_api_urlpatterns as memory_me_api
+from memory.http.urls import service_api_urlpatterns as memory_service_api
+from memory.recall import apis as recall_apis
 
 handler404 = "iris_site.api.exceptions.json_not_found_for_api"
 handler500 = "iris_site.api.exceptions.json_server_error_for_api"
@@ -62,7 +62,7 @@ urlpatterns = [
     path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
     path("console/", include("console.urls")),
     path("profile/memory/data/", include((datarights_pages, "datarights"))),
-    path("profile/memory/", include("memory.page_urls")),
+    path("profile/memory/", include("memory.http.page_urls")),
     # The API's own description holds no member content (framework views are declared here).
     path("api/schema/", content_free(SpectacularAPIView.as_view()), name="schema"),
     path(

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
 from iris_site.audit.events import Actor
 from iris_site.models import ServiceClient
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
 from memory.enums import RecallContext
 from memory.models import (
     ConversationTurn,

@@ -6,9 +6,9 @@ class MemoryConfig(AppConfig):
 
     def ready(self) -> None:
         from memory import receivers  # noqa: F401 - connects the signal receivers
-        from memory.entities import entities_store_register
-        from memory.erasure import memory_stores_register
-        from memory.fingerprints import fingerprints_store_register
+        from memory.entities.services import entities_store_register
+        from memory.forgetting.erasure import memory_stores_register
+        from memory.forgetting.fingerprints import fingerprints_store_register
 
         memory_stores_register()
         fingerprints_store_register()

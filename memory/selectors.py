@@ -13,7 +13,8 @@ from consent.selectors import consent_active, opt_outs_active
 from iris_site.errors import Conflict
 from iris_site.models import TenantMembership
 from iris_site.rawsql import bound_cursor, member_param
-from memory.capabilities import Capabilities, capabilities_for
+from memory.access.capabilities import Capabilities, capabilities_for
+from memory.access.gate import MemberState, Source, Suppression, auto_forget_at
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
     SCOPE_KEY_ADAPTER,
@@ -26,16 +27,15 @@ from memory.contracts import (
 from memory.contracts import (
     MemoryEntry as MemoryEntryContract,
 )
-from memory.enums import Lifecycle, ScopeKind
-from memory.filters import MemoryEntryFilter
-from memory.gate import MemberState, Source, Suppression, auto_forget_at
-from memory.member_settings import DEFAULTS as DEFAULT_SETTINGS
-from memory.member_settings import (
+from memory.controls import DEFAULTS as DEFAULT_SETTINGS
+from memory.controls import (
     MemorySettings,
     member_memory_settings_get,
     months_to_days,
     settings_of,
 )
+from memory.enums import Lifecycle, ScopeKind
+from memory.filters import MemoryEntryFilter
 from memory.models import (
     ConversationTurn,
     MemberMemorySettings,
@@ -73,7 +73,7 @@ def memory_entry_get(*, member_id, entry_id) -> MemoryEntry | None:
 
 def memory_entry_sources(*, member_id, entry_ids: Iterable[str]) -> dict[str, Source]:
     """These entries of this member, by id, as the read gate weighs content derived from
-    them (`memory.gate.Source`), in one query. An id not found (purged, or another
+    them (`memory.access.gate.Source`), in one query. An id not found (purged, or another
     member's) is left out: what that means is the caller's to say."""
     rows = MemoryEntry.objects.filter(member_id=member_id, pk__in=list(entry_ids)).values_list(
         "pk",
@@ -99,7 +99,7 @@ def memory_entry_sources(*, member_id, entry_ids: Iterable[str]) -> dict[str, So
 
 def memory_auto_forget_first(*, member_id, entry_ids: Iterable[str], state: MemberState):
     """The first instant at which the member's auto-forget choices stop the use of one
-    of these entries (`memory.gate.auto_forget_at`), or ``None``: what a cached answer
+    of these entries (`memory.access.gate.auto_forget_at`), or ``None``: what a cached answer
     that holds them must not outlive. One query, none without a choice."""
     if not state.auto_forget_days or not entry_ids:
         return None
@@ -331,9 +331,9 @@ def memory_recall_list(*, member_id, entry_id=None) -> QuerySet[RecallRecord]:
 def memory_entry_who_looked(*, member_id, entry_id, limit: int = 20) -> list[dict]:
     """Who touched one memory, newest first: the recalls that returned it (the surface,
     when, and the rationale it surfaced with) and what the registered disclosure sources
-    (`memory.disclosures`: inspections) report. Each item: `kind` ("recall" or the
+    (`memory.access.disclosures`: inspections) report. Each item: `kind` ("recall" or the
     source's), `who`, `at`, `why`. Never memory content, never an operator's id."""
-    from memory.disclosures import registered_disclosure_sources
+    from memory.access.disclosures import registered_disclosure_sources
 
     items = [
         {

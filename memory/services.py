@@ -18,10 +18,12 @@ from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
-from memory import entities, fingerprints, policy
-from memory.capabilities import capabilities_for
+from memory import policy
+from memory.access.capabilities import capabilities_for
+from memory.access.origins import evaluate_origin, quoted_share
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
-from memory.dsar import memory_turns_purge
+from memory.controls import surface_pause_check
+from memory.entities import services as entities
 from memory.enums import (
     ConflictOutcome,
     ConsentSource,
@@ -33,7 +35,8 @@ from memory.enums import (
     SuppressionReason,
     is_sensitive_category,
 )
-from memory.member_settings import surface_pause_check
+from memory.forgetting import fingerprints
+from memory.forgetting.dsar import memory_turns_purge
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -43,10 +46,9 @@ from memory.models import (
     OffTheRecordSession,
     ServiceClientCapabilities,
 )
-from memory.origins import evaluate_origin, quoted_share
+from memory.recall.context import context_anchors_record, entry_term_stats, with_body
 from memory.recall.rankers import analyze
-from memory.recall_context import context_anchors_record, entry_term_stats, with_body
-from memory.recall_store import corpus_stats_apply, entry_terms_index
+from memory.recall.store import corpus_stats_apply, entry_terms_index
 from memory.selectors import (
     SCOPE_COLUMNS,
     ensure_no_pending_clear,
@@ -321,7 +323,7 @@ class _Evidence:
 
     member_turns: int
     sessions: frozenset[str]
-    # How much of the body the member's quoted turns say (`memory.origins.quoted_share`).
+    # How much of the body the member's quoted turns say (`memory.access.origins.quoted_share`).
     quoted: float
 
 
@@ -960,7 +962,7 @@ RETENTION_REASON = "retention"
 
 def _erasure():
     # Imported here: the erasure service appends revisions through this module.
-    from memory.erasure import memory_erase
+    from memory.forgetting.erasure import memory_erase
 
     return memory_erase
 
@@ -1060,7 +1062,7 @@ def _tombstone_derived_summaries(
 
 
 def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
-    """Forget every mention of a person (`memory.entities.person_forget`)."""
+    """Forget every mention of a person (`memory.entities.services.person_forget`)."""
     return entities.person_forget(member=member, actor_handle=actor_handle, actor=actor)
 
 

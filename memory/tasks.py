@@ -3,12 +3,12 @@
 from crontask import cron
 from django.tasks import task
 
-from memory.retention import retention_sweep
 from memory.services import (
     memory_clear_purge_due,
     memory_pause_expire_due,
     memory_tombstone_purge_due,
 )
+from memory.sweeps.retention import retention_sweep
 
 
 @cron("17 * * * *")

@@ -9,12 +9,12 @@ from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import DomainError, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
+from memory.access.gate import kind_opted_out
+from memory.controls import surface_pause_check
 from memory.enums import ScopeKind
-from memory.gate import kind_opted_out
-from memory.member_settings import surface_pause_check
 from memory.models import ConversationTurn
 from memory.policy import redact_pii_from_text
-from memory.recall_context import neighbour_context_refresh
+from memory.recall.context import neighbour_context_refresh
 from memory.selectors import ensure_no_pending_clear, memory_off_the_record
 
 POLICY_ID = "iris-memory-turns-v1"

@@ -35,7 +35,7 @@ from hierarchy.stm_apis import SCOPE_ID_REGEX
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from iris_site.api.exceptions import error_body
 from iris_site.auth import bearer_principal
-from memory.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED
+from memory.access.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED
 from memory.contracts import (
     Body,
     CategoryValue,

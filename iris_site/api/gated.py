@@ -6,7 +6,7 @@ derived from the URLconf (`tests/trust/test_gate_coverage.py`) fails on any view
 responses carry content fields and that is not declared, and on any declared view whose
 declaration is not one of these:
 
-- ``READ_GATE``: each returned item passed `memory.gate.decide` for the authenticated
+- ``READ_GATE``: each returned item passed `memory.access.gate.decide` for the authenticated
   reader (a service client, with its capabilities) and the member's current state;
 - ``MEMBER_OWN``: the member reading their own content (the gate's member reader: owner
   only), through selectors that filter by the signed-in member;
@@ -16,7 +16,7 @@ declaration is not one of these:
 Pages and views that return no member content at all say so with ``content_free``.
 
 A ``READ_GATE`` declaration is proved at run time, not read from the code:
-`memory.gate.decide` reports the content kind of every item it decides to
+`memory.access.gate.decide` reports the content kind of every item it decides to
 ``gate_consulted``, and the coverage test calls each such view inside ``gate_watch()``
 with content of every declared kind present, then requires that items of each of those
 kinds were decided.
@@ -36,7 +36,7 @@ THROUGH = frozenset({READ_GATE, MEMBER_OWN, INSPECTION, WRITE_ECHO})
 
 @dataclass(frozen=True, slots=True)
 class ContentDeclaration:
-    reads: tuple[str, ...]  # the content kinds it returns (memory.gate.ContentKind)
+    reads: tuple[str, ...]  # the content kinds it returns (memory.access.gate.ContentKind)
     through: str  # one of THROUGH, or "none" for content-free views
 
 
@@ -73,7 +73,7 @@ _consulted: ContextVar[set[str] | None] = ContextVar("iris_gate_consulted", defa
 
 
 def gate_consulted(kind: str) -> None:
-    """`memory.gate.decide` reports each item's content kind (a no-op unless watched)."""
+    """`memory.access.gate.decide` reports each item's content kind (a no-op unless watched)."""
     watched = _consulted.get()
     if watched is not None:
         watched.add(kind)

@@ -7,7 +7,7 @@ class ServiceClientCapabilities(models.Model):
     """A platform operator's narrowing of one service client's capabilities.
 
     Each list, when set, is intersected with the consumer's row of the capability table
-    (`memory.capabilities`), so it can only take away; an empty list takes everything of
+    (`memory.access.capabilities`), so it can only take away; an empty list takes everything of
     that dimension away (the general context always stays). Unset (null) keeps the
     table's value.
     """

@@ -5,7 +5,7 @@ An entity is found again by `digest`, a keyed digest (`iris_site.crypto.keyed_di
 member-namespaced) of its normalised handle or subject, never by its name. A person's
 member-visible label is a Fernet token (`iris_site.crypto.encrypt`, as sensitive short-
 term content is kept), erased when the person is retired; the digest stays so a later
-mention does not bring them back by itself (`memory.entities`).
+mention does not bring them back by itself (`memory.entities.services`).
 """
 
 import uuid

@@ -69,12 +69,12 @@ class MemoryEntry(models.Model):
     # Ranker statistics computed when the body is written, never per recall.
     term_stats = models.JSONField(default=dict)
     # Once forgotten: a keyed digest (HMAC-SHA256 under the server's hash secret) of the
-    # content it had, which is erased (`memory.erasure`). "" until then.
+    # content it had, which is erased (`memory.forgetting.erasure`). "" until then.
     erased_digest = models.CharField(max_length=64, blank=True, editable=False)
 
     expires_at = models.DateTimeField(null=True, blank=True)
     # When the retention envelope or the member's auto-forget choice has the entry
-    # archived or anonymised in place (`memory.retention`); null: no decay.
+    # archived or anonymised in place (`memory.sweeps.retention`); null: no decay.
     decay_at = models.DateTimeField(null=True, blank=True)
     last_referenced_at = models.DateTimeField(null=True, blank=True)
     reference_count = models.PositiveIntegerField(default=0)
@@ -93,7 +93,7 @@ class MemoryEntry(models.Model):
             ),
             models.Index(fields=["member", "lifecycle", "-updated_at"], name="memory_member_life"),
             # A member's conflict clusters, freshest last: recall reads a cluster from an
-            # instant on (`memory.recall_store._entries_load`).
+            # instant on (`memory.recall.store._entries_load`).
             models.Index(
                 fields=["member", "conflict_key", "updated_at"], name="memory_member_conflict"
             ),
@@ -104,7 +104,7 @@ class MemoryEntry(models.Model):
                 condition=~Q(actor_handle=""),
             ),
             models.Index(fields=["scope_kind", "updated_at"], name="memory_retention"),
-            # The decay sweep: entries whose `decay_at` has come (`memory.retention`).
+            # The decay sweep: entries whose `decay_at` has come (`memory.sweeps.retention`).
             models.Index(
                 fields=["decay_at"],
                 name="memory_decay_due",
@@ -120,7 +120,7 @@ class MemoryEntry(models.Model):
             # Recall without a (matching) query ranks by the prior: recency plus two
             # discrete factors. Within one scope partition, reference bucket and origin,
             # the prior falls with the recency anchor, so each class is read best first
-            # (memory.recall_store).
+            # (memory.recall.store).
             models.Index(
                 F("member"),
                 F("scope_kind"),

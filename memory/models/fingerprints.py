@@ -6,7 +6,7 @@ from django.db.models import Q
 class ForgottenFact(models.Model):
     """A keyed fingerprint of one fact the member had forgotten: HMACs of its conflict key
     and of its normalised text, never the text. A write that would re-create the fact is
-    refused until the member states it again themselves (`memory.fingerprints`)."""
+    refused until the member states it again themselves (`memory.forgetting.fingerprints`)."""
 
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="forgotten_facts"

@@ -10,11 +10,11 @@ class MemoryStem(models.Model):
     """One stem of a member's vocabulary, with its document frequency: how many of the
     member's unforgotten entries hold it among their own stems (neighbour context does
     not count). A write changes only the rows of its own stems, by increments
-    (`memory.recall_store.corpus_stats_apply`); the postings name their stem by this
+    (`memory.recall.store.corpus_stats_apply`); the postings name their stem by this
     row. A stem no entry holds any more is deleted. A stem, never text."""
 
     # Stems longer than this are kept under a prefix and a digest of the whole stem
-    # (`memory.recall_store.stem_key`): distinct stems stay distinct rows.
+    # (`memory.recall.store.stem_key`): distinct stems stay distinct rows.
     KEY_LENGTH = 64
 
     id = models.BigAutoField(primary_key=True)
@@ -29,7 +29,7 @@ class MemoryStem(models.Model):
     # were: still bounds): the highest own and context counts and the shortest lengths.
     # Widened by `GREATEST`/`LEAST` as postings are written, so a write touches only its
     # own stems; a recall bounds what the stem can add to any entry's BM25 from them
-    # (`memory.recall_store._impact`) instead of BM25's own ceiling of ``k1 + 1``.
+    # (`memory.recall.store._impact`) instead of BM25's own ceiling of ``k1 + 1``.
     max_own_count = models.PositiveSmallIntegerField(default=0)
     max_context_count = models.PositiveSmallIntegerField(default=0)
     min_length = models.PositiveSmallIntegerField(default=NO_POSTING_LENGTH)
@@ -50,7 +50,7 @@ class MemoryStem(models.Model):
 
 class MemoryCorpusShard(models.Model):
     """A share of a member's document count and total lengths: an entry counts in the
-    shard its id picks (`memory.recall_store.CORPUS_SHARDS`), so no row is rewritten by
+    shard its id picks (`memory.recall.store.CORPUS_SHARDS`), so no row is rewritten by
     every write of a member; a recall sums the member's few shards."""
 
     pk = models.CompositePrimaryKey("member", "shard")

@@ -44,7 +44,7 @@ class MemoryEntryTerm(models.Model):
 class MemoryContextAnchor(models.Model):
     """Where an entry's neighbour context is anchored: a conversation turn its
     `session-turn` provenance cites, by session and position. The context is the stored
-    turns within `NEIGHBOUR_WINDOW` of it (`memory.recall_context`); when a turn is
+    turns within `NEIGHBOUR_WINDOW` of it (`memory.recall.context`); when a turn is
     appended or erased near an anchor, the entries anchored there are re-indexed. Ids
     and positions only."""
 

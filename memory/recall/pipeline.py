@@ -2,7 +2,7 @@
 
 ``resolve(candidates, request, now)`` runs seed 001's nine stages in order:
 
-1-5. the read gate          `memory.gate.decide`, per candidate: tenant boundary, scope
+1-5. the read gate          `memory.access.gate.decide`, per candidate: tenant boundary, scope
                               reachability, the allow-list of the kind it lives in, the
                               member's state (full clear, off the record, base consents),
                               crisis frame, suppression + lifecycle + holds, sensitive
@@ -31,9 +31,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from memory.capabilities import Capabilities
-from memory.enums import Lifecycle, Origin, RecallContext, ScopeKind, SuppressionReason
-from memory.gate import (
+from memory.access.capabilities import Capabilities
+from memory.access.gate import (
     AUTO_FORGOTTEN,
     CONSUMER_NOT_ALLOWED,
     CRISIS_FRAME,
@@ -64,6 +63,7 @@ from memory.gate import (
     is_reachable,
     lifecycle_key,
 )
+from memory.enums import Lifecycle, Origin, RecallContext, ScopeKind, SuppressionReason
 
 from .rankers import (
     CorpusStats,
@@ -161,7 +161,7 @@ class RecallCandidate:
 class RecallRequest:
     """Who asks, from which surface and scope, about what, under which consents.
 
-    ``capabilities`` are the reading service client's (`memory.capabilities`); the
+    ``capabilities`` are the reading service client's (`memory.access.capabilities`); the
     surface and context were checked against them before the request was built.
     ``consent_types`` are every consent type in force (the blueprints' base consents
     come from there); ``consented_categories`` holds bare category names
@@ -316,7 +316,7 @@ class RecallResult:
 def first_failed_gate(
     candidate: RecallCandidate, request: RecallRequest, now: datetime
 ) -> str | None:
-    """The suppression-count key of the read gate (`memory.gate.decide`) for one
+    """The suppression-count key of the read gate (`memory.access.gate.decide`) for one
     candidate, or None when it passes stages 1-5."""
     return decide(candidate.as_item(), request.reader(), request.member_state(), now)
 
@@ -559,7 +559,7 @@ def resolve(
     ``relevance-v1``; ``corpus_stats`` should be the member's (see ``rankers``) and
     falls back to statistics of the candidates that passed the gates. ``withheld``
     counts, by the gate's reason, items the caller did not hand over because the gate
-    withholds their whole kind (`memory.gate.kind_reason`); they join the envelope's
+    withholds their whole kind (`memory.access.gate.kind_reason`); they join the envelope's
     counts and its ``evaluated_count``."""
     semantic = semantic or bm25
     chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)

@@ -17,7 +17,7 @@ from hierarchy.freshness_job import freshness_confidence_run
 from hierarchy.models import ReconfirmRequest
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RetentionReview
-from memory.retention import retention_sweep
+from memory.sweeps.retention import retention_sweep
 from tests.browser.test_csp import Watch, sign_in
 from tests.iris_site.factories import OperatorFactory
 from tests.memory.factories import consenting_member, remember

@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from iris_site.services import token_issue
-from memory.member_settings import member_memory_settings_get
+from memory.controls import member_memory_settings_get
 from memory.models import MemoryEntry
 from tests.browser.test_memory_page import sign_in_with_keyboard, tab_to
 from tests.conftest import http_request

@@ -20,9 +20,9 @@ from iris_site.enums import OperatorRole
 from iris_site.errors import PolicyRefusal
 from iris_site.models import AuditEvent
 from memory.enums import Lifecycle
-from memory.erasure import FORGOTTEN_BODY, memory_erasure_residue
+from memory.forgetting.erasure import FORGOTTEN_BODY, memory_erasure_residue
 from memory.models import MemoryEntry, MemoryRevision, RetentionReview
-from memory.retention import retention_review_decide, retention_sweep
+from memory.sweeps.retention import retention_review_decide, retention_sweep
 from tests.iris_site.factories import OperatorFactory, TenantFactory
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
 

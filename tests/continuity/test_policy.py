@@ -21,8 +21,8 @@ from continuity.policy import (
     resumes_mid_segment,
 )
 from iris_site.enums import Consumer
-from memory.capabilities import capabilities_for
-from memory.gate import ContentItem, ContentKind, MemberState, Reader, ReaderKind, decide
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import ContentItem, ContentKind, MemberState, Reader, ReaderKind, decide
 from tests.continuity.factories import T0
 
 LAPTOP, PHONE = "laptop-1", "phone-1"

@@ -29,8 +29,8 @@ from continuity.services import (
 )
 from iris_site.audit.events import Actor
 from iris_site.errors import InvalidInput, NotFound, NotPermitted
-from memory.capabilities import capabilities_for
-from memory.gate import MemberState, Reader, ReaderKind, decide
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import MemberState, Reader, ReaderKind, decide
 from tests.consent.factories import record
 from tests.continuity.factories import (
     T0,
@@ -347,7 +347,7 @@ def test_the_sql_guard_is_the_twin_of_the_read_gates_token_rule():
     """Every combination of a token (sensitive or not; written by client A, B or none;
     on device 1 or 2; naming the grant in force, an ended one or none) and a service
     reader (client A or B; device 1, 2 or none), with and without the grant in force: the
-    SQL guard returns exactly what `memory.gate.decide` lets through. The member's
+    SQL guard returns exactly what `memory.access.gate.decide` lets through. The member's
     browser gets only what the grant carries."""
     member = MemberFactory()
     client_a, client_b = (

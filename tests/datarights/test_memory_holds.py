@@ -10,10 +10,10 @@ from django.utils import timezone
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.models import AuditEvent
-from memory.capabilities import capabilities_for
-from memory.dsar import memory_held_entry_ids, memory_hold_place, memory_hold_release
+from memory.access.capabilities import capabilities_for
+from memory.forgetting.dsar import memory_held_entry_ids, memory_hold_place, memory_hold_release
 from memory.models import MemoryDeletionHold
-from memory.recall_service import recall_request_build, recall_run
+from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import memory_entry_list
 from tests.datarights.factories import consenting_member, remember
 

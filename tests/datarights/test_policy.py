@@ -31,7 +31,7 @@ from datarights.policy import (
     trail_time,
     verify_by,
 )
-from memory.stores import ResidueMatcher
+from memory.forgetting.stores import ResidueMatcher
 
 UTC_ZONE = ZoneInfo("UTC")
 BERLIN = ZoneInfo("Europe/Berlin")

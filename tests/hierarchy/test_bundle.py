@@ -24,8 +24,8 @@ from hierarchy.stm import (
 from iris_site.audit.events import Actor
 from iris_site.errors import NotPermitted
 from iris_site.models import AuditEvent
-from memory.capabilities import capabilities_for
-from memory.dsar import memory_hold_place, memory_hold_release
+from memory.access.capabilities import capabilities_for
+from memory.forgetting.dsar import memory_hold_place, memory_hold_release
 from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities
 from memory.selectors import principal_capabilities
 from memory.services import (

@@ -7,8 +7,8 @@ import pytest
 
 from hierarchy.freshness_job import freshness_confidence_run, reconfirm_requests_for_member
 from hierarchy.models import ReconfirmRequest
-from memory.freshness import freshness, staleness
 from memory.models import MemoryEntry
+from memory.policy.freshness import freshness, staleness
 from memory.services import memory_confirm
 from tests.hierarchy.stm_factories import events, member_with, service_actor
 from tests.memory.factories import remember

@@ -11,7 +11,7 @@ from hierarchy import metrics as hierarchy_metrics
 from hierarchy.bundle import get_context_bundle
 from hierarchy.consolidation import stm_age_consolidation_run, stm_consolidate
 from hierarchy.stm import stm_expire_due, stm_read, stm_reader
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
 from tests.conftest import TEST_METRICS
 from tests.hierarchy.stm_factories import member_with, service_actor, write
 

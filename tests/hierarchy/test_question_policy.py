@@ -11,9 +11,17 @@ from hypothesis import strategies as st
 
 from hierarchy.question_policy import question_reason
 from iris_site.enums import Consumer
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import (
+    ContentItem,
+    ContentKind,
+    MemberState,
+    Reader,
+    ReaderKind,
+    ScopeKey,
+    decide,
+)
 from memory.enums import Lifecycle, RecallContext
-from memory.gate import ContentItem, ContentKind, MemberState, Reader, ReaderKind, ScopeKey, decide
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)
 MEMBER = "7f0c1a52-0000-4000-8000-000000000001"

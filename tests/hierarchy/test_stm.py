@@ -33,10 +33,10 @@ from hierarchy.transitions import IllegalTransition, Tier
 from iris_site.audit.events import Actor
 from iris_site.crypto import encrypt
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
-from memory.capabilities import capabilities_for
-from memory.dsar import memory_hold_place, memory_hold_release
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
 from memory.enums import SENSITIVE_CATEGORIES, MemoryCategory, RecallContext
-from memory.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
+from memory.forgetting.dsar import memory_hold_place, memory_hold_release
 from memory.models import MemoryEntry
 from memory.services import (
     memory_clear_request,

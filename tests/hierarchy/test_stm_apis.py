@@ -9,7 +9,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from hierarchy.models import ShortTermMemory
-from memory.capabilities import capability_table_markdown
+from memory.access.capabilities import capability_table_markdown
 from memory.models import MemoryEntry
 from tests.conftest import bearer_client
 from tests.hierarchy.stm_factories import events, member_with, write

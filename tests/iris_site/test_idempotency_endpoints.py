@@ -21,7 +21,7 @@ from inspection.models import InspectionRequest
 from iris_site.idempotency import IDEMPOTENCY_TTL
 from iris_site.models import IdempotencyRecord
 from iris_site.services import token_issue
-from memory.dsar import memory_turns_purge
+from memory.forgetting.dsar import memory_turns_purge
 from memory.models import ConversationTurn, MemoryEntry
 from tests.conftest import HttpResponse, http_request
 from tests.continuity.factories import token_body

@@ -8,7 +8,7 @@ from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
-from memory.member_settings import member_memory_settings_set
+from memory.controls import member_memory_settings_set
 from memory.services import RememberResult, memory_confirm, memory_remember
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record
@@ -43,7 +43,7 @@ INFERENCE_JOB = Actor.system("test-inference")
 
 
 def writer_for(member, origin: str) -> Actor:
-    """The writer that may assert `origin` (`memory.origins`): the member for their own
+    """The writer that may assert `origin` (`memory.access.origins`): the member for their own
     word, an operator for copilot notes, a job for inferences, summaries and imports."""
     if origin == "user-stated":
         return Actor.of(member)

@@ -14,7 +14,7 @@ from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, ServiceClient
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import (
     ConversationTurn,

@@ -6,8 +6,9 @@ from unittest import mock
 import pytest
 from django.db import connection
 
-from memory import apis, recall_apis
+from memory.http import apis
 from memory.management.commands import bench_recall as bench
+from memory.recall import apis as recall_apis
 from memory.recall.rankers import TermStats
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_no_checkout_means_no_comparison_and_a_checkout_without_a_store_is_refused(tmp_path):
     assert bench._store_of(None) is None
-    with pytest.raises(CommandError, match=r"No memory/recall_store\.py"):
+    with pytest.raises(CommandError, match=r"No recall store"):
         bench._store_of(str(tmp_path))
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from iris_site.enums import Consumer
 from iris_site.errors import NotPermitted
-from memory.capabilities import (
+from memory.access.capabilities import (
     ADMIN_SURFACE,
     CONSUMER_GRANTS,
     capabilities_for,

@@ -1,4 +1,4 @@
-"""Entities and relationships of long-term memory (`memory.entities`): derived from
+"""Entities and relationships of long-term memory (`memory.entities.services`): derived from
 ordinary remembers, validity intervals closed by supersession, recall as of a time,
 retirement through the erasure service, decay, and the member's API."""
 
@@ -13,20 +13,20 @@ from hierarchy.bundle import get_context_bundle
 from iris_site.audit.events import Actor
 from iris_site.errors import NotFound, PolicyRefusal
 from iris_site.models import AuditEvent
-from memory.capabilities import capabilities_for
-from memory.entities import (
+from memory.access.capabilities import capabilities_for
+from memory.entities.services import (
     entity_detail,
     entity_label,
     entity_retire,
     member_entities,
     recalled_graph,
 )
-from memory.erasure import memory_erasure_residue
+from memory.forgetting.erasure import memory_erasure_residue
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
-from memory.recall_service import recall_request_build, recall_run
-from memory.retention import memory_decay_due
+from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import principal_capabilities
 from memory.services import memory_forget_actor
+from memory.sweeps.retention import memory_decay_due
 from tests.conftest import bearer_client
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import (

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
-from memory.entities import entities_archive_idle, entity_retire
+from memory.entities.services import entities_archive_idle, entity_retire
 from memory.models import MemoryEntity, MemoryEntry
 from tests.hierarchy.stm_factories import events
 from tests.iris_site.factories import OperatorFactory, TenantFactory

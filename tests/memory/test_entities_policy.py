@@ -1,4 +1,4 @@
-"""The pure rules of entities (`memory.entity_policy`): the lifecycle table, relationship
+"""The pure rules of entities (`memory.entities.policy`): the lifecycle table, relationship
 types from a note, validity intervals and decay. No database."""
 
 from datetime import UTC, datetime, timedelta
@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory.entity_policy import (
+from memory.entities.policy import (
     ENTITY_TRANSITIONS,
     decay_at,
     decay_days,

@@ -14,19 +14,19 @@ from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.enums import Lifecycle, ScopeKind
-from memory.fingerprints import (
+from memory.forgetting.fingerprints import (
     fingerprint_refusal,
     fingerprints_erase_member,
     fingerprints_record,
 )
 from memory.models import ForgottenFact, MemoryEntry, RetiredActorHandle
-from memory.retention import conversation_turns_compact, memory_entries_compact
 from memory.services import (
     memory_clear_purge_due,
     memory_clear_request,
     memory_forget_actor,
     memory_tombstone,
 )
+from memory.sweeps.retention import conversation_turns_compact, memory_entries_compact
 from tests.conftest import http_request
 from tests.datarights.factories import HARD_DELETE, process, submit
 from tests.iris_site.factories import ServiceClientFactory

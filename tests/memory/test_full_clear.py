@@ -26,13 +26,13 @@ from memory.models import (
     MemoryRevision,
     RecallRecord,
 )
-from memory.retention import conversation_turns_compact
 from memory.services import (
     memory_clear_purge_due,
     memory_clear_request,
     memory_pause,
     memory_tombstone,
 )
+from memory.sweeps.retention import conversation_turns_compact
 from tests.conftest import http_request
 from tests.continuity.factories import token_body
 from tests.hierarchy.stm_factories import write as stm_write

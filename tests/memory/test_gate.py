@@ -1,4 +1,4 @@
-"""The read gate, `memory.gate.decide`, as a pure function: every reason in the order of
+"""The read gate, `memory.access.gate.decide`, as a pure function: every reason in the order of
 its checks, and properties over random items, readers and member states."""
 
 from dataclasses import replace
@@ -9,16 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iris_site.enums import Consumer
-from memory.capabilities import capabilities_for
-from memory.enums import (
-    SENSITIVE_CATEGORIES,
-    Lifecycle,
-    MemoryCategory,
-    RecallContext,
-    ScopeKind,
-    SuppressionReason,
-)
-from memory.gate import (
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import (
     ContentItem,
     ContentKind,
     MemberState,
@@ -30,6 +22,14 @@ from memory.gate import (
     auto_forget_at,
     decide,
     kind_reason,
+)
+from memory.enums import (
+    SENSITIVE_CATEGORIES,
+    Lifecycle,
+    MemoryCategory,
+    RecallContext,
+    ScopeKind,
+    SuppressionReason,
 )
 from memory.recall.pipeline import ENVELOPE_REASONS
 

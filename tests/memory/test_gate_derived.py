@@ -1,4 +1,4 @@
-"""Content derived from long-term entries (`memory.gate.ContentItem.derived_from`), as a
+"""Content derived from long-term entries (`memory.access.gate.ContentItem.derived_from`), as a
 pure decision: a short-term copy of an entry is withheld while the entry is, for its
 suppression, lifecycle or hold, under the entry's reason; otherwise it is decided as if
 it had no sources."""
@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory.capabilities import capabilities_for
-from memory.enums import Lifecycle, MemoryCategory, ScopeKind, SuppressionReason
-from memory.gate import (
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import (
     CONSUMER_NOT_ALLOWED,
     DELETION_HOLD,
     ContentItem,
@@ -27,6 +26,7 @@ from memory.gate import (
     lifecycle_key,
     standing_reason,
 )
+from memory.enums import Lifecycle, MemoryCategory, ScopeKind, SuppressionReason
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 M = "member-1"

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from memory.member_settings import member_memory_settings_get
+from memory.controls import member_memory_settings_get
 from memory.models import MemoryClearRequest, OffTheRecordSession
 from memory.selectors import member_read_state, memory_off_the_record, memory_pending_clear
 from tests.memory.factories import consenting_member, memory_settings

@@ -82,7 +82,7 @@ def test_the_index_is_rebuilt_from_the_entries(migrate):
     # postings are those of the unforgotten entries
     from memory.models import MemoryContextAnchor, MemoryEntry, MemoryEntryTerm
     from memory.recall.rankers import TermStats
-    from memory.recall_store import corpus_stats_get
+    from memory.recall.store import corpus_stats_get
 
     coffee = MemoryEntry.objects.get(pk=uuid.UUID(int=1))
     assert TermStats.from_json(coffee.term_stats) == term_stats_for(

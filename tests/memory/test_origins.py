@@ -8,8 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from iris_site.audit.enums import ActorType
-from memory.enums import Origin, ScopeKind
-from memory.origins import (
+from memory.access.origins import (
     ORIGIN_NEEDS_MEMBER_TURN,
     ORIGIN_NOT_ALLOWED,
     ORIGIN_NOT_IN_TURN,
@@ -17,6 +16,7 @@ from memory.origins import (
     origin_table_markdown,
     quoted_share,
 )
+from memory.enums import Origin, ScopeKind
 
 
 def decide(writer, origin, kind=ScopeKind.PROFILE, turns=0, quoted=1.0):

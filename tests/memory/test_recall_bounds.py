@@ -1,13 +1,13 @@
 """The stems' bounds over postings, without a database: what a stem can add to any
 entry's BM25 is never less than what it adds to one that holds it, so the shortlist's
-certificate (`memory.recall_store`) stays exact however the bounds were widened."""
+certificate (`memory.recall.store`) stays exact however the bounds were widened."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from memory.models import MemoryEntry
 from memory.recall.rankers import BM25, CorpusStats, TermStats
-from memory.recall_store import _NO_BOUNDS, _impact, _posting_bounds, _widened
+from memory.recall.store import _NO_BOUNDS, _impact, _posting_bounds, _widened
 
 STEM = "garden"
 

@@ -1,4 +1,4 @@
-"""Neighbour context computed by the write path (`memory.recall_context`), and the
+"""Neighbour context computed by the write path (`memory.recall.context`), and the
 sharded, per-stem corpus statistics the write path keeps."""
 
 import pytest
@@ -7,9 +7,9 @@ from django.test.utils import CaptureQueriesContext
 
 from iris_site.audit.events import Actor
 from memory.models import MemoryContextAnchor, MemoryCorpusShard, MemoryEntry, MemoryStem
+from memory.recall.context import session_date
 from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, corpus_stats_for, term_stats_for
-from memory.recall_context import session_date
-from memory.recall_store import CORPUS_SHARDS, corpus_stats_get
+from memory.recall.store import CORPUS_SHARDS, corpus_stats_get
 from memory.services import memory_edit, memory_tombstone
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, member_turn, quoting, remember

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iris_site.enums import Consumer
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
+from memory.bench import locomo
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     Lifecycle,
@@ -21,7 +22,6 @@ from memory.enums import (
     ScopeKind,
     SuppressionReason,
 )
-from memory.recall import locomo
 from memory.recall.pipeline import (
     BUDGETS,
     RELEVANCE_V1,

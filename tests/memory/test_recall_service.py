@@ -12,12 +12,12 @@ from rest_framework.test import APIClient
 from iris_site.audit.events import Actor
 from iris_site.errors import NotPermitted
 from iris_site.models import AuditEvent
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, RecallRecord
 from memory.recall import resolve
-from memory.recall_service import recall_request_build, recall_run
-from memory.recall_store import corpus_stats_get, recall_candidates
+from memory.recall.service import recall_request_build, recall_run
+from memory.recall.store import corpus_stats_get, recall_candidates
 from memory.services import memory_pause, memory_pause_expire_due, memory_remember
 from memory.tasks import expire_memory_pauses
 from tests.conftest import bearer_client

@@ -12,8 +12,7 @@ from django.utils import timezone
 
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
-from memory import recall_store
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     Lifecycle,
@@ -36,6 +35,7 @@ from memory.recall import (
     resolve,
     term_stats_for,
 )
+from memory.recall import store as recall_store
 from memory.recall.pipeline import (
     CONSUMER_NOT_ALLOWED,
     FULL_CLEAR_PENDING,
@@ -43,8 +43,8 @@ from memory.recall.pipeline import (
     SCOPE_SUPPRESSED,
 )
 from memory.recall.rankers import TermStats
-from memory.recall_service import recall_request_build, recall_run
-from memory.recall_store import (
+from memory.recall.service import recall_request_build, recall_run
+from memory.recall.store import (
     corpus_stats_get,
     entry_terms_index,
     member_candidates,
@@ -285,10 +285,10 @@ def matching_depth(request, monkeypatch):
     with a few rows joined at first and at most a few more that could still win (the
     bound then comes from past that cap)."""
     if request.param == "shallow":
-        monkeypatch.setattr("memory.recall_store.MATCHING_DEPTH", 0)
+        monkeypatch.setattr("memory.recall.store.MATCHING_DEPTH", 0)
     if request.param == "short-tail":
-        monkeypatch.setattr("memory.recall_store.MATCHING_DEPTH", 3)
-        monkeypatch.setattr("memory.recall_store.MATCHING_EXTRA_DEPTH", 5)
+        monkeypatch.setattr("memory.recall.store.MATCHING_DEPTH", 3)
+        monkeypatch.setattr("memory.recall.store.MATCHING_EXTRA_DEPTH", 5)
     return request.param
 
 
@@ -855,7 +855,7 @@ def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(mo
         {"body": "green tea with mint"},
         {"body": "black coffee"},
     )
-    monkeypatch.setattr("memory.recall_store.SHORTLIST_CEILING", 0)
+    monkeypatch.setattr("memory.recall.store.SHORTLIST_CEILING", 0)
     for query in ("", "tea"):
         # when
         result = recall_resolve(request=profile_request(member, query=query), now=NOW)

@@ -12,10 +12,10 @@ from django.utils import timezone
 from hierarchy.freshness_job import freshness_confidence_run
 from hierarchy.models import ReconfirmRequest
 from iris_site.models import AuditEvent
-from memory.erasure import FORGOTTEN_BODY, memory_erasure_residue
-from memory.freshness import freshness, staleness
+from memory.forgetting.erasure import FORGOTTEN_BODY, memory_erasure_residue
 from memory.models import MemoryEntry, MemoryNotice
 from memory.policy import confidence_for_origin
+from memory.policy.freshness import freshness, staleness
 from tests.conftest import bearer_client
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
 

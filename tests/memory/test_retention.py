@@ -13,18 +13,18 @@ from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
-from memory.retention import (
-    conversation_turns_compact,
-    extractive_summarizer,
-    memory_forget_notebook,
-    retention_sweep,
-)
 from memory.services import (
     memory_clear_request,
     memory_forget_actor,
     memory_off_the_record_set,
     memory_pause,
     memory_remember,
+)
+from memory.sweeps.retention import (
+    conversation_turns_compact,
+    extractive_summarizer,
+    memory_forget_notebook,
+    retention_sweep,
 )
 from memory.tasks import purge_cleared_memory, sweep_memory_retention
 from memory.turns import conversation_turn_append

@@ -8,9 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from consent.enums import CONSENT_TYPES, OptOutCategory
-from memory.capabilities import capabilities_for
-from memory.enums import ScopeKind, ScopeMode
-from memory.gate import (
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import (
     ContentItem,
     ContentKind,
     MemberState,
@@ -20,6 +19,7 @@ from memory.gate import (
     decide,
     kind_reason,
 )
+from memory.enums import ScopeKind, ScopeMode
 from memory.policy import (
     KIND_BLUEPRINTS,
     KNOWN_CONSUMERS,
@@ -27,7 +27,7 @@ from memory.policy import (
     build_scope_policies,
     evaluate_kind_policy,
 )
-from memory.scope_policies import OPT_OUT_WORDS, SCOPE_WORDS, scope_rows, why_off
+from memory.scopes import OPT_OUT_WORDS, SCOPE_WORDS, scope_rows, why_off
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 M = "member-1"

@@ -1,12 +1,12 @@
 """Attacks on two rules that just landed, door by door.
 
-1. *Forget automatically after…* (`memory.gate` `member-auto-forget`): from the instant a
+1. *Forget automatically after…* (`memory.access.gate` `member-auto-forget`): from the instant a
    long-term entry is older than the member's choice for its kind, no service client
    uses it, nor a short-term copy of it, though the hourly sweep has not erased it yet.
    Every door a surface reads, writes or consolidates through is tried with an entry whose
    time has come between two sweeps (aged as in `test_member_controls_attacks`: the
    choice is set first, then `updated_at` moved back).
-2. Retention reviews' tenant rule (`memory.retention.retention_reviews_visible`): a
+2. Retention reviews' tenant rule (`memory.sweeps.retention.retention_reviews_visible`): a
    tenant-bound operator sees and decides only its own tenant's tenant-scope memory, as an
    inspection would let it read, never a member's consumer memory. The other operator
    doors (the memory-hierarchy API and the `memory_inspect` CLI) are tried with a member
@@ -30,7 +30,7 @@ from django.utils import timezone
 from hierarchy.models import ShortTermMemory
 from iris_site.enums import OperatorRole
 from memory.models import MemoryEntity, MemoryEntry
-from memory.retention import member_auto_forget, retention_sweep
+from memory.sweeps.retention import member_auto_forget, retention_sweep
 from tests.conftest import bearer_client
 from tests.hierarchy.stm_factories import member_with
 from tests.hierarchy.stm_factories import write as stm_write
@@ -238,7 +238,7 @@ def test_consolidating_a_row_against_a_due_entry_neither_names_it_nor_is_kept_ou
 def test_a_consolidation_kept_out_by_a_paused_memory_does_not_name_it_even_on_a_retry():
     """The conflict ladder keeps the member's own word over a surface's inference; when
     the member has paused that memory, the answer (and its idempotent replay) names no
-    entry, as a write's answer does (`memory.replays.kept_entry_visible`)."""
+    entry, as a write's answer does (`memory.http.replays.kept_entry_visible`)."""
     from iris_site.audit.events import Actor
     from memory.services import memory_pause
 

@@ -26,9 +26,9 @@ from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
-from memory.erasure import memory_erasure_residue
+from memory.forgetting.erasure import memory_erasure_residue
+from memory.forgetting.stores import registered_stores
 from memory.models import MemoryEntry, RecallRecord
-from memory.retention import memory_forget_notebook, retention_sweep
 from memory.services import (
     memory_clear_purge_due,
     memory_clear_request,
@@ -36,7 +36,7 @@ from memory.services import (
     memory_forget_category,
     memory_pause,
 )
-from memory.stores import registered_stores
+from memory.sweeps.retention import memory_forget_notebook, retention_sweep
 from memory.turns import conversation_turn_append
 from tests.conftest import http_request
 from tests.consent.factories import record

@@ -6,7 +6,7 @@ carries an `iris_site.api.gated` declaration; a view declared `content_free` doc
 no content field anywhere in its OpenAPI responses (drf-spectacular, generated
 in-process, nested schemas and `$ref`s walked); and a view declared `READ_GATE` is
 called with member content of every kind it declares present, and must have asked
-`memory.gate` about each of those kinds while it answered (`gated.gate_watch`).
+`memory.access.gate` about each of those kinds while it answered (`gated.gate_watch`).
 
 The Django admin (`admin/`) is left out on purpose: it is not an API of member content
 but the operators' console, held by two other rules — every admin declares whether it
@@ -26,7 +26,7 @@ from iris_site.api.gated import (
     declaration_of,
     gate_watch,
 )
-from memory.gate import ContentKind
+from memory.access.gate import ContentKind
 from tests.trust.conftest import SERVICES
 from tests.trust.test_access_matrix import ROWS, perform, url_patterns
 

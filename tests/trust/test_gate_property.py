@@ -18,7 +18,7 @@ Each example reads through recall (`recall_request_build` + `recall_run`), the c
 bundle, the short-term list (`stm_read`) and the continuation tokens (the recent list and
 a resume of each token), and every item any of them returns is rebuilt from its database
 row with the adapters the paths use (`member_candidates(...).as_item()`, `stm_item`,
-`token_item`) and put to `memory.gate.decide` with a reader and member state built here
+`token_item`) and put to `memory.access.gate.decide` with a reader and member state built here
 from the principal, the request and the ledger: it must be visible.
 """
 
@@ -50,13 +50,13 @@ from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.errors import NotFound, NotPermitted
 from iris_site.models import ServiceClient
-from memory.capabilities import ADMIN_SURFACE, capabilities_for
-from memory.dsar import memory_hold_place
+from memory.access.capabilities import ADMIN_SURFACE, capabilities_for
+from memory.access.gate import Reader as GateReader
+from memory.access.gate import ReaderKind, ScopeKey, decide
 from memory.enums import RecallContext, ScopeKind
-from memory.gate import Reader as GateReader
-from memory.gate import ReaderKind, ScopeKey, decide
-from memory.recall_service import recall_request_build, recall_run
-from memory.recall_store import member_candidates
+from memory.forgetting.dsar import memory_hold_place
+from memory.recall.service import recall_request_build, recall_run
+from memory.recall.store import member_candidates
 from memory.selectors import member_read_state, principal_capabilities
 from memory.services import (
     memory_clear_request,

@@ -43,9 +43,9 @@ from iris_site.enums import Consumer
 from iris_site.errors import Conflict
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
+from memory.access.gate import CONSUMER_NOT_ALLOWED, CROSS_DEVICE_REQUIRED
 from memory.enums import RecallContext
-from memory.gate import CONSUMER_NOT_ALLOWED, CROSS_DEVICE_REQUIRED
 from memory.models import MemoryEntry
 from memory.services import memory_pause, service_client_capabilities_set
 from memory.turns import conversation_turn_append
@@ -592,7 +592,7 @@ django.setup()
 from django.utils import timezone
 from iris_site.audit.events import Actor
 from iris_site.models import User
-from memory.dsar import memory_hold_place
+from memory.forgetting.dsar import memory_hold_place
 from memory.models import MemoryEntry
 from memory.services import memory_pause
 from tests.consent.factories import record

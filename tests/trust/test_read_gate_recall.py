@@ -12,7 +12,7 @@ from django.utils import timezone
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.services import token_issue
-from memory.dsar import memory_hold_place
+from memory.forgetting.dsar import memory_hold_place
 from memory.models import MemoryEntry, RecallRecord
 from memory.services import memory_pause
 from tests.conftest import http_request

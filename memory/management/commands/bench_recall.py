@@ -7,7 +7,7 @@ each conversation written through the services a surface calls (turns appended, 
 memory per turn quoting it, consent in the ledger; `locomo_ingest`) and every question
 recalled by a service client through the recall service (`locomo_recall`), all rolled
 back. Beside it, the previous figures: candidates the benchmark builds itself through
-the pure pipeline (``memory.recall.locomo``). ``--peers``: the same corpus in
+the pure pipeline (``memory.bench.locomo``). ``--peers``: the same corpus in
 PostgreSQL full-text search, recall and latency side by side.
 
 ``--scale N [N ...]``: one synthetic member with N entries on the configured database
@@ -60,7 +60,8 @@ from iris_site.errors import DomainError
 from iris_site.models import ServiceClient, Tenant, TenantMembership, User
 from iris_site.services import token_issue
 from memory import policy
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
+from memory.bench import locomo
 from memory.contracts import MemoryWriteRequest
 from memory.enums import (
     EntryAuditAction,
@@ -81,10 +82,10 @@ from memory.models import (
     MemoryStem,
     RecallRecord,
 )
-from memory.recall import locomo, resolve, term_stats_for
+from memory.recall import resolve, term_stats_for
 from memory.recall.rankers import bm25_v1
-from memory.recall_service import recall_request_build, recall_run
-from memory.recall_store import (
+from memory.recall.service import recall_request_build, recall_run
+from memory.recall.store import (
     corpus_stats_apply,
     corpus_stats_get,
     entry_terms_index,
@@ -876,7 +877,7 @@ def locomo_ingest(sample: dict[str, Any], *, client: ServiceClient) -> ProductCo
     log (`conversation_turn_append`), then one memory per turn (`memory_remember`, the
     client as a service actor): a profile fact, user-stated, quoting that turn as its
     `session-turn` provenance, dated by its session. The write path indexes it with its
-    neighbour context (`memory.recall_context`)."""
+    neighbour context (`memory.recall.context`)."""
     conversation = sample["conversation"]
     sessions = locomo.sessions_of(conversation)
     dates = {
@@ -1140,13 +1141,20 @@ def write_index_cost(synthetic: Synthetic, count: int, *, seed: int) -> dict[str
 
 
 def _store_of(checkout: str | None):
-    """Another checkout's `memory.recall_store`, loaded beside this one (the rest of the
+    """Another checkout's `memory.recall.store`, loaded beside this one (the rest of the
     code is this checkout's: a comparison of the store alone), or None."""
     if checkout is None:
         return None
-    path = Path(checkout) / "memory" / "recall_store.py"
-    if not path.is_file():
-        raise CommandError(f"No memory/recall_store.py in {checkout}")
+    # The store moved from memory/recall_store.py into the recall package; older
+    # checkouts still have it at the old place.
+    places = [
+        Path(checkout) / "memory" / p for p in ("recall/store/__init__.py", "recall_store.py")
+    ]
+    path = next((p for p in places if p.is_file()), None)
+    if path is None:
+        raise CommandError(
+            f"No recall store (memory/recall/store/ or recall_store.py) in {checkout}"
+        )
     name = "memory._recall_store_against"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -1259,7 +1267,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--against",
             metavar="CHECKOUT",
-            help="with --scale: also time another checkout's memory/recall_store.py (a git"
+            help="with --scale: also time another checkout's memory/recall/store/__init__.py (a git"
             " worktree of an earlier commit), alternating with this one query by query in"
             " the same rounds, on the same data",
         )
@@ -1303,7 +1311,7 @@ class Command(BaseCommand):
             )
         )
         # The previous default: candidates the benchmark builds itself (the neighbour
-        # context computed by `memory.recall.locomo`), through the pure pipeline.
+        # context computed by `memory.bench.locomo`), through the pure pipeline.
         summary = locomo.evaluate([locomo.build_conversation(s) for s in samples])
         self.stdout.write(
             "profiles built by the benchmark itself (the previous figures), "

@@ -3,7 +3,7 @@ from datetime import datetime
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from memory.retention import retention_sweep
+from memory.sweeps.retention import retention_sweep
 
 
 class Command(BaseCommand):

@@ -5,16 +5,16 @@ Derivation (`entry_entities_sync`, called by `memory.services` on every revision
 only what an entry already carries, no model: its actor handle is a *person*, its
 conflict-key subject a *subject*, and an entry about no person is about the member
 themself (*self*). A person with a relationship note is related to the member (type: the
-first relationship word of the note, `memory.entity_policy.relationship_type`); a person
+first relationship word of the note, `memory.entities.policy.relationship_type`); a person
 with a subject is related to it (`about`). A relationship holds while the entry that
 states it is live: superseding the entry closes the interval (`valid_to`), nothing is
 deleted, so recall can be asked what held *as of* a time.
 
 Retirement (`entity_retire`, the member's "forget everything about Sam") erases every
-entry about the entity through `memory.erasure.memory_erase` (the entity store below
+entry about the entity through `memory.forgetting.erasure.memory_erase` (the entity store below
 removes its links and relationships there), erases its label and keeps only its keyed
 digest. What a later mention does: a write tagging a retired person is refused
-(`actor-retired`, `memory.fingerprints`), a write about a retired subject is stored but
+(`actor-retired`, `memory.forgetting.fingerprints`), a write about a retired subject is stored but
 not linked to it; only the member stating it themselves (a member-origin write)
 re-introduces the entity.
 
@@ -38,11 +38,13 @@ from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
 from iris_site.errors import Conflict, NotFound
 from iris_site.models import AuditEvent
 from iris_site.services import member_lock
-from memory import entity_policy, fingerprints, policy
+from memory import policy
+from memory.entities import policy as entity_policy
 from memory.enums import EntityKind, EntityState, Lifecycle, Origin
-from memory.erasure import memory_erase
+from memory.forgetting import fingerprints
+from memory.forgetting.erasure import memory_erase
+from memory.forgetting.stores import ContentStore, Erasure, content_store_register
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
-from memory.stores import ContentStore, Erasure, content_store_register
 
 POLICY_ID = "iris-memory-entities-v1"
 RETIRE_REASON = "entity-retired"
@@ -247,9 +249,9 @@ def _wanted(entry: MemoryEntry, *, actor: Actor, now) -> _Wanted:
 
 def entry_decay_at(entry: MemoryEntry) -> datetime | None:
     """When the entry decays under its envelope and the member's current auto-forget
-    choice (`memory.entity_policy.decay_days`), counted from its last assertion."""
+    choice (`memory.entities.policy.decay_days`), counted from its last assertion."""
     # Imported here: member settings are read by the layers above recall.
-    from memory.member_settings import member_memory_settings_get, months_to_days
+    from memory.controls import member_memory_settings_get, months_to_days
 
     months = member_memory_settings_get(member_id=entry.member_id).auto_forget_months.get(
         entry.scope_kind
@@ -376,7 +378,7 @@ def person_forget(*, member, actor_handle: str, actor: Actor) -> list[uuid.UUID]
         ).tombstoned_ids
     else:
         tombstoned = ()
-    # The next mention must not bring the person back (`memory.fingerprints`).
+    # The next mention must not bring the person back (`memory.forgetting.fingerprints`).
     fingerprints.actor_handle_retire(member_id=member.pk, actor_handle=actor_handle)
     _audit(
         "memory.actor.forgotten",

@@ -14,7 +14,7 @@ What it knows comes from the server, never from the request:
   hold, multi-actor sensitivity (continuation tokens: the client and device that wrote
   them, and the cross-device grant they name);
 - the **reader**: a member (their own content), a service client (its capabilities,
-  `memory.capabilities`, and what its request narrowed them to: surface, context, scope,
+  `memory.access.capabilities`, and what its request narrowed them to: surface, context, scope,
   crisis frame) or an operator (the entry ids of a granted inspection);
 - the **member's state**: active consents, opt-outs, a pending full clear, off the
   record, their own controls (paused surfaces, "Stop using my memories", auto-forget).
@@ -70,7 +70,7 @@ from functools import lru_cache
 
 from consent.enums import CONSENT_TYPES, BaseConsentType
 from iris_site.api.gated import gate_consulted
-from memory.capabilities import Capabilities
+from memory.access.capabilities import Capabilities
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     Lifecycle,
@@ -97,7 +97,7 @@ SCOPE_SUPPRESSED = "scope-suppressed"
 DELETION_HOLD = "deletion-hold"
 CROSS_DEVICE_REQUIRED = "cross-device-consent-required"
 NOT_GRANTED = "no-granted-inspection"
-# The member's own controls (`memory.member_settings`).
+# The member's own controls (`memory.controls`).
 SURFACE_PAUSED = "surface-paused"
 MEMBER_STOPPED_USE = "member-stopped-use"
 AUTO_FORGOTTEN = "member-auto-forget"
@@ -434,7 +434,7 @@ def auto_forget_at(
 ) -> datetime | None:
     """When the member's auto-forget choice for the kind stops the use of something last
     asserted at ``asserted_at`` (the instant the retention sweep erases it from,
-    `memory.retention.member_auto_forget_apply`); ``None`` without a choice."""
+    `memory.sweeps.retention.member_auto_forget_apply`); ``None`` without a choice."""
     if asserted_at is None:
         return None
     for kind, days in state.auto_forget_days:

@@ -12,12 +12,12 @@ from django.utils import timezone
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
-from memory.capabilities import Capabilities
-from memory.entities import entries_live_at, recall_entity_entry_ids
+from memory.access.capabilities import Capabilities
+from memory.entities.services import entries_live_at, recall_entity_entry_ids
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RecallRecord
 from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
-from memory.recall_store import corpus_stats_get, recall_candidates, recall_resolve
+from memory.recall.store import corpus_stats_get, recall_candidates, recall_resolve
 from memory.selectors import member_read_state
 from memory.services import memory_pause_expire_due
 
@@ -134,7 +134,7 @@ def recall_run(
     # as the scheduled job writes it for members who do not recall meanwhile).
     memory_pause_expire_due(member_id=request.user_id, now=now)
     # The store hands the pipeline a certified shortlist: the same result as over every
-    # entry, without reading them all (memory.recall_store.recall_resolve); the read gate
+    # entry, without reading them all (memory.recall.store.recall_resolve); the read gate
     # withholds and counts the rest.
     if entity_id is None and as_of is None:
         result = recall_resolve(request=request, now=now)

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from memory import people_views, views
+from memory.http import people as people_views
+from memory.http import views
 
 app_name = "memory"
 

@@ -44,7 +44,7 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
 
 What is read, and what the audit envelope counts:
 
-- Kinds the read gate withholds as a whole (`memory.gate.kind_reason`: not on the
+- Kinds the read gate withholds as a whole (`memory.access.gate.kind_reason`: not on the
   reader's allow-list, a missing base consent or an opt-out, a pending full clear, off the
   record) are in no stream and never read row by row: one aggregate query counts the
   member's rows of those kinds in reach (tenant boundary and reachability in SQL,
@@ -96,8 +96,8 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
 from iris_site.rawsql import RowReader, bound_cursor, member_param, one_of, values_of
+from memory.access.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
-from memory.gate import ContentKind, MemberState, Reader, decide, kind_reason
 from memory.models import (
     MemoryCorpusShard,
     MemoryDeletionHold,
@@ -262,7 +262,7 @@ def _pool(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]
 @dataclass(frozen=True)
 class _Reach:
     """The scope kinds a recall can reach, split by what the read gate says of each kind
-    as a whole (`memory.gate.kind_reason`)."""
+    as a whole (`memory.access.gate.kind_reason`)."""
 
     kinds: tuple[str, ...]  # read row by row
     withheld: Mapping[str, str]  # kind → the gate's reason for withholding all of it
@@ -397,7 +397,7 @@ def _entries_load(
 def entries_visible(
     *, member_id, entry_ids: Iterable[str], reader: Reader, state: MemberState, now: datetime
 ) -> frozenset[str]:
-    """Which of the member's ``entry_ids`` the read gate (`memory.gate.decide`) shows
+    """Which of the member's ``entry_ids`` the read gate (`memory.access.gate.decide`) shows
     ``reader`` now (one query; a forgotten or missing entry is not shown). For answers
     that would otherwise name an entry the reader may not see: a kept entry, what a
     short-term row became."""

@@ -4,7 +4,7 @@ memory's member surfaces about operator access, without memory importing it.
 The layer order (iris_site <- consent <- memory <- inspection ...) keeps memory from
 importing inspection, yet the member's notices (`GET /api/v1/me/notices/`) and each
 memory's "who looked" list must show inspections. So, like the content-store registry
-(`memory.stores`), inspection registers a `DisclosureSource` from its
+(`memory.forgetting.stores`), inspection registers a `DisclosureSource` from its
 `AppConfig.ready()`; memory asks every registered source and merges what they say.
 A source returns plain, JSON-ready dicts with ids, roles, reasons and times, never
 memory content or an operator's identity.

@@ -12,7 +12,7 @@ user-stated profile entry with body ``"{speaker}: {text}"``, dated by its sessio
 with one ``session-turn`` provenance link naming the session and the turn. Its
 ``TermStats`` are made here, including the neighbour context of the
 ``NEIGHBOUR_WINDOW`` turns on each side in the same session (what the write path now
-computes from the stored turns, `memory.recall_context`). Each non-adversarial
+computes from the stored turns, `memory.recall.context`). Each non-adversarial
 question (category != 5) with resolvable evidence becomes a recall at one minute after
 the conversation's last session.
 
@@ -24,7 +24,7 @@ them, `consent.policy.fold_latest`), so the read gate's base-consent and allow-l
 checks run as for a real member.
 Ties go to the earlier turn: entry ids sort in conversation order.
 
-Run: ``python -m memory.recall.locomo PATH`` prints one JSON object.
+Run: ``python -m memory.bench.locomo PATH`` prints one JSON object.
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ from typing import Any
 from consent.enums import BaseConsentType, ConsentStatus
 from consent.policy import ConsentState, fold_latest, is_in_force
 from iris_site.enums import Consumer
-from memory.capabilities import capabilities_for
+from memory.access.capabilities import capabilities_for
 from memory.enums import Lifecycle, MemoryCategory, Origin, ProvenanceKind, ScopeKind
-
-from .pipeline import (
+from memory.recall.pipeline import (
     RELEVANCE_V1,
     SEED_V1,
     Blend,
@@ -56,7 +55,7 @@ from .pipeline import (
     ScopeKey,
     resolve,
 )
-from .rankers import (
+from memory.recall.rankers import (
     NEIGHBOUR_WINDOW,
     CorpusStats,
     SemanticFn,

@@ -1,7 +1,7 @@
 """What the data-rights app needs from memory, owned here so memory's tables are read
 and written only by memory: the soft-delete holds, the reads an export or an access
 report makes, and the reads and writes memory's content stores make for the erasure
-service (`memory.erasure`: conversation turns, recall records, the text to erase).
+service (`memory.forgetting.erasure`: conversation turns, recall records, the text to erase).
 
 Every write here appends its audit event (ids and counts only).
 """

@@ -76,7 +76,7 @@ def confidence_for_origin(origin: str) -> float:
 # The only origins a sensitive write may be persisted with: the member's own word, or an
 # inference the member confirmed. A summary quotes only some of the member's turns and an
 # import was never confirmed here, so whatever a write is labelled, anything else is an
-# inference that waits for the member (`memory.origins` binds the labels to the writer).
+# inference that waits for the member (`memory.access.origins` binds the labels to the writer).
 MEMBER_WORD_ORIGINS: frozenset[str] = frozenset({Origin.USER_STATED, Origin.USER_CONFIRMED})
 
 

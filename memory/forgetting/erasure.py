@@ -7,10 +7,10 @@ member lock, it:
 
 1. collects the entries' text as it ever was (entry and every revision) into a
    `ResidueMatcher`;
-2. for a forget, records the keyed fingerprints of the facts (`memory.fingerprints`) so
+2. for a forget, records the keyed fingerprints of the facts (`memory.forgetting.fingerprints`) so
    nothing re-creates them by itself;
 3. blanks and tombstones the entries that still hold text;
-4. runs every registered content store's `erase` (`memory.stores`, in store order): the
+4. runs every registered content store's `erase` (`memory.forgetting.stores`, in store order): the
    term index, recall records, conversation turns, notices, short-term memory,
    continuation tokens, export files, revisions, the entries themselves and the bundle
    cache's generation;
@@ -42,15 +42,22 @@ from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import keyed_digest
 from iris_site.services import member_lock
 from memory import policy
-from memory.dsar import (
+from memory.enums import EntryAuditAction, Lifecycle
+from memory.forgetting.dsar import (
     memory_dsar_linked_turn_ids,
     memory_dsar_texts,
     memory_recall_records_scrub,
     memory_turn_texts,
     memory_turns_purge,
 )
-from memory.enums import EntryAuditAction, Lifecycle
-from memory.fingerprints import fingerprints_record
+from memory.forgetting.fingerprints import fingerprints_record
+from memory.forgetting.stores import (
+    ContentStore,
+    Erasure,
+    ResidueMatcher,
+    content_store_register,
+    registered_stores,
+)
 from memory.models import (
     ConversationTurn,
     MemoryContextAnchor,
@@ -60,15 +67,8 @@ from memory.models import (
     MemoryRevision,
     RecallRecord,
 )
-from memory.recall_context import neighbour_context_refresh
-from memory.recall_store import corpus_stats_apply, entry_terms_drop
-from memory.stores import (
-    ContentStore,
-    Erasure,
-    ResidueMatcher,
-    content_store_register,
-    registered_stores,
-)
+from memory.recall.context import neighbour_context_refresh
+from memory.recall.store import corpus_stats_apply, entry_terms_drop
 
 POLICY_ID = "iris-memory-erasure-v1"
 # What a forgotten entry's body reads: a fixed word, never the member's.

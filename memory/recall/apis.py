@@ -17,20 +17,20 @@ from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
-from memory.capabilities import (
+from memory.access.capabilities import (
     CONTEXT_NOT_ALLOWED,
     KIND_NOT_ALLOWED,
     SURFACE_NOT_ALLOWED,
     capability_table_markdown,
 )
+from memory.access.gate import ContentKind
 from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
-from memory.entities import recalled_graph
+from memory.entities.services import recalled_graph
 from memory.enums import EntityKind, EntityState, RecallContext
-from memory.freshness import freshness
-from memory.gate import ContentKind
 from memory.models import RecallRecord
+from memory.policy.freshness import freshness
 from memory.recall.pipeline import ENVELOPE_REASONS, MAX_QUERY_CHARS
-from memory.recall_service import recall_request_build, recall_run
+from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import memory_recall_list, principal_capabilities
 
 
@@ -55,8 +55,8 @@ class RecalledEntryOutputSerializer(serializers.Serializer):
     provenance_chain = ProvenanceOutputSerializer(many=True)
     multi_actor = serializers.DictField(allow_null=True)
     freshness = serializers.FloatField(
-        help_text="0.5 ** (age / half-life) of its source tier (`memory.freshness`), the age "
-        "counted from its last revision: 1.0 just asserted, 0.5 one half-life ago."
+        help_text="0.5 ** (age / half-life) of its source tier (`memory.policy.freshness`), the "
+        "age counted from its last revision: 1.0 just asserted, 0.5 one half-life ago."
     )
     entity_ids = serializers.ListField(
         child=serializers.UUIDField(),

@@ -2,7 +2,7 @@
 how to erase a forgotten memory from it, how to search it for residue, and how to export
 the member's rows.
 
-The one erasure service (`memory.erasure`) and the forget-completeness check of a data-
+The one erasure service (`memory.forgetting.erasure`) and the forget-completeness check of a data-
 rights delete (`datarights.processing`) both iterate this registry, so a store cannot be
 forgotten by one and remembered by the other. It lives in memory, the lowest app that
 holds member content, so that every app above it (continuity, inspection, datarights,

@@ -26,8 +26,8 @@ from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from memory import policy
 from memory.enums import Origin
+from memory.forgetting.stores import ContentStore, Erasure, content_store_register
 from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredActorHandle
-from memory.stores import ContentStore, Erasure, content_store_register
 
 FORGOTTEN_FACT = "forgotten-fact"
 ACTOR_RETIRED = "actor-retired"

@@ -25,6 +25,8 @@ from iris_site.errors import InvalidInput, NotFound
 from iris_site.idempotency import Scope, idempotent
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
+from memory.access.disclosures import registered_disclosure_sources
+from memory.access.gate import ContentKind
 from memory.contracts import (
     MAX_BODY_LENGTH,
     MAX_SUBJECT_LENGTH,
@@ -34,33 +36,18 @@ from memory.contracts import (
     MemoryWriteRequest,
     Subject,
 )
-from memory.disclosures import registered_disclosure_sources
+from memory.controls import member_memory_settings_get, member_memory_settings_set
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
-from memory.forget_selected import MAX_SELECTED, memory_forget_selected
-from memory.gate import ContentKind
-from memory.member_settings import member_memory_settings_get, member_memory_settings_set
-from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
-from memory.policy import ACTOR_HANDLE_PATTERN
-from memory.replays import (
+from memory.forgetting.selected import MAX_SELECTED, memory_forget_selected
+from memory.http.replays import (
     kept_entry_visible,
     member_remember_replay,
     remember_reference,
     surface_remember_replay,
     turn_replay,
 )
-from memory.selectors import (
-    entry_contract,
-    memory_entry_get,
-    memory_entry_list,
-    memory_notice_list,
-    memory_off_the_record,
-    memory_pending_clear,
-    memory_recall_list,
-    memory_revision_list,
-    principal_capabilities,
-)
-from memory.serializers import (
+from memory.http.serializers import (
     ConversationTurnOutputSerializer,
     MemoryClearRequestSerializer,
     MemoryClearStateSerializer,
@@ -75,6 +62,19 @@ from memory.serializers import (
     MemoryRevisionSerializer,
     MemoryScopeSerializer,
     OffTheRecordStateSerializer,
+)
+from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
+from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.selectors import (
+    entry_contract,
+    memory_entry_get,
+    memory_entry_list,
+    memory_notice_list,
+    memory_off_the_record,
+    memory_pending_clear,
+    memory_recall_list,
+    memory_revision_list,
+    principal_capabilities,
 )
 from memory.services import (
     ReconfirmAnswer,
@@ -625,7 +625,7 @@ class MemoryNoticeListApi(generics.ListAPIView):
     `confirm` or `forget`, or edit the memory through its edit endpoint).
 
     Beside the paginated `results`, each registered disclosure source adds its own
-    list (`memory.disclosures`): `inspection_notices` holds the newest 50 notices that an
+    list (`memory.access.disclosures`): `inspection_notices` holds the newest 50 notices that an
     operator looked at my memory (kind `inspection`, `sensitive` true for the delivered
     notice of a sensitive inspection, false for a closed ordinary one; the same shape as
     `GET /api/v1/me/inspection-notices/`, which pages through all of them)."""

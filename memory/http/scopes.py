@@ -23,7 +23,7 @@ from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.enums import AdapterScope, ScopeKind, ScopeMode
 from memory.policy import SCOPE_BLUEPRINTS, ScopePolicy
-from memory.scope_policies import member_scope_policies
+from memory.scopes import member_scope_policies
 
 
 class ScopePolicyOutputSerializer(serializers.Serializer):

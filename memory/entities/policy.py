@@ -1,7 +1,7 @@
 """The pure rules of entities and relationships: the lifecycle table, what a
 relationship note says about its type, when an entry decays, what was valid when.
 
-No Django model import: tested without a database (`memory.entities` applies them).
+No Django model import: tested without a database (`memory.entities.services` applies them).
 
 Lifecycle: an entity is `active` (new writes link to it, recall uses it), `archived`
 (nothing live is about it any more; kept and shown to the member, not recalled) or

@@ -1,5 +1,5 @@
 """The member's people and topics: what Iris holds about each, and "forget everything
-about them" (`memory.entities`)."""
+about them" (`memory.entities.services`)."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -12,11 +12,11 @@ from iris_site.audit.events import Actor
 from iris_site.errors import InvalidInput
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember
-from memory.entities import RetireResult, entity_detail, entity_retire, member_entities
+from memory.access.gate import ContentKind
+from memory.entities.services import RetireResult, entity_detail, entity_retire, member_entities
 from memory.enums import EntityKind, EntityState
-from memory.gate import ContentKind
+from memory.http.serializers import MemoryEntrySerializer
 from memory.selectors import entry_contract
-from memory.serializers import MemoryEntrySerializer
 
 
 class EntityOutputSerializer(serializers.Serializer):

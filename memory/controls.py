@@ -6,7 +6,7 @@
 - *Forget automatically after…*: per scope kind, 3, 12 or 18 months (or never); from the
   instant an entry is older than the choice the read gate withholds it (and its
   short-term copies) under `member-auto-forget`, and the hourly retention sweep erases it
-  (`memory.retention`) through the one erasure path. It can only shorten retention.
+  (`memory.sweeps.retention`) through the one erasure path. It can only shorten retention.
 - *Pause a surface*: a paused consumer reads nothing of the member's (the read gate's
   `surface-paused`) and every write path refuses it with 422 `surface-paused`.
 
@@ -25,8 +25,8 @@ from iris_site.enums import Consumer
 from iris_site.errors import InvalidInput, PolicyRefusal
 from iris_site.models import User
 from iris_site.services import member_lock
+from memory.access.gate import AUTO_FORGOTTEN, SURFACE_PAUSED
 from memory.enums import ScopeKind
-from memory.gate import AUTO_FORGOTTEN, SURFACE_PAUSED
 from memory.models import MemberMemorySettings
 
 POLICY_ID = "iris-memory-member-settings-v1"
@@ -199,7 +199,7 @@ def member_memory_settings_set(
     if wanted.auto_forget_months != before.auto_forget_months:
         # What is already older than the new choice goes now, not at the next sweep: it
         # is never recalled again once the member has chosen.
-        from memory.retention import member_auto_forget_apply
+        from memory.sweeps.retention import member_auto_forget_apply
 
         member_auto_forget_apply(member_id=member.pk, chosen=wanted, now=now)
     return wanted

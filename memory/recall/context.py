@@ -23,7 +23,7 @@ from datetime import datetime
 from memory.enums import Lifecycle, ProvenanceKind
 from memory.models import ConversationTurn, MemoryContextAnchor, MemoryEntry
 from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, term_stats_for, with_neighbours
-from memory.recall_store import corpus_stats_apply, entry_terms_index
+from memory.recall.store import corpus_stats_apply, entry_terms_index
 
 Anchor = tuple[str, int]  # (session id, turn position)
 

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from memory import apis, entity_apis, policy_apis
+from memory.http import apis
+from memory.http import entities as entity_apis
+from memory.http import scopes as policy_apis
 
 me_api_urlpatterns = [
     path("memories/", apis.MemoryListCreateApi.as_view(), name="memory-list"),

@@ -9,19 +9,19 @@ what that caller sent, never a later edit of the member's).
 from django.utils import timezone
 from rest_framework.response import Response
 
-from memory.gate import Reader, ReaderKind
-from memory.member_settings import surface_pause_check
+from memory.access.gate import Reader, ReaderKind
+from memory.controls import surface_pause_check
+from memory.http.serializers import ConversationTurnOutputSerializer
 from memory.models import ConversationTurn
-from memory.recall_store import entries_visible
+from memory.recall.store import entries_visible
 from memory.selectors import (
     entry_contract,
     member_read_state,
     memory_entry_list,
     principal_capabilities,
 )
-from memory.serializers import ConversationTurnOutputSerializer
 
-# The headers a remember's answer may carry: codes, never content (`memory.apis`).
+# The headers a remember's answer may carry: codes, never content (`memory.http.apis`).
 _REMEMBER_HEADERS = ("Iris-Promotion", "Iris-Stored-As")
 
 

@@ -1,6 +1,6 @@
 """People and topics (/profile/memory/people/): who and what Iris's memories are about,
 what it holds about each, and "forget everything about them", over the same selectors and
-services as the member API (`memory.entities`)."""
+services as the member API (`memory.entities.services`)."""
 
 from django.contrib import messages
 from django.http import Http404
@@ -12,11 +12,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from iris_site.api.gated import MEMBER_OWN, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError, NotFound
-from memory.entities import entity_detail, entity_retire, member_entities
-from memory.entity_policy import ABOUT
+from memory.access.gate import ContentKind
+from memory.entities.policy import ABOUT
+from memory.entities.services import entity_detail, entity_retire, member_entities
 from memory.enums import EntityKind
-from memory.gate import ContentKind
-from memory.views import member_required
+from memory.http.views import member_required
 
 
 def _detail_or_404(request, entity_id):

@@ -72,8 +72,8 @@ from memory.enums import (
     ProvenanceKind,
     ScopeKind,
 )
-from memory.erasure import memory_erase
-from memory.fingerprints import forgotten_texts_flag
+from memory.forgetting.erasure import memory_erase
+from memory.forgetting.fingerprints import forgotten_texts_flag
 from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship, RetentionReview
 from memory.policy import retention_envelope_for_kind
 from memory.recall.rankers import analyze
@@ -722,7 +722,7 @@ def member_auto_forget(*, now: datetime) -> dict[str, int]:
     kind; returns the erased counts by scope kind (all members)."""
     # Imported here: member settings are read by the layers above recall, and the sweep
     # is the only writer that needs them.
-    from memory.member_settings import member_auto_forget_settings
+    from memory.controls import member_auto_forget_settings
 
     totals: Counter[str] = Counter()
     for member_id, chosen in member_auto_forget_settings():
@@ -736,7 +736,7 @@ def member_auto_forget_apply(*, member_id, chosen, now: datetime) -> dict[str, i
     """One member's auto-forget choices (`chosen`, their `MemorySettings`) applied now,
     under the member lock the caller holds: by the sweep, and when the member makes a
     choice, so what is already older than it is never recalled again."""
-    from memory.member_settings import AUTO_FORGET_KINDS, AUTO_FORGET_REASON
+    from memory.controls import AUTO_FORGET_KINDS, AUTO_FORGET_REASON
 
     erased: dict[str, int] = {}
     for kind in AUTO_FORGET_KINDS:
@@ -767,7 +767,7 @@ def member_auto_forget_apply(*, member_id, chosen, now: datetime) -> dict[str, i
         erased[kind] = len(report.entry_ids)
     if erased:
         audit_event_append(
-            action="memory.retention.member_auto_forget",
+            action="memory.sweeps.retention.member_auto_forget",
             policy_id=POLICY_ID,
             actor=RETENTION_ACTOR,
             target_member_id=member_id,
@@ -792,14 +792,18 @@ DECAY_REASON = "decay"
 
 def memory_decay_due(*, now: datetime) -> dict[str, int]:
     """Deletion paths D3 and D4 at `decay_at` (set on every revision from the envelope or
-    the member's auto-forget choice, `memory.entity_policy.decay_days`): an entry whose
+    the member's auto-forget choice, `memory.entities.policy.decay_days`): an entry whose
     time has come is anonymised in place through `memory_erase` (its text gone from every
     store, a tombstone of ids and times kept), unless held for a pending data-rights
     deletion; a relationship whose time has come is archived (kept, its interval closed
     at `decay_at`, no longer recalled). Entities nothing live is about any more are
-    archived (`memory.entities.entities_archive_idle`). Runs after compaction, so a
+    archived (`memory.entities.services.entities_archive_idle`). Runs after compaction, so a
     summarize envelope has folded what it keeps first. Audited once, with counts."""
-    from memory.entities import entities_archive_idle, entry_decay_at, relationships_decay_due
+    from memory.entities.services import (
+        entities_archive_idle,
+        entry_decay_at,
+        relationships_decay_due,
+    )
 
     erased = 0
     due = (

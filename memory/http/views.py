@@ -32,10 +32,17 @@ from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.errors import DomainError, NotFound
+from memory.access.gate import ContentKind
 from memory.contracts import SCOPE_KEY_ADAPTER
+from memory.controls import (
+    AUTO_FORGET_KINDS,
+    AUTO_FORGET_MONTHS,
+    member_memory_settings_get,
+    member_memory_settings_set,
+)
 from memory.enums import ScopeKind, is_sensitive_category
-from memory.forget_selected import memory_forget_selected, memory_forget_selection
-from memory.forms import (
+from memory.forgetting.selected import memory_forget_selected, memory_forget_selection
+from memory.http.forms import (
     EntryEditForm,
     EntryFilterForm,
     ForgetCategoryForm,
@@ -43,7 +50,6 @@ from memory.forms import (
     PauseForm,
     ScopeChangeForm,
 )
-from memory.gate import ContentKind
 from memory.labels import (
     SCOPE_ORDER,
     category_label,
@@ -53,15 +59,9 @@ from memory.labels import (
     opt_out_label,
     scope_label,
 )
-from memory.member_settings import (
-    AUTO_FORGET_KINDS,
-    AUTO_FORGET_MONTHS,
-    member_memory_settings_get,
-    member_memory_settings_set,
-)
 from memory.models import MemoryNotice
 from memory.policy import evaluate_scope_change
-from memory.scope_policies import member_scope_policies, opt_out_rows, scope_rows
+from memory.scopes import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
     memory_entry_get,
     memory_entry_list,
