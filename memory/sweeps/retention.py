@@ -767,7 +767,7 @@ def member_auto_forget_apply(*, member_id, chosen, now: datetime) -> dict[str, i
         erased[kind] = len(report.entry_ids)
     if erased:
         audit_event_append(
-            action="memory.sweeps.retention.member_auto_forget",
+            action="memory.retention.member_auto_forget",
             policy_id=POLICY_ID,
             actor=RETENTION_ACTOR,
             target_member_id=member_id,

@@ -253,7 +253,7 @@ def test_the_sweep_erases_entries_older_than_the_members_choice_and_keeps_newer(
     assert notebook_old.body == "Notebook note about biscuits"
     # audited with counts, never the text
     event = AuditEvent.objects.get(
-        target_member_id=member.pk, action="memory.sweeps.retention.member_auto_forget"
+        target_member_id=member.pk, action="memory.retention.member_auto_forget"
     )
     assert event.payload["erased_count"] == 1
     assert event.payload["erased"] == [{"scope_kind": "profile", "months": 3, "erased_count": 1}]
@@ -262,7 +262,7 @@ def test_the_sweep_erases_entries_older_than_the_members_choice_and_keeps_newer(
     retention_sweep(now=start + timedelta(days=100))
     assert (
         AuditEvent.objects.filter(
-            target_member_id=member.pk, action="memory.sweeps.retention.member_auto_forget"
+            target_member_id=member.pk, action="memory.retention.member_auto_forget"
         ).count()
         == 1
     )
