@@ -9,11 +9,7 @@ JavaScript (POST → redirect → GET). The signed-in session is the identity ch
 requests made here are verified at once.
 """
 
-from functools import wraps
-
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -39,21 +35,8 @@ from datarights.services import (
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
+from iris_site.permissions import member_required
 from memory.access.gate import ContentKind
-
-
-def member_required(view):
-    """Signed-in members only."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if not request.user.is_member:
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
 
 # Each right's page: its template, and what the page is called in the overview.
 PAGES = {

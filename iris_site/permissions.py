@@ -1,5 +1,10 @@
-"""Who may call an endpoint: members, operators (by role), or surfaces (by consumer)."""
+"""Who may call an endpoint: members, operators (by role), or surfaces (by consumer);
+and who may open a member's own pages (`member_required`)."""
 
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 
 from iris_site.enums import Consumer, OperatorRole
@@ -72,3 +77,18 @@ def service_for(*consumers: str) -> type[IsServiceClient]:
     if unknown:
         raise ValueError(f"unknown consumers: {sorted(unknown)}")
     return type("IsServiceClientFor", (IsServiceClient,), {"consumers": frozenset(consumers)})
+
+
+def member_required(view):
+    """A page for signed-in members only: anyone else signs in first (`login_required`),
+    and a signed-in operator is refused (403): operators manage nobody's memory or data
+    rights on the member's own pages."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_member:
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper

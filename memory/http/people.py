@@ -12,11 +12,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from iris_site.api.gated import MEMBER_OWN, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError, NotFound
+from iris_site.permissions import member_required
 from memory.access.gate import ContentKind
 from memory.entities.policy import ABOUT
 from memory.entities.services import entity_detail, entity_retire, member_entities
 from memory.enums import EntityKind
-from memory.http.views import member_required
 
 
 def _detail_or_404(request, entity_id):

@@ -2,11 +2,7 @@
 and selectors the API uses. Every form works without JavaScript (POST → redirect → GET);
 domain refusals come back as messages, never as errors pages."""
 
-from functools import wraps
-
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Case, Value, When
 from django.http import Http404
@@ -32,13 +28,14 @@ from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.errors import DomainError, NotFound
+from iris_site.permissions import member_required
 from memory.access.gate import ContentKind
 from memory.contracts import SCOPE_KEY_ADAPTER
+from memory.sweeps.auto_forget import member_memory_settings_set
 from memory.controls import (
     AUTO_FORGET_KINDS,
     AUTO_FORGET_MONTHS,
     member_memory_settings_get,
-    member_memory_settings_set,
 )
 from memory.enums import ScopeKind, is_sensitive_category
 from memory.forgetting.selected import memory_forget_selected, memory_forget_selection
@@ -91,19 +88,6 @@ from memory.services import (
 )
 
 PAGE_SIZE = 20
-
-
-def member_required(view):
-    """Signed-in members only; operators manage nobody's memory here."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if not request.user.is_member:
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 def _entry_or_404(request, entry_id):
