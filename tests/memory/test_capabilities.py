@@ -1,5 +1,5 @@
 """The capability table, as pure data: who may claim which surface, context and kind;
-narrowing only takes away; the README prints the same table."""
+narrowing only takes away; docs/design.md prints the same table."""
 
 from pathlib import Path
 
@@ -130,8 +130,9 @@ def test_narrowing_never_widens(consumer, surfaces, contexts, read_kinds, write_
     assert narrowed.narrowed(contexts=again).contexts <= narrowed.contexts
 
 
-def _readme_table() -> str | None:
-    lines = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8").splitlines()
+def _design_notes_table() -> str | None:
+    notes = Path(settings.BASE_DIR) / "docs" / "design.md"
+    lines = notes.read_text(encoding="utf-8").splitlines()
     if TABLE_HEADER not in lines:
         return None
     start = lines.index(TABLE_HEADER)
@@ -141,7 +142,7 @@ def _readme_table() -> str | None:
     return "\n".join(lines[start:end])
 
 
-def test_the_readme_prints_the_table_the_code_holds():
-    table = _readme_table()
-    assert table is not None, "README.md has no capability table"
+def test_the_design_notes_print_the_table_the_code_holds():
+    table = _design_notes_table()
+    assert table is not None, "docs/design.md has no capability table"
     assert table == capability_table_markdown()

@@ -87,6 +87,6 @@ def test_what_is_allowed_is_exactly_the_table(writer, origin, kind, turns):
     assert decision.allowed or decision.code in (ORIGIN_NOT_ALLOWED, ORIGIN_NEEDS_MEMBER_TURN)
 
 
-def test_the_readme_prints_the_table_the_code_holds():
-    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
-    assert origin_table_markdown() in readme
+def test_the_design_notes_print_the_table_the_code_holds():
+    notes = (Path(settings.BASE_DIR) / "docs" / "design.md").read_text(encoding="utf-8")
+    assert origin_table_markdown() in notes
