@@ -17,7 +17,7 @@ INCIDENT_ID = "inc-2026-0042"
 
 
 def incident_ref(member, incident_id: str = INCIDENT_ID) -> str:
-    """A reference as the incident system signs it for this member (README "Four eyes")."""
+    """A reference as the incident system signs it for this member (docs/design.md, "Four eyes")."""
     key = settings.INCIDENT_SIGNING_KEY.encode()
     signature = incident_signature(key=key, incident_id=incident_id, member_id=member.pk)
     return f"{incident_id}.{signature}"
