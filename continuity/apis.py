@@ -7,7 +7,6 @@ Views are thin: write bodies are validated by the strict pydantic contract
 """
 
 import pydantic
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
@@ -45,12 +44,11 @@ from continuity.services import (
     write_answer,
 )
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
+from iris_site.api.members import member_or_404
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
-from iris_site.enums import UserKind
 from iris_site.errors import InvalidInput, NotPermitted
 from iris_site.idempotency import Scope, idempotent, key_problem
-from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.access.gate import ContentKind, Reader, ReaderKind
 from memory.controls import surface_pause_check
@@ -290,10 +288,6 @@ def _query(serializer_class, request) -> dict:
     return serializer.validated_data
 
 
-def _member_or_404(member_id) -> User:
-    return get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)
-
-
 def _consumer_surfaces(request, wanted: str | None) -> frozenset[str]:
     consumer = request.user.consumer
     surfaces = readable_surfaces(consumer)
@@ -386,7 +380,7 @@ class MemberContinuationTokenApi(APIView):
         responses={200: ContinuationTokenListOutputSerializer, **error_responses(400, 404)},
     )
     def get(self, request, member_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         query = _query(ContinuationListQuerySerializer, request)
         surfaces = _consumer_surfaces(request, query.get("surface"))
         return _list_answer(request, member_id=member.pk, query=query, surfaces=surfaces)
@@ -424,7 +418,7 @@ class MemberContinuationTokenApi(APIView):
         },
     )
     def put(self, request, member_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         try:
             contract = token_parse(request.data)
         except pydantic.ValidationError as exc:
@@ -464,7 +458,7 @@ class MemberContinuationResumeApi(APIView):
         responses={200: ContinuationResumeOutputSerializer, **error_responses(400, 404)},
     )
     def get(self, request, member_id, pk):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         query = _query(ContinuationReadQuerySerializer, request)
         resume = continuation_resume(
             member_id=member.pk,

@@ -36,13 +36,14 @@ from hierarchy.stm import (
 )
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from iris_site.api.gated import READ_GATE, content_free, content_view
+from iris_site.api.members import member_or_404
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
+from iris_site.api.serializers import StrictInputSerializer
 from iris_site.audit.events import Actor
-from iris_site.enums import OperatorRole, UserKind
+from iris_site.enums import OperatorRole
 from iris_site.errors import NotFound
 from iris_site.idempotency import Scope, idempotent
-from iris_site.models import User
 from iris_site.permissions import IsServiceClient, operator_with_roles
 from iris_site.selectors import operator_tenant_id
 from memory.access.capabilities import capability_table_markdown
@@ -58,23 +59,6 @@ SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
 @extend_schema_field({"type": "string", "enum": StmScopeKind.values})
 class StmScopeKindField(serializers.ChoiceField):
     """A short-term scope kind (its own schema, apart from memory's scope kinds)."""
-
-
-def _member_or_404(member_id) -> User:
-    member = User.objects.filter(pk=member_id, kind=UserKind.MEMBER, is_active=True).first()
-    if member is None:
-        raise NotFound()
-    return member
-
-
-class StrictInputSerializer(serializers.Serializer):
-    """Refuses unknown fields, so a client never believes it set one."""
-
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return attrs
 
 
 class ShortTermOutputSerializer(serializers.Serializer):
@@ -227,7 +211,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         responses={200: ShortTermOutputSerializer(many=True), **error_responses(400, 403, 404)},
     )
     def get(self, request, member_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         query = _query(ShortTermListQuerySerializer, request)
         scope_kind = query.get("scope_kind")
         reader = _reader(request, member.pk, query["context"])
@@ -262,7 +246,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         responses={201: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409, 413, 422)},
     )
     def post(self, request, member_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         serializer = self.ShortTermInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         scope_kind = serializer.validated_data["scope_kind"]
@@ -292,7 +276,7 @@ class ShortTermRefreshApi(APIView):
         responses={200: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409)},
     )
     def post(self, request, member_id, stm_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         query = _query(ShortTermReadQuerySerializer, request)
         reader = _reader(request, member.pk, query["context"])
         row = stm_row_get(member_id=member.pk, stm_id=stm_id)
@@ -392,7 +376,7 @@ class ShortTermConsolidateApi(APIView):
         if data.get("entry_id") is not None:
             data["entry_id"] = str(data["entry_id"])
         data["turns"] = tuple(str(turn) for turn in data.get("turns", ()))
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         # The row is looked up inside the member named by the path only: another member's
         # row id is 404, as one that is not there.
         result = stm_consolidate(
@@ -491,7 +475,7 @@ class ContextBundleApi(APIView):
         responses={200: ContextBundleOutputSerializer, **error_responses(400, 403, 404, 413)},
     )
     def post(self, request, member_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         serializer = self.ContextBundleInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         bundle = get_context_bundle(

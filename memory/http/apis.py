@@ -17,13 +17,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from iris_site.api.gated import MEMBER_OWN, WRITE_ECHO, content_free, content_view
+from iris_site.api.members import member_or_404
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
+from iris_site.api.serializers import StrictInputSerializer
 from iris_site.audit.events import Actor
-from iris_site.enums import Consumer, UserKind
+from iris_site.enums import Consumer
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.idempotency import Scope, idempotent
-from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.access.disclosures import registered_disclosure_sources
 from memory.access.gate import ContentKind
@@ -125,13 +126,6 @@ def _own_entry(request, pk) -> MemoryEntry:
     return entry
 
 
-def _member_or_404(member_id) -> User:
-    member = User.objects.filter(pk=member_id, kind=UserKind.MEMBER, is_active=True).first()
-    if member is None:
-        raise NotFound()
-    return member
-
-
 def _json_object(request) -> dict:
     if not isinstance(request.data, dict):
         raise InvalidInput("The request body must be a JSON object.")
@@ -184,16 +178,6 @@ def _remember_response(result: RememberResult, *, echo_kept: bool = True) -> Res
         response[PROMOTION_HEADER] = str(result.promotion)
         response[STORED_AS_HEADER] = str(result.stored_as)
     return response
-
-
-class StrictInputSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a client never believes it set one."""
-
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return attrs
 
 
 REMEMBER_RESPONSES = {
@@ -756,7 +740,7 @@ class MemberMemoryRememberApi(APIView):
         responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 409, 413, 422)},
     )
     def post(self, request, member_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         write = MemoryWriteRequest.model_validate(
             _json_object(request), context={"user_id": member.pk}
         )
@@ -805,7 +789,7 @@ class ConversationTurnAppendApi(APIView):
         },
     )
     def post(self, request, member_id, session_id):
-        member = _member_or_404(member_id)
+        member = member_or_404(member_id)
         session_id = _session_id(session_id)
         serializer = self.ConversationTurnInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
