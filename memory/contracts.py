@@ -136,7 +136,9 @@ MemoryScopeKey = Annotated[
 ]
 SCOPE_KEY_ADAPTER: TypeAdapter[MemoryScopeKey] = TypeAdapter(MemoryScopeKey)
 
-# The identifiers of each kind in the seed's order: the order of the canonical key.
+# The identifiers of each kind in the seed's order: the order of the canonical key
+# (seed 001, "The canonical contract: eight scope kinds"). The one table: the read
+# gate's `ScopeKey` (`memory.access.gate`) checks and prints keys by it too.
 SCOPE_IDENTIFIERS: dict[str, tuple[str, ...]] = {
     ScopeKind.PROFILE: ("user_id",),
     ScopeKind.SESSION: ("user_id", "session_id"),

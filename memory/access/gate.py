@@ -71,6 +71,7 @@ from functools import lru_cache
 from consent.enums import CONSENT_TYPES, BaseConsentType
 from iris_site.api.gated import gate_consulted
 from memory.access.capabilities import Capabilities
+from memory.contracts import SCOPE_IDENTIFIERS
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     Lifecycle,
@@ -117,18 +118,8 @@ class InvalidRecallRequest(ValueError):
 
 # --- scopes -----------------------------------------------------------------------
 
-# Identifiers each scope kind carries, in the order the scope key string lists them
-# (seed 001, "The canonical contract: eight scope kinds").
-SCOPE_IDENTIFIERS: Mapping[str, tuple[str, ...]] = {
-    ScopeKind.PROFILE: ("user_id",),
-    ScopeKind.SESSION: ("user_id", "session_id"),
-    ScopeKind.SCENE: ("user_id", "session_id", "scene_id", "room_id"),
-    ScopeKind.POSE: ("user_id", "session_id", "scene_id", "pose_id", "avatar_id"),
-    ScopeKind.NOTEBOOK: ("user_id", "notebook_id"),
-    ScopeKind.CRISIS: ("user_id",),
-    ScopeKind.OPERATOR_COPILOT: ("user_id", "operator_id"),
-    ScopeKind.TENANT: ("tenant_id", "user_id"),
-}
+# The identifiers each scope kind carries, in the key string's order, are the wire
+# contract's (`memory.contracts.SCOPE_IDENTIFIERS`, seed 001).
 
 
 @dataclass(frozen=True)
