@@ -6,8 +6,9 @@ from unittest import mock
 import pytest
 from django.db import connection
 
+from memory.bench import recall_locomo as bench
 from memory.http import apis
-from memory.management.commands import bench_recall as bench
+from memory.models import MemoryEntry
 from memory.recall import apis as recall_apis
 from memory.recall.rankers import TermStats
 
@@ -85,7 +86,7 @@ def test_the_write_path_gives_each_turn_its_neighbours_as_context():
     # when
     conversation = bench.locomo_ingest(SAMPLE, client=client)
     # then the first turn's memory holds the next two turns' stems as its context
-    entries = bench.MemoryEntry.objects.filter(member=conversation.member).order_by("created_at")
+    entries = MemoryEntry.objects.filter(member=conversation.member).order_by("created_at")
     first = TermStats.from_json(entries.first().term_stats)
     assert {"breed", "beagl", "shelter"} <= set(first.context_terms)
     assert "potteri" not in first.context_terms  # another session

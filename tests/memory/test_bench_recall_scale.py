@@ -7,18 +7,19 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, OutputWrapper
 
 from iris_site.models import User
-from memory.management.commands import bench_recall as bench
+from memory.bench import recall_scale as bench
+from memory.bench.recall import _store_of
 
 pytestmark = pytest.mark.django_db
 
 
 def test_no_checkout_means_no_comparison_and_a_checkout_without_a_store_is_refused(tmp_path):
-    assert bench._store_of(None) is None
+    assert _store_of(None) is None
     with pytest.raises(CommandError, match=r"No recall store"):
-        bench._store_of(str(tmp_path))
+        _store_of(str(tmp_path))
 
 
 def test_against_times_the_other_store_in_the_same_rounds_and_compares_its_ids():
@@ -29,19 +30,19 @@ def test_against_times_the_other_store_in_the_same_rounds_and_compares_its_ids()
         "warmup": 1,
         "rounds": 2,
         "reference_timed": 2,
-        "against_store": bench._store_of(str(settings.BASE_DIR)),
+        "against_store": _store_of(str(settings.BASE_DIR)),
     }
     # when one size is measured (VACUUM cannot run inside the test's transaction)
     with (
-        mock.patch.object(bench, "_vacuum_analyze"),
+        mock.patch.object(bench, "vacuum_analyze"),
         mock.patch.object(
             options["against_store"],
             "recall_resolve",
             wraps=options["against_store"].recall_resolve,
         ) as against,
     ):
-        command = bench.Command()
-        run = command._one_size(command._create(40, options), options)
+        out = OutputWrapper(io.StringIO())
+        run = bench.size_measure(bench.size_create(40, options, out=out), options)
     # then the other store answered every query of every round and of the warm-up, its
     # figures beside this code's, with the same ids as this code and the reference
     assert against.call_count == options["warmup"] + options["queries"] * options["rounds"]
@@ -63,14 +64,14 @@ def test_every_size_is_timed_again_in_the_same_rounds_for_the_ratio():
         "warmup": 1,
         "rounds": 2,
         "reference_timed": 1,
-        "against_store": bench._store_of(str(settings.BASE_DIR)),
+        "against_store": _store_of(str(settings.BASE_DIR)),
     }
-    command = bench.Command(stdout=io.StringIO())
+    out = OutputWrapper(io.StringIO())
     # when
-    with mock.patch.object(bench, "_vacuum_analyze"):
-        command._scale(options)
+    with mock.patch.object(bench, "vacuum_analyze"):
+        bench.scale_run(options, out=out)
     # then the summary's ratio is the interleaved pass's, for both stores
-    summary = json.loads(command.stdout.getvalue().strip().splitlines()[-1])
+    summary = json.loads(out.getvalue().strip().splitlines()[-1])
     interleaved = summary["interleaved"]
     assert set(interleaved) == {"this", "against"}
     assert set(interleaved["this"]) == {"20", "40"}

@@ -13,11 +13,11 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from memory.management.commands import bench_load
+from memory.bench import load_clients, load_setup
 
 
 def _database_exists(name: str) -> bool:
-    with bench_load._pg_admin(bench_load._server_url({"database_url": None, "sqlite": False})) as c:
+    with load_setup._pg_admin(load_setup.server_url({"database_url": None, "sqlite": False})) as c:
         return c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
 
 
@@ -42,7 +42,7 @@ def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_databa
 
     # then the report names every endpoint, the total and the server's memory
     text = out.getvalue()
-    for label in (*bench_load.ENDPOINT_LABELS.values(), "total", "phase 1", "phase 2"):
+    for label in (*load_clients.ENDPOINT_LABELS.values(), "total", "phase 1", "phase 2"):
         assert label in text
     assert "p50 ms" in text and "p99 ms" in text
     assert "MB after warm-up" in text and "MB after phase 2" in text
@@ -56,7 +56,7 @@ def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_databa
     memory = report["memory_mb"]
     assert memory["after_warmup"] > 0 and memory["after_phase_2"] > 0
     assert memory["processes"] == 3  # master + 2 workers
-    assert set(report["server"]["rates"]) == set(bench_load.RATE_VARIABLES)
+    assert set(report["server"]["rates"]) == set(load_setup.RATE_VARIABLES)
     # on a scratch database of the configured engine, removed afterwards
     expected = "postgresql" if engine == "postgresql" else "sqlite"
     assert report["database"] == expected
@@ -70,7 +70,7 @@ def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_databa
 
 def test_the_prepare_step_refuses_any_database_but_the_scratch_one(monkeypatch, tmp_path):
     # given no scratch marker (as when someone runs the hidden step by hand)
-    monkeypatch.delenv(bench_load.SCRATCH_MARKER, raising=False)
+    monkeypatch.delenv(load_setup.SCRATCH_MARKER, raising=False)
 
     # when / then it refuses before migrating or writing anything
     with pytest.raises(CommandError, match="scratch database"):
