@@ -9,7 +9,7 @@ members' reviews; anyone else's is not found.
 /console/reviews/reconfirm/ counts the freshness job's re-confirmation requests by state:
 the member answers those ("Is this still true?" on their memory page), not the operator.
 
-Thin views: a Django form, `memory.sweeps.retention.retention_review_decide` (which audits, and
+Thin views: a Django form, `memory.sweeps.reviews.retention_review_decide` (which audits, and
 erases through `memory_erase`), a message, a redirect.
 """
 
@@ -25,7 +25,7 @@ from iris_site.api.gated import content_free
 from iris_site.errors import DomainError
 from iris_site.selectors import operator_tenant_id
 from memory.enums import MemoryCategory, ScopeKind
-from memory.sweeps.retention import (
+from memory.sweeps.reviews import (
     REVIEWER_ROLES,
     ReviewDecision,
     retention_review_decide,

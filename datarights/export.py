@@ -36,7 +36,7 @@ from datarights.policy import art15_information
 from iris_site.audit.checkpoint import audit_member_chain, audit_member_proof
 from iris_site.audit.events import iso
 from memory.controls import member_memory_settings_get
-from memory.entities.services import entities_export
+from memory.entities.selectors import entities_export
 from memory.enums import Lifecycle, MemoryCategory, ScopeKind
 from memory.forgetting.dsar import (
     memory_export_entry_page,

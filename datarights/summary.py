@@ -15,10 +15,11 @@ from django.utils.html import escape
 
 from consent.policy import is_in_force
 from consent.selectors import consent_states
+from iris_site.audit.actions import AuditAction, current_name
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import iso
 from iris_site.audit.selectors import audit_events_for_member
-from memory.entities.services import entities_export
+from memory.entities.selectors import entities_export
 from memory.enums import ExpiryAction, Lifecycle, ScopeKind
 from memory.labels import (
     SCOPE_ORDER,
@@ -159,18 +160,28 @@ STATE_WORDS = {
     "closed": "finished looking",
 }
 ACTION_WORDS = {
-    "iris.admin_inspection.snapshot_pinned": "fixed which memories could be seen",
-    "iris.admin_inspection.read": "looked at the memories allowed",
-    "iris.admin_inspection.read_refused": "tried to look and was refused",
-    "iris.admin_inspection.transition_rejected": "tried a step that was refused",
-    "iris.admin_inspection.copilot_note": "added a support note",
-    "iris.admin_inspection.copilot_note_refused": "tried to add a note and was refused",
+    AuditAction.INSPECTION_SNAPSHOT_PINNED: "fixed which memories could be seen",
+    AuditAction.INSPECTION_SNAPSHOT_READ: "looked at the memories allowed",
+    AuditAction.INSPECTION_SNAPSHOT_READ_REFUSED: "tried to look and was refused",
+    AuditAction.INSPECTION_REQUEST_TRANSITION_REJECTED: "tried a step that was refused",
+    AuditAction.INSPECTION_COPILOT_NOTE_ADDED: "added a support note",
+    AuditAction.INSPECTION_COPILOT_NOTE_REFUSED: "tried to add a note and was refused",
+    # The words these said under their former names (the verb alone says less).
+    AuditAction.INSPECTION_NOTICE_QUEUED: "notice queued",
+    AuditAction.INSPECTION_NOTICE_DELIVERED: "notice delivered",
+    AuditAction.HIERARCHY_LTM_HISTORY_READ: "history read",
+    AuditAction.HIERARCHY_STM_ADMIN_READ: "admin stm read",
+    AuditAction.HIERARCHY_STM_ADMIN_RESCOPED: "admin stm rescope",
+    AuditAction.HIERARCHY_STM_CONSOLIDATE_REQUESTED: "consolidate",
+    AuditAction.HIERARCHY_LTM_DEMOTE_REQUESTED: "demote",
 }
 
 
 def action_words(action: str, payload: dict) -> str:
-    """An audit action in plain words (the code itself is shown beside it)."""
-    if action == "iris.admin_inspection.transition" and payload.get("to_state"):
+    """An audit action in plain words (the code itself is shown beside it). A row
+    stored under an action's former name reads as the action it became."""
+    action = current_name(action)
+    if action == AuditAction.INSPECTION_REQUEST_TRANSITIONED and payload.get("to_state"):
         return STATE_WORDS.get(payload["to_state"], payload["to_state"])
     if action in ACTION_WORDS:
         return ACTION_WORDS[action]

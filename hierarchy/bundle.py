@@ -30,12 +30,13 @@ from hierarchy.stm import (
 )
 from hierarchy.stm_policy import default_target_scope
 from hierarchy.transitions import Tier, transition_check
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append, iso
-from iris_site.audit.selectors import audit_events_for_member
+from iris_site.audit.selectors import action_prefix_q, audit_events_for_member
 from iris_site.models import User
 from memory.access.capabilities import Capabilities
 from memory.access.gate import MemberState, Reader
-from memory.entities.services import recalled_graph
+from memory.entities.selectors import recalled_graph
 from memory.enums import RecallContext
 from memory.policy.freshness import freshness
 from memory.recall.service import recall_request_build, recall_run
@@ -90,7 +91,9 @@ def _episodic(member_id, *, stm_ids: list[str], entry_ids: list[str]) -> list[di
         Q(payload__stm_id__in=stm_ids) | Q(payload__entry_id__in=entry_ids),
         Q(payload__stm_id__isnull=True) | Q(payload__stm_id__in=stm_ids),
         Q(payload__entry_id__isnull=True) | Q(payload__entry_id__in=entry_ids),
-        action__startswith="memory.",
+        # The memory events, under the names they had and have (`hierarchy.stm.*` was
+        # `memory.stm.*`): what the prefix `memory.` found when it named them all.
+        action_prefix_q("memory."),
     )
     return [
         {
@@ -259,7 +262,7 @@ def get_context_bundle(
     }
     query_provided = "true" if query.strip() else "false"
     audit_event_append(
-        action="memory.bundle.resolved",
+        action=AuditAction.HIERARCHY_BUNDLE_RESOLVED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.enums import Consumer
 from iris_site.errors import InvalidInput, PolicyRefusal
@@ -29,7 +30,7 @@ from memory.access.gate import AUTO_FORGOTTEN, SURFACE_PAUSED
 from memory.enums import ScopeKind
 from memory.models import MemberMemorySettings
 
-POLICY_ID = "iris-memory-member-settings-v1"
+POLICY_ID = "iris.memory.member_settings.v1"
 # The write paths' refusal code and the erasure's reason are the read gate's reasons.
 AUTO_FORGET_REASON = AUTO_FORGOTTEN
 
@@ -148,7 +149,7 @@ def _validated(*, stop_using: bool, auto_forget_months: dict, paused_consumers) 
 
 
 @transaction.atomic
-def member_memory_settings_set(
+def member_memory_settings_save(
     *,
     member: User,
     actor: Actor,
@@ -157,8 +158,10 @@ def member_memory_settings_set(
     paused_consumers,
     now: datetime | None = None,
 ) -> MemorySettings:
-    """Replace the member's settings; audited (enum values and counts, never content)
-    when anything changed. Taken under the member lock every writer takes, so a write
+    """Record the member's settings; audited (enum values and counts, never content)
+    when anything changed. Callers change settings through
+    `memory.sweeps.auto_forget.member_memory_settings_set`, which also applies a new
+    auto-forget choice at once. Taken under the member lock every writer takes, so a write
     that started before a pause either commits first or is refused."""
     now = now or timezone.now()
     wanted = _validated(
@@ -180,7 +183,7 @@ def member_memory_settings_set(
         },
     )
     audit_event_append(
-        action="memory.settings.changed",
+        action=AuditAction.MEMORY_SETTINGS_CHANGED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
@@ -196,10 +199,4 @@ def member_memory_settings_set(
         },
         occurred_at=now,
     )
-    if wanted.auto_forget_months != before.auto_forget_months:
-        # What is already older than the new choice goes now, not at the next sweep: it
-        # is never recalled again once the member has chosen.
-        from memory.sweeps.retention import member_auto_forget_apply
-
-        member_auto_forget_apply(member_id=member.pk, chosen=wanted, now=now)
     return wanted

@@ -14,6 +14,7 @@ from iris_site.errors import Conflict
 from iris_site.models import TenantMembership
 from iris_site.rawsql import bound_cursor, member_param
 from memory.access.capabilities import Capabilities, capabilities_for
+from memory.access.disclosures import registered_disclosure_sources
 from memory.access.gate import MemberState, Source, Suppression, auto_forget_at
 from memory.contracts import (
     SCOPE_IDENTIFIERS,
@@ -333,8 +334,6 @@ def memory_entry_who_looked(*, member_id, entry_id, limit: int = 20) -> list[dic
     when, and the rationale it surfaced with) and what the registered disclosure sources
     (`memory.access.disclosures`: inspections) report. Each item: `kind` ("recall" or the
     source's), `who`, `at`, `why`. Never memory content, never an operator's id."""
-    from memory.access.disclosures import registered_disclosure_sources
-
     items = [
         {
             "kind": "recall",

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from consent.enums import BaseConsentType, CaptureMethod, category_consent_type
 from consent.selectors import consent_active, consent_latest_event, opt_outs_active
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.refusals import WriteKind, audit_write_refused
@@ -23,7 +24,8 @@ from memory.access.capabilities import capabilities_for
 from memory.access.origins import evaluate_origin, quoted_share
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.controls import surface_pause_check
-from memory.entities import services as entities
+from memory.entities.derive import person_introduce
+from memory.entities.services import person_forget
 from memory.enums import (
     ConflictOutcome,
     ConsentSource,
@@ -37,18 +39,19 @@ from memory.enums import (
 )
 from memory.forgetting import fingerprints
 from memory.forgetting.dsar import memory_turns_purge
+from memory.forgetting.erasure import memory_erase
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
     MemoryEntry,
     MemoryNotice,
-    MemoryRevision,
     OffTheRecordSession,
     ServiceClientCapabilities,
 )
 from memory.recall.context import context_anchors_record, entry_term_stats, with_body
 from memory.recall.rankers import analyze
 from memory.recall.store import corpus_stats_apply, entry_terms_index
+from memory.revisions import POLICY_ID, revision_append
 from memory.selectors import (
     SCOPE_COLUMNS,
     ensure_no_pending_clear,
@@ -57,120 +60,12 @@ from memory.selectors import (
     memory_off_the_record,
     memory_pending_clear,
     memory_session_occurrences,
-    multi_actor_of,
-    scope_of,
-    suppression_of,
 )
 from memory.signals import member_content_clear, reconfirm_settled
 
-POLICY_ID = "iris-memory-v1"
 PROVENANCE_TURN_NOT_FOUND = "provenance-turn-not-found"
 SESSION_REQUIRED = "session-required"
 FULL_CLEAR_GRACE = timedelta(days=7)
-# What a revision snapshots: the entry's contract content, not its usage counters.
-CONTENT_FIELDS = (
-    "scope",
-    "category",
-    "subject",
-    "body",
-    "origin",
-    "lifecycle",
-    "confidence",
-    "suppression",
-    "multi_actor",
-    "provenance_chain",
-    "consent",
-    "expires_at",
-)
-
-
-def actor_token(actor: Actor) -> str:
-    if actor.type == ActorType.SERVICE:
-        return f"consumer:{actor.role}"
-    if actor.type == ActorType.OPERATOR:
-        return f"operator:{actor.id}"
-    return str(actor.type)
-
-
-def _content(entry: MemoryEntry) -> dict:
-    suppression = suppression_of(entry)
-    multi_actor = multi_actor_of(entry)
-    return {
-        "scope": scope_of(entry),
-        "category": entry.category,
-        "subject": entry.subject,
-        "body": entry.body,
-        "origin": entry.origin,
-        "lifecycle": entry.lifecycle,
-        "confidence": entry.confidence,
-        "suppression": suppression.model_dump(mode="json") if suppression else None,
-        "multi_actor": multi_actor.model_dump(mode="json") if multi_actor else None,
-        "provenance_chain": entry.provenance_chain,
-        "consent": entry.consent,
-        "expires_at": iso(entry.expires_at) if entry.expires_at else None,
-    }
-
-
-def _audit(
-    action: str,
-    *,
-    entry: MemoryEntry,
-    actor: Actor,
-    severity: str = Severity.INFO,
-    **payload,
-) -> None:
-    audit_event_append(
-        action=f"memory.entry.{action}",
-        policy_id=POLICY_ID,
-        actor=actor,
-        severity=severity,
-        target_member_id=entry.member_id,
-        target_tenant_id=entry.tenant_id,
-        payload={
-            "entry_id": str(entry.pk),
-            "revision_id": str(entry.revision_id),
-            "category": entry.category,
-            "scope_kind": entry.scope_kind,
-            **payload,
-        },
-    )
-
-
-def _append_revision(
-    entry: MemoryEntry, *, action: str, actor: Actor, now: datetime, restated: bool = True
-) -> None:
-    """Snapshot the entry as a new immutable revision and move the head to it.
-
-    ``restated=False``: the revision changes whether the memory is used, not what it
-    states (a pause, a resume), so its ``updated_at`` stays: recency, a conflict's
-    freshness, retention and the member's auto-forget all count from when it was last
-    stated, and pausing then resuming a memory must not restart its auto-forget clock."""
-    content = _content(entry)
-    previous = entry.revision
-    changed = (
-        sorted(k for k in CONTENT_FIELDS if previous.content.get(k) != content.get(k))
-        if previous
-        else []
-    )
-    revision = MemoryRevision(
-        entry=entry,
-        member_id=entry.member_id,
-        previous_revision=previous,
-        number=entry.revision_count + 1,
-        action=action,
-        actor=actor_token(actor),
-        content=content,
-        changed_fields=changed,
-        created_at=now,
-    )
-    revision.save(force_insert=True)
-    entry.revision = revision
-    entry.revision_count = revision.number
-    if restated:
-        entry.updated_at = now
-    entry.save()
-    _audit(action, entry=entry, actor=actor, revision_number=revision.number)
-    entities.entry_entities_sync(entry=entry, actor=actor, now=now)
 
 
 def _lock(entry: MemoryEntry) -> MemoryEntry:
@@ -260,7 +155,7 @@ def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
     corpus_stats_apply(member_id=entry.member_id, added=[(entry.pk, entry.term_stats)])
     entry_terms_index(member_id=entry.member_id, entries=[entry])
     context_anchors_record(entry=entry)
-    _append_revision(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
+    revision_append(entry, action=EntryAuditAction.CREATED, actor=actor, now=now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +190,7 @@ def _check_not_forgotten(
         reinstated = fingerprints.actor_handle_reinstate(member_id=member_id, actor_handle=handle)
         if cleared or reinstated:
             audit_event_append(
-                action="memory.forgotten.restated",
+                action=AuditAction.MEMORY_FORGOTTEN_RESTATED,
                 policy_id=POLICY_ID,
                 actor=actor,
                 target_member_id=member_id,
@@ -508,7 +403,7 @@ def _remember(
         member_id=member.pk, write=write, actor=actor, conflict_key=conflict_key, handle=handle
     )
     if handle:
-        entities.person_introduce(
+        person_introduce(
             member_id=member.pk,
             actor_handle=handle,
             name=multi_actor.actor_name,
@@ -594,7 +489,7 @@ def _remember(
             conflict_payload["notice_id"] = str(notice.pk)
             conflict_payload["proposed_entry_id"] = str(entry.pk)
         audit_event_append(
-            action="memory.conflict.resolved",
+            action=AuditAction.MEMORY_CONFLICT_RESOLVED,
             policy_id=POLICY_ID,
             actor=actor,
             severity=Severity.WARNING,
@@ -607,10 +502,10 @@ def _remember(
 
     _create(entry, actor=actor, now=now)
     existing.lifecycle = Lifecycle.SUPERSEDED
-    _append_revision(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+    revision_append(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     conflict_payload["new_entry_id"] = str(entry.pk)
     audit_event_append(
-        action="memory.conflict.resolved",
+        action=AuditAction.MEMORY_CONFLICT_RESOLVED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
@@ -633,13 +528,13 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
         proposal.lifecycle = Lifecycle.ACTIVE
         proposal.origin = Origin.USER_CONFIRMED
         proposal.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
-        _append_revision(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
+        revision_append(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
         existing = _lock(notice.entry)
         existing.lifecycle = Lifecycle.SUPERSEDED
-        _append_revision(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+        revision_append(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     else:
         proposal.lifecycle = Lifecycle.TOMBSTONED
-        _append_revision(proposal, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+        revision_append(proposal, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
     notice.state = MemoryNotice.State.ACCEPTED if accept else MemoryNotice.State.DISMISSED
     notice.answered_at = now
     notice.save(update_fields=["state", "answered_at"])
@@ -765,10 +660,10 @@ def memory_edit(
     # An edit by the member is a statement by the member.
     entry.origin = Origin.USER_STATED
     entry.confidence = policy.confidence_for_origin(Origin.USER_STATED)
-    _append_revision(entry, action=EntryAuditAction.EDITED, actor=actor, now=now)
+    revision_append(entry, action=EntryAuditAction.EDITED, actor=actor, now=now)
     for other in _conflicts_with(entry).exclude(pk=entry.pk).select_for_update():
         other.lifecycle = Lifecycle.SUPERSEDED
-        _append_revision(other, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+        revision_append(other, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     _reconfirm_settle(entry, state=MemoryNotice.State.EDITED, actor=actor, now=now)
     return entry
 
@@ -784,7 +679,7 @@ def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     entry.origin = Origin.USER_CONFIRMED
     entry.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
     now = timezone.now()
-    _append_revision(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
+    revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
     _reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
     return entry
 
@@ -814,7 +709,7 @@ def _reconfirm_settle(entry: MemoryEntry, *, state: str, actor: Actor, now: date
         sender=MemoryNotice, member_id=entry.member_id, entry_id=entry.pk, answer=state
     )
     audit_event_append(
-        action="memory.reconfirm.answered",
+        action=AuditAction.MEMORY_RECONFIRM_ANSWERED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=entry.member_id,
@@ -872,12 +767,12 @@ def memory_reconfirm_answer(*, notice: MemoryNotice, answer: str, actor: Actor) 
         if entry.origin in RECONFIRMABLE_ORIGINS:
             entry.origin = Origin.USER_CONFIRMED
             entry.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
-            _append_revision(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
+            revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
         _reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
         notice.refresh_from_db()
         return notice
     _reconfirm_settle(entry, state=MemoryNotice.State.FORGOTTEN, actor=actor, now=now)
-    _tombstone(entry, actor=actor, now=now, reason=FORGET_REASON, fingerprint=True)
+    entry_forget(entry, actor=actor, now=now, reason=FORGET_REASON, fingerprint=True)
     notice.state, notice.answered_at = MemoryNotice.State.FORGOTTEN, now
     notice.entry = MemoryEntry.objects.get(pk=entry.pk)
     return notice
@@ -898,7 +793,7 @@ def memory_pause(
     entry.suppression_started_at = now
     entry.suppression_ends_at = ends_at
     entry.suppression_notes = ""
-    _append_revision(entry, action=EntryAuditAction.PAUSED, actor=actor, now=now, restated=False)
+    revision_append(entry, action=EntryAuditAction.PAUSED, actor=actor, now=now, restated=False)
     return entry
 
 
@@ -911,7 +806,7 @@ def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     entry.suppression_reason = ""
     entry.suppression_started_at = None
     entry.suppression_ends_at = None
-    _append_revision(
+    revision_append(
         entry, action=EntryAuditAction.RESUMED, actor=actor, now=timezone.now(), restated=False
     )
     return entry
@@ -951,7 +846,7 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
         active=consent_active(member_id=entry.member_id).types,
     )
     _apply_scope(entry, scope)
-    _append_revision(entry, action=EntryAuditAction.SCOPE_CHANGED, actor=actor, now=timezone.now())
+    revision_append(entry, action=EntryAuditAction.SCOPE_CHANGED, actor=actor, now=timezone.now())
     return entry
 
 
@@ -960,14 +855,7 @@ FORGET_REASON = "forget"
 RETENTION_REASON = "retention"
 
 
-def _erasure():
-    # Imported here: the erasure service appends revisions through this module.
-    from memory.forgetting.erasure import memory_erase
-
-    return memory_erase
-
-
-def _tombstone(
+def entry_forget(
     entry: MemoryEntry,
     *,
     actor: Actor,
@@ -977,7 +865,7 @@ def _tombstone(
 ) -> None:
     """Forget one entry through the erasure service: tombstoned, its text erased from
     every content store in the caller's transaction."""
-    _erasure()(
+    memory_erase(
         member_id=entry.member_id,
         entry_ids=[entry.pk],
         actor=actor,
@@ -994,12 +882,12 @@ def memory_tombstone(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     # The member lock before the row lock, in the order `memory_remember` takes them.
     member_lock(member_id=entry.member_id)
     entry = _lock(entry)
-    _tombstone(entry, actor=actor, now=timezone.now(), reason=FORGET_REASON, fingerprint=True)
+    entry_forget(entry, actor=actor, now=timezone.now(), reason=FORGET_REASON, fingerprint=True)
     entry.refresh_from_db()
     return entry
 
 
-def _tombstone_all(
+def entries_forget(
     entries, *, actor: Actor, reason: str = FORGET_REASON, fingerprint: bool = False
 ) -> list[uuid.UUID]:
     """Forget these entries (one erasure per member); returns the ids tombstoned now.
@@ -1014,7 +902,7 @@ def _tombstone_all(
         due.setdefault(member_id, []).append(pk)
     ids: list[uuid.UUID] = []
     for member_id, entry_ids in due.items():
-        ids += _erasure()(
+        ids += memory_erase(
             member_id=member_id,
             entry_ids=entry_ids,
             actor=actor,
@@ -1028,12 +916,12 @@ def _tombstone_all(
 def memory_forget_category(*, member: User, category: str, actor: Actor) -> list[uuid.UUID]:
     """Forget every memory of one category, and summaries derived from them."""
     entries = MemoryEntry.objects.filter(member=member, category=category)
-    ids = _tombstone_all(entries, actor=actor, fingerprint=True)
-    ids += _tombstone_derived_summaries(
+    ids = entries_forget(entries, actor=actor, fingerprint=True)
+    ids += derived_summaries_forget(
         member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
     )
     audit_event_append(
-        action="memory.category.forgotten",
+        action=AuditAction.MEMORY_CATEGORY_FORGOTTEN,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
@@ -1042,7 +930,7 @@ def memory_forget_category(*, member: User, category: str, actor: Actor) -> list
     return ids
 
 
-def _tombstone_derived_summaries(
+def derived_summaries_forget(
     *, member_id, source_ids, actor: Actor, fingerprint: bool = False
 ) -> list[uuid.UUID]:
     """Summaries whose provenance names any of these entries go with them."""
@@ -1056,14 +944,14 @@ def _tombstone_derived_summaries(
         ).exclude(lifecycle=Lifecycle.TOMBSTONED)
         if any(link.get("ref") in refs for link in e.provenance_chain)
     ]
-    return _tombstone_all(
+    return entries_forget(
         MemoryEntry.objects.filter(pk__in=derived), actor=actor, fingerprint=fingerprint
     )
 
 
 def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
     """Forget every mention of a person (`memory.entities.services.person_forget`)."""
-    return entities.person_forget(member=member, actor_handle=actor_handle, actor=actor)
+    return person_forget(member=member, actor_handle=actor_handle, actor=actor)
 
 
 CLEAR_REASON = "full-clear"
@@ -1095,7 +983,7 @@ def memory_clear_request(*, member: User, actor: Actor, grace: timedelta = FULL_
         purge_after=now + grace,
     )
     audit_event_append(
-        action="memory.clear.requested",
+        action=AuditAction.MEMORY_CLEAR_REQUESTED,
         policy_id=POLICY_ID,
         actor=actor,
         severity=Severity.WARNING,
@@ -1125,7 +1013,7 @@ def memory_clear_cancel(*, member: User, actor: Actor) -> MemoryClearRequest:
     request.finished_at = timezone.now()
     request.save(update_fields=["state", "finished_at"])
     audit_event_append(
-        action="memory.clear.cancelled",
+        action=AuditAction.MEMORY_CLEAR_CANCELLED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
@@ -1138,7 +1026,7 @@ def memory_purge_entries(*, member_id, entry_ids, reason: str) -> int:
     """Erase entries, every revision of them and everything derived from them for good,
     through the erasure service; the audit keeps only ids. Callers: the full clear's purge
     and the data-rights delete."""
-    report = _erasure()(
+    report = memory_erase(
         member_id=member_id,
         entry_ids=entry_ids,
         actor=Actor.system(reason),
@@ -1155,7 +1043,7 @@ def memory_tombstone_purge_due(*, now: datetime | None = None) -> int:
     if now is not None:
         legacy = legacy.filter(updated_at__lte=now)
     count = legacy.count()
-    _tombstone_all(legacy, actor=Actor.system("tombstone-purge"), reason="tombstone-purge")
+    entries_forget(legacy, actor=Actor.system("tombstone-purge"), reason="tombstone-purge")
     return count
 
 
@@ -1167,7 +1055,7 @@ def _clear_purge(request: MemoryClearRequest) -> dict[str, int]:
     member_id = request.member_id
     turns = ConversationTurn.objects.filter(member_id=member_id)
     turn_count = turns.count()
-    report = _erasure()(
+    report = memory_erase(
         member_id=member_id,
         entry_ids=MemoryEntry.objects.filter(member_id=member_id).values_list("pk", flat=True),
         actor=Actor.system(CLEAR_REASON),
@@ -1200,7 +1088,7 @@ def memory_clear_purge_due(*, now: datetime | None = None) -> int:
             locked.finished_at = now
             locked.save(update_fields=["state", "finished_at"])
             audit_event_append(
-                action="memory.clear.purged",
+                action=AuditAction.MEMORY_CLEAR_PURGED,
                 policy_id=POLICY_ID,
                 actor=Actor.system(CLEAR_REASON),
                 severity=Severity.WARNING,
@@ -1222,7 +1110,7 @@ def memory_off_the_record_set(
         defaults={"active": active, "changed_at": timezone.now()},
     )
     audit_event_append(
-        action="memory.off_the_record.changed",
+        action=AuditAction.MEMORY_OFF_THE_RECORD_CHANGED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
@@ -1236,12 +1124,12 @@ def memory_forget_sensitive_interactions(*, member: User, actor: Actor) -> list[
     """Forget every memory of a sensitive interaction with someone (whatever its
     category), and summaries derived from them: what `multi-actor-sensitive` covered."""
     entries = MemoryEntry.objects.filter(member=member, sensitive_interaction=True)
-    ids = _tombstone_all(entries, actor=actor, fingerprint=True)
-    ids += _tombstone_derived_summaries(
+    ids = entries_forget(entries, actor=actor, fingerprint=True)
+    ids += derived_summaries_forget(
         member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
     )
     audit_event_append(
-        action="memory.sensitive_interactions.forgotten",
+        action=AuditAction.MEMORY_SENSITIVE_INTERACTIONS_FORGOTTEN,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,
@@ -1319,7 +1207,7 @@ def service_client_capabilities_set(
     row.full_clean()
     row.save()
     audit_event_append(
-        action="memory.service_client_capabilities.set",
+        action=AuditAction.MEMORY_SERVICE_CLIENT_CAPABILITIES_SET,
         policy_id=POLICY_ID,
         actor=actor,
         # The reason is prose: it stays on the row.

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from console.access import operator_role
 from console.datarights import DATARIGHTS_ROLES
-from memory.sweeps.retention import REVIEWER_ROLES
+from memory.sweeps.reviews import REVIEWER_ROLES
 
 register = template.Library()
 

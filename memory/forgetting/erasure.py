@@ -37,6 +37,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import keyed_digest
@@ -69,8 +70,9 @@ from memory.models import (
 )
 from memory.recall.context import neighbour_context_refresh
 from memory.recall.store import corpus_stats_apply, entry_terms_drop
+from memory.revisions import revision_append
 
-POLICY_ID = "iris-memory-erasure-v1"
+POLICY_ID = "iris.memory.erasure.v1"
 # What a forgotten entry's body reads: a fixed word, never the member's.
 FORGOTTEN_BODY = "(forgotten)"
 BATCH = 500
@@ -172,9 +174,6 @@ def memory_erase(
     tied to an entry goes too when it is of these categories / whatever it is (a data-
     rights delete; short-term memory is such content). Ids of other members are ignored.
     """
-    # Imported here: `memory.services` calls this service from its forget functions.
-    from memory.services import _append_revision
-
     now = now or timezone.now()
     member_lock(member_id=member_id)
     wanted = sorted({str(i) for i in entry_ids})
@@ -212,7 +211,7 @@ def memory_erase(
     counts = {store.name: store.erase(erasure) for store in registered_stores()}
     for entry in holding:
         entry.refresh_from_db()
-        _append_revision(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+        revision_append(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
     payload = {
         "entry_ids": list(ids[:1000]),
         "tombstoned_count": len(live) if not purge else 0,
@@ -220,11 +219,11 @@ def memory_erase(
         "stores": counts,
     }
     if purge and not ids:  # only content tied to no entry (a data-rights delete's last step)
-        action = "memory.member_content.purged"
+        action = AuditAction.MEMORY_MEMBER_CONTENT_PURGED
     elif purge:
-        action, payload["purged_count"] = "memory.entries.purged", len(ids)
+        action, payload["purged_count"] = AuditAction.MEMORY_ENTRIES_PURGED, len(ids)
     else:
-        action, payload["erased_count"] = "memory.entries.erased", len(ids)
+        action, payload["erased_count"] = AuditAction.MEMORY_ENTRIES_ERASED, len(ids)
     audit_event_append(
         action=action,
         policy_id=POLICY_ID,

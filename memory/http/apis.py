@@ -37,7 +37,7 @@ from memory.contracts import (
     MemoryWriteRequest,
     Subject,
 )
-from memory.controls import member_memory_settings_get, member_memory_settings_set
+from memory.controls import member_memory_settings_get
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
 from memory.forgetting.selected import MAX_SELECTED, memory_forget_selected
@@ -96,6 +96,7 @@ from memory.services import (
     memory_resume,
     memory_tombstone,
 )
+from memory.sweeps.auto_forget import member_memory_settings_set
 from memory.turns import conversation_turn_append
 
 RECENT_RECALLS = 10

@@ -13,7 +13,8 @@ from iris_site.errors import InvalidInput
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember
 from memory.access.gate import ContentKind
-from memory.entities.services import RetireResult, entity_detail, entity_retire, member_entities
+from memory.entities.selectors import entity_detail, member_entities
+from memory.entities.services import RetireResult, entity_retire
 from memory.enums import EntityKind, EntityState
 from memory.http.serializers import MemoryEntrySerializer
 from memory.selectors import entry_contract

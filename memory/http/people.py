@@ -15,7 +15,8 @@ from iris_site.errors import DomainError, NotFound
 from iris_site.permissions import member_required
 from memory.access.gate import ContentKind
 from memory.entities.policy import ABOUT
-from memory.entities.services import entity_detail, entity_retire, member_entities
+from memory.entities.selectors import entity_detail, member_entities
+from memory.entities.services import entity_retire
 from memory.enums import EntityKind
 
 

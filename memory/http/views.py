@@ -31,7 +31,6 @@ from iris_site.errors import DomainError, NotFound
 from iris_site.permissions import member_required
 from memory.access.gate import ContentKind
 from memory.contracts import SCOPE_KEY_ADAPTER
-from memory.sweeps.auto_forget import member_memory_settings_set
 from memory.controls import (
     AUTO_FORGET_KINDS,
     AUTO_FORGET_MONTHS,
@@ -86,6 +85,7 @@ from memory.services import (
     memory_resume,
     memory_tombstone,
 )
+from memory.sweeps.auto_forget import member_memory_settings_set
 
 PAGE_SIZE = 20
 

@@ -25,7 +25,7 @@ from memory.access.capabilities import (
 )
 from memory.access.gate import ContentKind
 from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
-from memory.entities.services import recalled_graph
+from memory.entities.selectors import recalled_graph
 from memory.enums import EntityKind, EntityState, RecallContext
 from memory.models import RecallRecord
 from memory.policy.freshness import freshness

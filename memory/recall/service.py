@@ -9,11 +9,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
 from memory.access.capabilities import Capabilities
-from memory.entities.services import entries_live_at, recall_entity_entry_ids
+from memory.entities.selectors import entries_live_at, recall_entity_entry_ids
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RecallRecord
 from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
@@ -21,7 +22,7 @@ from memory.recall.store import corpus_stats_get, recall_candidates, recall_reso
 from memory.selectors import member_read_state
 from memory.services import memory_pause_expire_due
 
-POLICY_ID = "iris-memory-recall-v1"
+POLICY_ID = "iris.memory.recall.v1"
 
 
 def recall_request_build(
@@ -158,7 +159,7 @@ def recall_run(
         created_at=now,
     )
     audit_event_append(
-        action="memory.recall.resolved",
+        action=AuditAction.MEMORY_RECALL_RESOLVED,
         policy_id=POLICY_ID,
         actor=actor,
         severity=Severity.WARNING if result.anything_suppressed else Severity.INFO,

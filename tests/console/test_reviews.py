@@ -22,7 +22,8 @@ from iris_site.models import AuditEvent
 from memory.enums import Lifecycle
 from memory.forgetting.erasure import FORGOTTEN_BODY, memory_erasure_residue
 from memory.models import MemoryEntry, MemoryRevision, RetentionReview
-from memory.sweeps.retention import retention_review_decide, retention_sweep
+from memory.sweeps.retention import retention_sweep
+from memory.sweeps.reviews import retention_review_decide
 from tests.iris_site.factories import OperatorFactory, TenantFactory
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
 

@@ -6,10 +6,11 @@ import uuid
 
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
+from iris_site.audit.selectors import action_prefix_q, action_q
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
-from memory.controls import member_memory_settings_set
 from memory.services import RememberResult, memory_confirm, memory_remember
+from memory.sweeps.auto_forget import member_memory_settings_set
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
@@ -82,10 +83,11 @@ def remember(
 
 
 def memory_audit(member, action: str | None = None):
-    """The member's episodic memory events, oldest first."""
-    events = AuditEvent.objects.filter(target_member_id=member.pk, action__startswith="memory.")
+    """The member's episodic memory events, oldest first (those once or still named
+    `memory.*`: the short-term ones are `hierarchy.stm.*` now)."""
+    events = AuditEvent.objects.filter(action_prefix_q("memory."), target_member_id=member.pk)
     if action is not None:
-        events = events.filter(action=action)
+        events = events.filter(action_q(action))
     return list(events.order_by("sequence"))
 
 

@@ -14,13 +14,9 @@ from iris_site.audit.events import Actor
 from iris_site.errors import NotFound, PolicyRefusal
 from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
-from memory.entities.services import (
-    entity_detail,
-    entity_label,
-    entity_retire,
-    member_entities,
-    recalled_graph,
-)
+from memory.entities.derive import entity_label
+from memory.entities.selectors import entity_detail, member_entities, recalled_graph
+from memory.entities.services import entity_retire
 from memory.forgetting.erasure import memory_erasure_residue
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 from memory.recall.service import recall_request_build, recall_run
@@ -287,7 +283,7 @@ def test_an_entity_nothing_live_is_about_is_archived_and_audited():
     memory_decay_due(now=timezone.now())
     subject.refresh_from_db()
     assert subject.state == "archived"
-    audits = memory_audit(member, "memory.govern.archived_entity_audit")
+    audits = memory_audit(member, "memory.entity.archived")
     [audit] = [a for a in audits if a.payload["entity_id"] == str(subject.pk)]
     assert (audit.payload["entry_count"], audit.payload["open_relationship_count"]) == (2, 0)
 
@@ -309,14 +305,14 @@ def test_every_entity_event_carries_ids_and_counts_only():
             "to_state",
             "reason",
         },
-        "memory.govern.retire_attempt": {"entity_id", "kind", "from_state", "outcome"},
+        "memory.entity.retire_attempted": {"entity_id", "kind", "from_state", "outcome"},
     }
     for action, keys in actions.items():
         events = memory_audit(member, action)
         assert events, action
         for event in events:
             assert set(event.payload) == keys, action
-    [attempt] = memory_audit(member, "memory.govern.retire_attempt")
+    [attempt] = memory_audit(member, "memory.entity.retire_attempted")
     assert attempt.payload["outcome"] == "retired"
     dumped = json.dumps([e.payload for e in memory_audit(member)])
     assert NAME not in dumped and "sister" not in dumped and "job" not in dumped
@@ -352,7 +348,7 @@ def test_the_member_lists_reads_and_retires_an_entity_over_the_api():
     assert first.json() == {"id": pid, "outcome": "retired", "erased_count": 1}
     replay = client.post(f"{ENTITIES}{pid}/retire/", **headers)
     assert replay.status_code == 200 and replay.json() == first.json()
-    assert len(memory_audit(member, "memory.govern.retire_attempt")) == 1
+    assert len(memory_audit(member, "memory.entity.retire_attempted")) == 1
     assert client.get(f"{ENTITIES}{pid}/").status_code == 404
     assert pid not in {e["id"] for e in client.get(ENTITIES).json()}
 

@@ -71,7 +71,7 @@ def test_ltm_by_entity_id_lists_its_entries_in_every_state_of_the_entity():
     entity_retire(member=member, entity_id=person.pk, actor=Actor.of(member))
     retired = inspect(person.pk)
     assert retired["entity"]["state"] == "retired" and retired["counts"]["total"] == 0
-    reads = events("admin.memory_hierarchy.ltm.read", entity_id=str(person.pk))
+    reads = events("hierarchy.ltm.read", entity_id=str(person.pk))
     assert [r.payload["entity_state"] for r in reads] == ["active", "archived", "retired"]
     assert all(r.target_member_id == member.pk for r in reads)
     # an entry id still answers as an entry id

@@ -26,7 +26,7 @@ from memory.services import (
     memory_forget_actor,
     memory_tombstone,
 )
-from memory.sweeps.retention import conversation_turns_compact, memory_entries_compact
+from memory.sweeps.compaction import conversation_turns_compact, memory_entries_compact
 from tests.conftest import http_request
 from tests.datarights.factories import HARD_DELETE, process, submit
 from tests.iris_site.factories import ServiceClientFactory
@@ -149,7 +149,7 @@ def test_a_short_term_write_and_a_consolidation_cannot_bring_it_back(live_server
     assert consolidated.status == 422, consolidated.body
     assert consolidated.body["error"]["code"] == "forgotten-fact"
     assert ShortTermMemory.objects.get(pk=carried.body["id"]).consolidated_to is None
-    [refusal] = AuditEvent.objects.filter(action="memory.stm.consolidation_refused")
+    [refusal] = AuditEvent.objects.filter(action="hierarchy.stm.consolidation_refused")
     assert refusal.payload["reason"] == "forgotten-fact"
     assert entry_count(world.member) == before
 

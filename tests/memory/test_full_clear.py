@@ -32,7 +32,7 @@ from memory.services import (
     memory_pause,
     memory_tombstone,
 )
-from memory.sweeps.retention import conversation_turns_compact
+from memory.sweeps.compaction import conversation_turns_compact
 from tests.conftest import http_request
 from tests.continuity.factories import token_body
 from tests.hierarchy.stm_factories import write as stm_write
@@ -208,7 +208,7 @@ def test_during_a_pending_clear_nothing_is_stored_or_served_and_a_cancel_restore
     assert requested.body["entry_count"] == 3
     # short-term memory is erased at once
     assert not ShortTermMemory.objects.filter(member=member).exists()
-    [stm_purged] = memory_audit(member, "memory.stm.purged")
+    [stm_purged] = memory_audit(member, "hierarchy.stm.purged")
     assert stm_purged.payload["purged_count"] == 1
     # every write path refuses, and stores nothing
     before = stored(member)
@@ -381,6 +381,6 @@ def stm_written(member) -> int:
     """Short-term rows written before the request: the request erased them."""
     return sum(
         e.payload["purged_count"]
-        for e in memory_audit(member, "memory.stm.purged")
+        for e in memory_audit(member, "hierarchy.stm.purged")
         if e.payload.get("reason") == "full-clear"
     )

@@ -12,7 +12,7 @@ from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, MemoryRevision
 from memory.receivers import forget_on_consent_ended
 from memory.services import memory_remember
-from memory.sweeps.retention import memory_entries_compact
+from memory.sweeps.compaction import memory_entries_compact
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
 from tests.memory.factories import writer_for

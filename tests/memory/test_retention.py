@@ -20,12 +20,8 @@ from memory.services import (
     memory_pause,
     memory_remember,
 )
-from memory.sweeps.retention import (
-    conversation_turns_compact,
-    extractive_summarizer,
-    memory_forget_notebook,
-    retention_sweep,
-)
+from memory.sweeps.compaction import conversation_turns_compact, extractive_summarizer
+from memory.sweeps.retention import memory_forget_notebook, retention_sweep
 from memory.tasks import purge_cleared_memory, sweep_memory_retention
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record

@@ -6,7 +6,7 @@
    Every door a surface reads, writes or consolidates through is tried with an entry whose
    time has come between two sweeps (aged as in `test_member_controls_attacks`: the
    choice is set first, then `updated_at` moved back).
-2. Retention reviews' tenant rule (`memory.sweeps.retention.retention_reviews_visible`): a
+2. Retention reviews' tenant rule (`memory.sweeps.reviews.retention_reviews_visible`): a
    tenant-bound operator sees and decides only its own tenant's tenant-scope memory, as an
    inspection would let it read, never a member's consumer memory. The other operator
    doors (the memory-hierarchy API and the `memory_inspect` CLI) are tried with a member
@@ -30,7 +30,8 @@ from django.utils import timezone
 from hierarchy.models import ShortTermMemory
 from iris_site.enums import OperatorRole
 from memory.models import MemoryEntity, MemoryEntry
-from memory.sweeps.retention import member_auto_forget, retention_sweep
+from memory.sweeps.auto_forget import member_auto_forget
+from memory.sweeps.retention import retention_sweep
 from tests.conftest import bearer_client
 from tests.hierarchy.stm_factories import member_with
 from tests.hierarchy.stm_factories import write as stm_write

@@ -1,0 +1,307 @@
+"""Entities and relationships of long-term memory, derived on the write path.
+
+Derivation (`entry_entities_sync`, called by `memory.revisions` on every revision) uses
+only what an entry already carries, no model: its actor handle is a *person*, its
+conflict-key subject a *subject*, and an entry about no person is about the member
+themself (*self*). A person with a relationship note is related to the member (type: the
+first relationship word of the note, `memory.entities.policy.relationship_type`); a person
+with a subject is related to it (`about`). A relationship holds while the entry that
+states it is live: superseding the entry closes the interval (`valid_to`), nothing is
+deleted, so recall can be asked what held *as of* a time.
+
+Entities are matched by a keyed digest (`iris_site.crypto.keyed_digest`, bound to the
+member) of the normalised handle or subject, never by name; labels are Fernet tokens
+(`iris_site.crypto.encrypt`), never in audit payloads or logs.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q
+
+from iris_site.audit.actions import AuditAction
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, audit_event_append
+from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
+from iris_site.errors import Conflict
+from memory import policy
+from memory.controls import member_memory_settings_get, months_to_days
+from memory.entities import policy as entity_policy
+from memory.enums import EntityKind, EntityState, Lifecycle, Origin
+from memory.forgetting import fingerprints
+from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
+
+POLICY_ID = "iris.memory.entities.v1"
+# Lifecycles of an entry whose relationships still hold (a paused fact is still true).
+LIVE_LIFECYCLES = frozenset({Lifecycle.ACTIVE, Lifecycle.PAUSED})
+
+
+def entity_digest(*, member_id, kind: str, value: str = "") -> str:
+    """The keyed digest an entity is found again by (never its name)."""
+    normalised = " ".join((value or "").casefold().split())
+    return keyed_digest(f"memory-entity\x1f{member_id}\x1f{kind}\x1f{normalised}", length=64)
+
+
+def entity_label(entity: MemoryEntity) -> str | None:
+    """The member-visible name, decrypted; None when there is none (or it is unreadable)."""
+    if not entity.label:
+        return None
+    try:
+        return decrypt(entity.label)
+    except ContentUnreadable:
+        return None
+
+
+def entity_audit(
+    action: str, *, member_id, actor: Actor, severity=Severity.INFO, **payload
+) -> None:
+    audit_event_append(
+        action=action,
+        policy_id=POLICY_ID,
+        actor=actor,
+        severity=severity,
+        target_member_id=member_id,
+        payload=payload,
+    )
+
+
+def entity_transition(
+    entity: MemoryEntity, target: str, *, actor: Actor, by_member: bool, reason: str, now
+) -> None:
+    current = entity.state
+    if not entity_policy.entity_transition_allowed(current, target, by_member=by_member):
+        raise Conflict(f"An entity cannot move from {current} to {target}.", code="entity-state")
+    entity.state = target
+    entity.state_changed_at = now
+    if target == EntityState.RETIRED:
+        entity.label = ""
+    entity.full_clean(exclude=["member"])
+    entity.save(update_fields=["state", "state_changed_at", "label"])
+    entity_audit(
+        AuditAction.MEMORY_ENTITY_STATE_TRANSITION,
+        member_id=entity.member_id,
+        actor=actor,
+        entity_id=str(entity.pk),
+        kind=entity.kind,
+        from_state=current,
+        to_state=target,
+        reason=reason,
+    )
+    if target == EntityState.ARCHIVED:
+        entity_audit(
+            AuditAction.MEMORY_ENTITY_ARCHIVED,
+            member_id=entity.member_id,
+            actor=actor,
+            entity_id=str(entity.pk),
+            kind=entity.kind,
+            entry_count=entity.entry_links.count(),
+            open_relationship_count=entity_relationships(entity).filter(valid_to=None).count(),
+        )
+
+
+def _entity(
+    *,
+    member_id,
+    kind: str,
+    value: str,
+    actor: Actor,
+    by_member: bool,
+    now,
+    label: str = "",
+    live: bool = True,
+) -> MemoryEntity | None:
+    """The member's entity for this handle/subject, created when new, brought back from
+    archived by a `live` mention; None for a retired one unless the member re-introduces
+    it."""
+    digest = entity_digest(member_id=member_id, kind=kind, value=value)
+    entity = MemoryEntity.objects.filter(member_id=member_id, kind=kind, digest=digest).first()
+    if entity is None:
+        entity = MemoryEntity(
+            member_id=member_id,
+            kind=kind,
+            digest=digest,
+            label=encrypt(label) if label else "",
+            created_at=now,
+            state_changed_at=now,
+        )
+        entity.save(force_insert=True)
+        entity_audit(
+            AuditAction.MEMORY_ENTITY_CREATE,
+            member_id=member_id,
+            actor=actor,
+            entity_id=str(entity.pk),
+            kind=kind,
+        )
+        return entity
+    if entity.state == EntityState.RETIRED:
+        if not by_member:
+            return None
+        entity_transition(
+            entity, EntityState.ACTIVE, actor=actor, by_member=True, reason="reintroduced", now=now
+        )
+    elif entity.state == EntityState.ARCHIVED and live:
+        entity_transition(
+            entity,
+            EntityState.ACTIVE,
+            actor=actor,
+            by_member=by_member,
+            reason="mentioned",
+            now=now,
+        )
+    if label and entity_label(entity) != label:
+        entity.label = encrypt(label)
+        entity.save(update_fields=["label"])
+    return entity
+
+
+# --- The write path ---------------------------------------------------------------------------
+
+
+def person_introduce(
+    *, member_id, actor_handle: str, name: str | None, actor: Actor, origin: str, now: datetime
+) -> None:
+    """A write mentions a person: their entity (created, or re-introduced by the member),
+    labelled with the name the write gave, if any. Called before the entry is stored."""
+    _entity(
+        member_id=member_id,
+        kind=EntityKind.PERSON,
+        value=actor_handle,
+        actor=actor,
+        by_member=fingerprints.restated_by_member(actor=actor, origin=origin),
+        now=now,
+        label=name or "",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    entities: dict[str, MemoryEntity]  # role (person / subject / self) → entity
+    relationships: set[tuple[uuid.UUID, uuid.UUID, str, str]]  # from, to, type, note
+
+
+def _wanted(entry: MemoryEntry, *, actor: Actor, now) -> _Wanted:
+    by_member = fingerprints.restated_by_member(actor=actor, origin=entry.origin)
+    live = entry.lifecycle in LIVE_LIFECYCLES
+    found: dict[str, MemoryEntity | None] = {}
+    if entry.actor_handle:
+        found["person"] = _entity(
+            member_id=entry.member_id,
+            kind=EntityKind.PERSON,
+            value=entry.actor_handle,
+            actor=actor,
+            by_member=by_member,
+            now=now,
+            live=live,
+        )
+    else:
+        found["self"] = _entity(
+            member_id=entry.member_id,
+            kind=EntityKind.SELF,
+            value="",
+            actor=actor,
+            by_member=by_member,
+            now=now,
+            live=live,
+        )
+    if entry.subject.strip():
+        found["subject"] = _entity(
+            member_id=entry.member_id,
+            kind=EntityKind.SUBJECT,
+            value=entry.subject,
+            actor=actor,
+            by_member=by_member,
+            now=now,
+            live=live,
+            label=" ".join(entry.subject.split()),
+        )
+    entities = {role: e for role, e in found.items() if e is not None}
+    relationships: set = set()
+    if live and (person := entities.get("person")):
+        if entry.relationship_note:
+            me = _entity(
+                member_id=entry.member_id,
+                kind=EntityKind.SELF,
+                value="",
+                actor=actor,
+                by_member=by_member,
+                now=now,
+            )
+            note = entry.relationship_note
+            relationships.add((me.pk, person.pk, entity_policy.relationship_type(note), note))
+        if subject := entities.get("subject"):
+            relationships.add((person.pk, subject.pk, entity_policy.ABOUT, ""))
+    return _Wanted(entities=entities, relationships=relationships)
+
+
+def entry_decay_at(entry: MemoryEntry) -> datetime | None:
+    """When the entry decays under its envelope and the member's current auto-forget
+    choice (`memory.entities.policy.decay_days`), counted from its last assertion."""
+    months = member_memory_settings_get(member_id=entry.member_id).auto_forget_months.get(
+        entry.scope_kind
+    )
+    envelope = policy.retention_envelope_for_kind(entry.scope_kind)
+    days = entity_policy.decay_days(
+        expiry_action=envelope.expiry_action,
+        raw_days=envelope.raw_days,
+        summary_days=envelope.summary_days,
+        summary=entry.origin == Origin.SUMMARIZED_FROM_SESSION,
+        auto_forget_days=None if months is None else months_to_days(months),
+    )
+    return entity_policy.decay_at(asserted_at=entry.updated_at, days=days)
+
+
+def entry_entities_sync(*, entry: MemoryEntry, actor: Actor, now: datetime) -> None:
+    """Bring an entry's entity links, relationships and `decay_at` in line with its new
+    revision, just stored. A tombstoned entry is the erasure's: its links and
+    relationships went with its text (the entity store)."""
+    if entry.lifecycle == Lifecycle.TOMBSTONED:
+        return
+    decay_at = entry_decay_at(entry)
+    if decay_at != entry.decay_at:
+        entry.decay_at = decay_at
+        MemoryEntry.objects.filter(pk=entry.pk).update(decay_at=decay_at)
+    wanted = _wanted(entry, actor=actor, now=now)
+    entity_ids = {e.pk for e in wanted.entities.values()}
+    links = MemoryEntryEntity.objects.filter(entry=entry)
+    links.exclude(entity_id__in=entity_ids).delete()
+    have = set(links.values_list("entity_id", flat=True))
+    MemoryEntryEntity.objects.bulk_create(
+        MemoryEntryEntity(entry=entry, entity_id=pk, member_id=entry.member_id, created_at=now)
+        for pk in entity_ids - have
+    )
+    open_ = MemoryRelationship.objects.filter(source_entry=entry, valid_to=None)
+    keep: set = set()
+    for rel in open_:
+        key = (rel.from_entity_id, rel.to_entity_id, rel.type, rel.note)
+        if key in wanted.relationships:
+            keep.add(key)
+            if rel.decay_at != entry.decay_at:
+                rel.decay_at = entry.decay_at
+                rel.save(update_fields=["decay_at"])
+        else:
+            rel.valid_to = now
+            rel.save(update_fields=["valid_to"])
+    MemoryRelationship.objects.bulk_create(
+        MemoryRelationship(
+            member_id=entry.member_id,
+            from_entity_id=from_id,
+            to_entity_id=to_id,
+            source_entry=entry,
+            type=type_,
+            note=note,
+            valid_from=now,
+            decay_at=entry.decay_at,
+            created_at=now,
+        )
+        for from_id, to_id, type_, note in wanted.relationships - keep
+    )
+
+
+# --- Retirement -------------------------------------------------------------------------------
+
+
+def entity_relationships(entity: MemoryEntity):
+    return MemoryRelationship.objects.filter(
+        Q(from_entity=entity) | Q(to_entity=entity), member_id=entity.member_id
+    )

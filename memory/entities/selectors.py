@@ -1,0 +1,335 @@
+"""Reads of entities and relationships: the member's people and topics, one entity's detail,
+the export, and what recall needs (the entries about an entity, what was live at a time,
+the graph of the recalled entries).
+"""
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Max, Q
+
+from iris_site.audit.actions import AuditAction, current_name
+from iris_site.audit.events import iso
+from iris_site.audit.selectors import action_q
+from iris_site.errors import NotFound
+from iris_site.models import AuditEvent
+from memory.entities.derive import LIVE_LIFECYCLES, entity_label, entity_relationships
+from memory.enums import EntityState, Lifecycle
+from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
+
+
+def member_entity_get(member, entity_id, *, for_update: bool = False) -> MemoryEntity:
+    try:
+        pk = uuid.UUID(str(entity_id))
+    except ValueError:
+        raise NotFound() from None
+    rows = MemoryEntity.objects.filter(member=member, pk=pk)
+    entity = (rows.select_for_update() if for_update else rows).first()
+    if entity is None:
+        raise NotFound()
+    return entity
+
+
+# --- The member's reads -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntitySummary:
+    id: uuid.UUID
+    kind: str
+    state: str
+    label: str | None
+    entry_count: int
+    relationship_count: int
+    created_at: datetime
+    state_changed_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RelationshipView:
+    id: uuid.UUID
+    from_entity_id: uuid.UUID
+    to_entity_id: uuid.UUID
+    type: str
+    note: str
+    state: str
+    valid_from: datetime
+    valid_to: datetime | None
+    decay_at: datetime | None
+    source_entry_id: uuid.UUID | None
+
+
+@dataclass(frozen=True, slots=True)
+class EntityEvent:
+    action: str
+    from_state: str | None
+    to_state: str | None
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EntityDetail:
+    entity: EntitySummary
+    entries: list[MemoryEntry]
+    relationships: list[RelationshipView]
+    history: list[EntityEvent]
+
+
+def relationship_view(rel: MemoryRelationship) -> RelationshipView:
+    return RelationshipView(
+        id=rel.pk,
+        from_entity_id=rel.from_entity_id,
+        to_entity_id=rel.to_entity_id,
+        type=rel.type,
+        note=rel.note,
+        state=rel.state,
+        valid_from=rel.valid_from,
+        valid_to=rel.valid_to,
+        decay_at=rel.decay_at,
+        source_entry_id=rel.source_entry_id,
+    )
+
+
+def _visible_entities(member):
+    """What the member sees: their entities but the retired (of those Iris holds nothing
+    but a digest)."""
+    return MemoryEntity.objects.filter(member=member).exclude(state=EntityState.RETIRED)
+
+
+def _summaries(entities) -> list[EntitySummary]:
+    entities = list(entities)
+    ids = [e.pk for e in entities]
+    entries = dict(
+        MemoryEntryEntity.objects.filter(entity_id__in=ids)
+        .exclude(entry__lifecycle=Lifecycle.TOMBSTONED)
+        .values_list("entity_id")
+        .annotate(n=Count("id"))
+        .values_list("entity_id", "n")
+    )
+    rels: dict = {}
+    for from_id, to_id in MemoryRelationship.objects.filter(
+        Q(from_entity_id__in=ids) | Q(to_entity_id__in=ids)
+    ).values_list("from_entity_id", "to_entity_id"):
+        for pk in {from_id, to_id}:
+            rels[pk] = rels.get(pk, 0) + 1
+    return [
+        EntitySummary(
+            id=e.pk,
+            kind=e.kind,
+            state=e.state,
+            label=entity_label(e),
+            entry_count=entries.get(e.pk, 0),
+            relationship_count=rels.get(e.pk, 0),
+            created_at=e.created_at,
+            state_changed_at=e.state_changed_at,
+        )
+        for e in entities
+    ]
+
+
+def member_entities(member, *, kind: str | None = None, state: str | None = None):
+    """The people and topics Iris holds memories about for this member (never the
+    retired), people first. `kind` / `state` narrow the list."""
+    entities = _visible_entities(member)
+    if kind:
+        entities = entities.filter(kind=kind)
+    if state:
+        entities = entities.filter(state=state)
+    return _summaries(entities.order_by("kind", "created_at", "id"))
+
+
+def entity_detail(member, entity_id) -> EntityDetail:
+    """What Iris holds about one entity: the entries about it (live and superseded, not
+    the forgotten), every relationship it is in with its interval (the history of what
+    held when), and its lifecycle events. A retired entity, another member's, or none:
+    404."""
+    try:
+        pk = uuid.UUID(str(entity_id))
+    except ValueError:
+        raise NotFound() from None
+    entity = _visible_entities(member).filter(pk=pk).first()
+    if entity is None:
+        raise NotFound()
+    entries = list(
+        MemoryEntry.objects.filter(member=member, entity_links__entity=entity)
+        .exclude(lifecycle=Lifecycle.TOMBSTONED)
+        .order_by("-updated_at", "id")
+    )
+    relationships = [
+        relationship_view(r) for r in entity_relationships(entity).order_by("valid_from", "id")
+    ]
+    history = [
+        EntityEvent(
+            action=current_name(action),
+            from_state=payload.get("from_state"),
+            to_state=payload.get("to_state"),
+            occurred_at=occurred_at,
+        )
+        for action, payload, occurred_at in AuditEvent.objects.filter(
+            action_q(AuditAction.MEMORY_ENTITY_CREATE, AuditAction.MEMORY_ENTITY_STATE_TRANSITION),
+            target_member_id=member.pk,
+            payload__entity_id=str(entity.pk),
+        )
+        .order_by("sequence")
+        .values_list("action", "payload", "occurred_at")
+    ]
+    [summary] = _summaries([entity])
+    return EntityDetail(
+        entity=summary, entries=entries, relationships=relationships, history=history
+    )
+
+
+def entities_export(*, member_id, scope_kinds: Sequence[str]) -> dict:
+    """For the member's data-rights export: the people and topics the exported entries
+    are about (with the names Iris knows them by; never the retired, of which Iris holds
+    only a digest) and every relationship between them with the interval it held."""
+    kinds = list(scope_kinds)
+    relationships = list(
+        MemoryRelationship.objects.filter(member_id=member_id, source_entry__scope_kind__in=kinds)
+        .exclude(
+            Q(from_entity__state=EntityState.RETIRED) | Q(to_entity__state=EntityState.RETIRED)
+        )
+        .order_by("valid_from", "id")
+    )
+    ends = {r.from_entity_id for r in relationships} | {r.to_entity_id for r in relationships}
+    entities = list(
+        MemoryEntity.objects.filter(
+            Q(entry_links__entry__scope_kind__in=kinds) | Q(pk__in=ends), member_id=member_id
+        )
+        .exclude(state=EntityState.RETIRED)
+        .distinct()
+        .order_by("kind", "created_at", "id")
+    )
+    return {
+        "entities": [
+            {
+                "id": str(e.pk),
+                "kind": e.kind,
+                "state": e.state,
+                "name": entity_label(e),
+                "created_at": iso(e.created_at),
+            }
+            for e in entities
+        ],
+        "relationships": [
+            {
+                "id": str(r.pk),
+                "from_entity_id": str(r.from_entity_id),
+                "to_entity_id": str(r.to_entity_id),
+                "type": r.type,
+                "note": r.note,
+                "state": r.state,
+                "valid_from": iso(r.valid_from),
+                "valid_to": iso(r.valid_to) if r.valid_to else None,
+                "source_entry_id": str(r.source_entry_id) if r.source_entry_id else None,
+            }
+            for r in relationships
+        ],
+    }
+
+
+# --- Recall's reads ---------------------------------------------------------------------------
+
+
+def recall_entity_entry_ids(*, member_id, entity_id) -> set[str]:
+    """The entries about one of the member's entities, for an entity-filtered recall.
+    Another member's entity, a retired one, or none: 404."""
+    try:
+        pk = uuid.UUID(str(entity_id))
+    except ValueError:
+        raise NotFound() from None
+    if (
+        not MemoryEntity.objects.filter(member_id=member_id, pk=pk)
+        .exclude(state=EntityState.RETIRED)
+        .exists()
+    ):
+        raise NotFound()
+    return {
+        str(i)
+        for i in MemoryEntryEntity.objects.filter(member_id=member_id, entity_id=pk).values_list(
+            "entry_id", flat=True
+        )
+    }
+
+
+def entries_live_at(*, member_id, at: datetime) -> tuple[set[str], set[str]]:
+    """The member's entries that held at `at`: created by then and neither superseded
+    nor forgotten by then. Returns (live now, superseded since): an entry superseded
+    after `at` was the member's fact then."""
+    rows = MemoryEntry.objects.filter(member_id=member_id, created_at__lte=at)
+    live = {str(i) for i in rows.filter(lifecycle__in=LIVE_LIFECYCLES).values_list("pk", flat=True)}
+    superseded = rows.filter(lifecycle=Lifecycle.SUPERSEDED).annotate(
+        superseded_at=Max("revisions__created_at", filter=Q(revisions__action="superseded"))
+    )
+    since = {
+        str(pk) for pk, when in superseded.values_list("pk", "superseded_at") if when and when > at
+    }
+    return live, since
+
+
+@dataclass(frozen=True, slots=True)
+class RecalledGraph:
+    entities: list[EntitySummary]
+    relationships: list[RelationshipView]
+    # entry id → the ids of the entities it is about
+    entry_entities: dict[str, list[str]]
+
+    def as_output(self) -> dict:
+        """For a surface: ids, kinds and states (never a person's name), and the
+        relationships with their interval."""
+        return {
+            "entities": [
+                {"id": str(e.id), "kind": e.kind, "state": e.state} for e in self.entities
+            ],
+            "relationships": [
+                {
+                    "id": str(r.id),
+                    "from_entity_id": str(r.from_entity_id),
+                    "to_entity_id": str(r.to_entity_id),
+                    "type": r.type,
+                    "note": r.note,
+                    "valid_from": iso(r.valid_from),
+                    "valid_to": iso(r.valid_to) if r.valid_to else None,
+                    "source_entry_id": str(r.source_entry_id),
+                }
+                for r in self.relationships
+            ],
+        }
+
+
+def recalled_graph(*, member_id, entry_ids: Sequence[str], as_of: datetime | None = None):
+    """The entities and relationships of entries that passed the read gate: the entities
+    they are about (never a retired one), and the relationships they state that held at
+    `as_of` (now when None), between entities that are not retired."""
+    ids = [str(i) for i in entry_ids]
+    links = list(
+        MemoryEntryEntity.objects.filter(member_id=member_id, entry_id__in=ids)
+        .exclude(entity__state=EntityState.RETIRED)
+        .values_list("entry_id", "entity_id")
+    )
+    rels = MemoryRelationship.objects.filter(member_id=member_id, source_entry_id__in=ids).exclude(
+        Q(from_entity__state=EntityState.RETIRED) | Q(to_entity__state=EntityState.RETIRED)
+    )
+    if as_of is None:
+        rels = rels.filter(valid_to=None)
+    else:
+        rels = rels.filter(Q(valid_to=None) | Q(valid_to__gt=as_of), valid_from__lte=as_of)
+    relationships = [relationship_view(r) for r in rels.order_by("valid_from", "id")]
+    entity_ids = {e for _, e in links}
+    entity_ids |= {r.from_entity_id for r in relationships} | {
+        r.to_entity_id for r in relationships
+    }
+    entry_entities: dict[str, list[str]] = {}
+    for entry_id, entity_id in links:
+        entry_entities.setdefault(str(entry_id), []).append(str(entity_id))
+    return RecalledGraph(
+        entities=_summaries(
+            MemoryEntity.objects.filter(member_id=member_id, pk__in=entity_ids).order_by(
+                "kind", "created_at", "id"
+            )
+        ),
+        relationships=relationships,
+        entry_entities=entry_entities,
+    )
