@@ -26,6 +26,7 @@ from consent.selectors import (
     opt_out_event_list,
     opt_out_latest,
 )
+from consent.serializers import ConsentEventOutputSerializer
 from consent.services import consent_event_append, consent_ledger_check, opt_out_record
 from consent.terms import CURRENT_TERMS_VERSION, TERMS_HASHES
 from iris_site.api.gated import content_free
@@ -35,31 +36,6 @@ from iris_site.audit.events import Actor
 from iris_site.idempotency import Scope, idempotent
 from iris_site.models import ApiToken
 from iris_site.permissions import IsMember
-
-
-class ConsentEventOutputSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = ConsentEvent
-        fields = [
-            "id",
-            "sequence",
-            "consent_type",
-            "kind",
-            "status",
-            "legal_basis",
-            "capture_method",
-            "terms_version",
-            "terms_hash",
-            "witness",
-            "occurred_at",
-            "recorded_at",
-            "valid_until",
-            "supersedes",
-            "record_version",
-            "fingerprint",
-            "previous_hash",
-            "hash",
-        ]
 
 
 class ActiveConsentOutputSerializer(serializers.Serializer):
