@@ -15,12 +15,10 @@ from inspection.enums import (
     InspectionState,
     NoticeState,
     ReadKind,
-    ReasonCode,
     ReplayItemStatus,
 )
 from inspection.filters import InspectionRequestFilter
 from inspection.models import InspectionNotice, InspectionRequest
-from inspection.policy import ENTRY_PATHS, needs_second_approver
 from inspection.replays import inspection_open_member, inspection_open_replay
 from inspection.selectors import (
     inspection_event_list,
@@ -29,6 +27,13 @@ from inspection.selectors import (
     inspection_notice_summary,
     inspection_notices_for_member,
     inspection_snapshot_items,
+)
+from inspection.serializers import (
+    PATH_CHOICES,
+    InspectionOutputSerializer,
+    InspectionScopeSerializer,
+    PlainChoiceField,
+    inspection_data,
 )
 from inspection.services import (
     MAX_INCIDENT_REF_LENGTH,
@@ -42,46 +47,11 @@ from inspection.services import (
 from iris_site.api.gated import INSPECTION, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
-from iris_site.audit.enums import ActorType
 from iris_site.enums import OperatorRole
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember, IsOperator
 from memory.access.gate import ContentKind
 from memory.enums import Lifecycle, MemoryCategory, Origin, ScopeKind
-
-PATH_CHOICES = [(p, p) for p in ENTRY_PATHS]
-
-
-@extend_schema_field({"type": "string"})
-class PlainChoiceField(serializers.ChoiceField):
-    """A choice field documented as a plain string, its values in the help text.
-
-    The schema gives each choice set one enum name; where a set appears under a second
-    field name (the states as `to`, `from_state`, `to_state`) it is described instead.
-    """
-
-    def __init__(self, **kwargs):
-        values = ", ".join(str(value) for value in dict(kwargs["choices"]))
-        help_text = kwargs.pop("help_text", "")
-        kwargs["help_text"] = f"{help_text} One of: {values}.".strip()
-        super().__init__(**kwargs)
-
-
-class InspectionScopeSerializer(serializers.Serializer):
-    """A memory scope key: `kind` plus exactly the identifiers that kind needs."""
-
-    kind = PlainChoiceField(choices=ScopeKind.choices)
-    user_id = serializers.UUIDField(
-        required=False, help_text="The target member; filled in when left out."
-    )
-    session_id = serializers.CharField(required=False, help_text="session, scene, pose")
-    scene_id = serializers.CharField(required=False, help_text="scene, pose")
-    room_id = serializers.CharField(required=False, help_text="scene")
-    pose_id = serializers.CharField(required=False, help_text="pose")
-    avatar_id = serializers.CharField(required=False, help_text="pose")
-    notebook_id = serializers.CharField(required=False, help_text="notebook")
-    operator_id = serializers.UUIDField(required=False, help_text="operator-copilot")
-    tenant_id = serializers.UUIDField(required=False, help_text="tenant")
 
 
 @extend_schema_field(InspectionScopeSerializer)
@@ -92,95 +62,6 @@ class InspectionScopeField(serializers.JSONField):
         if not isinstance(data, dict):
             raise serializers.ValidationError("A scope is an object with a `kind`.")
         return super().to_internal_value(data)
-
-
-class InspectionEventOutputSerializer(serializers.Serializer):
-    sequence = serializers.IntegerField()
-    from_state = PlainChoiceField(choices=InspectionState.choices, allow_null=True)
-    to_state = PlainChoiceField(choices=InspectionState.choices)
-    reason_code = serializers.ChoiceField(choices=ReasonCode.choices, allow_null=True)
-    actor_type = serializers.ChoiceField(choices=ActorType.choices)
-    actor_id = serializers.UUIDField(allow_null=True)
-    actor_role = serializers.CharField(allow_blank=True)
-    seen_count = serializers.IntegerField(allow_null=True)
-    audit_event_id = serializers.UUIDField()
-    occurred_at = serializers.DateTimeField()
-
-
-class InspectionOutputSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    state = serializers.ChoiceField(choices=InspectionState.choices)
-    path = serializers.ChoiceField(choices=PATH_CHOICES, allow_null=True)
-    operator_id = serializers.UUIDField()
-    operator_role = serializers.ChoiceField(
-        choices=OperatorRole.choices, help_text="The role when the request was opened."
-    )
-    target_user_id = serializers.UUIDField()
-    target_tenant_id = serializers.UUIDField(allow_null=True)
-    scope = InspectionScopeSerializer()
-    include_sensitive = serializers.BooleanField()
-    justification = serializers.CharField()
-    signed_incident_ref = serializers.CharField(allow_null=True)
-    dsar_request_id = serializers.UUIDField(
-        allow_null=True, help_text="The data-rights request a DSAR fulfilment serves."
-    )
-    needs_second_approver = serializers.BooleanField(
-        help_text="Granted by a second operator with the path's approving role, never the "
-        "requester."
-    )
-    granted_by = serializers.UUIDField(allow_null=True, help_text="Who made the grant.")
-    reason_code = serializers.ChoiceField(choices=ReasonCode.choices, allow_null=True)
-    investigation_carveout = serializers.BooleanField()
-    created_at = serializers.DateTimeField()
-    decide_by = serializers.DateTimeField(help_text="Undecided after this: denied (expired).")
-    granted_at = serializers.DateTimeField(allow_null=True)
-    expires_at = serializers.DateTimeField(
-        allow_null=True, help_text="When the grant closes by itself."
-    )
-    closed_at = serializers.DateTimeField(allow_null=True)
-    seen_entry_ids = serializers.ListField(
-        child=serializers.UUIDField(),
-        help_text="The entries the grant pinned (empty until granted).",
-    )
-    events = InspectionEventOutputSerializer(
-        many=True, required=False, help_text="The request's steps (detail only)."
-    )
-    gate_explanation = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        help_text="Why the policy gate granted or denied (transition responses only).",
-    )
-
-
-def _inspection_data(inspection: InspectionRequest, *, seen_entry_ids=None) -> dict:
-    if seen_entry_ids is None:
-        seen_entry_ids = [item.entry_id for item in inspection.snapshot_items.all()]
-    return {
-        "id": inspection.pk,
-        "state": inspection.state,
-        "path": inspection.path or None,
-        "operator_id": inspection.operator_id,
-        "operator_role": inspection.operator_role,
-        "target_user_id": inspection.member_id,
-        "target_tenant_id": inspection.target_tenant_id,
-        "scope": inspection.scope,
-        "include_sensitive": inspection.include_sensitive,
-        "justification": inspection.justification,
-        "signed_incident_ref": inspection.signed_incident_ref or None,
-        "dsar_request_id": inspection.dsar_request_id,
-        "needs_second_approver": needs_second_approver(
-            path=inspection.path, include_sensitive=inspection.include_sensitive
-        ),
-        "granted_by": inspection.granted_by_id,
-        "reason_code": inspection.reason_code or None,
-        "investigation_carveout": inspection.investigation_carveout,
-        "created_at": inspection.created_at,
-        "decide_by": inspection.decide_by,
-        "granted_at": inspection.granted_at,
-        "expires_at": inspection.expires_at,
-        "closed_at": inspection.closed_at,
-        "seen_entry_ids": list(seen_entry_ids),
-    }
 
 
 def _event_data(event) -> dict:
@@ -239,7 +120,7 @@ class InspectionListCreateApi(generics.ListAPIView):
     def list(self, request, *args, **kwargs):
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
-        data = InspectionOutputSerializer([_inspection_data(i) for i in page], many=True).data
+        data = InspectionOutputSerializer([inspection_data(i) for i in page], many=True).data
         return self.get_paginated_response(data)
 
     @extend_schema(responses={200: InspectionOutputSerializer(many=True), **error_responses(400)})
@@ -265,7 +146,7 @@ class InspectionListCreateApi(generics.ListAPIView):
             dsar_request_id=data.get("dsar_request_id"),
         )
         return Response(
-            InspectionOutputSerializer(_inspection_data(inspection, seen_entry_ids=[])).data,
+            InspectionOutputSerializer(inspection_data(inspection, seen_entry_ids=[])).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -279,7 +160,7 @@ class InspectionDetailApi(APIView):
     @extend_schema(responses={200: InspectionOutputSerializer, **error_responses(404)})
     def get(self, request, pk):
         inspection = inspection_get(operator=request.user, inspection_id=pk)
-        data = _inspection_data(inspection) | {
+        data = inspection_data(inspection) | {
             "events": [_event_data(e) for e in inspection_event_list(inspection_id=pk)]
         }
         return Response(InspectionOutputSerializer(data).data)
@@ -339,7 +220,7 @@ class InspectionTransitionApi(APIView):
         seen = [
             item.entry_id for item in inspection_snapshot_items(inspection_id=result.inspection.pk)
         ]
-        payload = _inspection_data(result.inspection, seen_entry_ids=seen) | {
+        payload = inspection_data(result.inspection, seen_entry_ids=seen) | {
             "gate_explanation": result.gate_explanation
         }
         return Response(InspectionOutputSerializer(payload).data)

@@ -2,6 +2,7 @@
 (`iris_site.idempotency`): the request it opened, as this operator may see it now."""
 
 from inspection.selectors import inspection_list
+from inspection.serializers import InspectionOutputSerializer, inspection_data
 
 
 def inspection_open_member(request, data, kwargs):
@@ -10,8 +11,5 @@ def inspection_open_member(request, data, kwargs):
 
 
 def inspection_open_replay(request, reference: dict, **kwargs) -> dict | None:
-    # Imported here: `inspection.apis` imports this module for its decorator.
-    from inspection.apis import InspectionOutputSerializer, _inspection_data
-
     opened = inspection_list(operator=request.user).filter(pk=reference.get("id")).first()
-    return None if opened is None else InspectionOutputSerializer(_inspection_data(opened)).data
+    return None if opened is None else InspectionOutputSerializer(inspection_data(opened)).data
