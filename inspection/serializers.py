@@ -11,6 +11,7 @@ from inspection.policy import ENTRY_PATHS, needs_second_approver
 from iris_site.audit.enums import ActorType
 from iris_site.enums import OperatorRole
 from memory.enums import ScopeKind
+from memory.http.serializers import MemoryScopeSerializer
 
 PATH_CHOICES = [(p, p) for p in ENTRY_PATHS]
 
@@ -30,21 +31,15 @@ class PlainChoiceField(serializers.ChoiceField):
         super().__init__(**kwargs)
 
 
-class InspectionScopeSerializer(serializers.Serializer):
+class InspectionScopeSerializer(MemoryScopeSerializer):
     """A memory scope key: `kind` plus exactly the identifiers that kind needs."""
 
+    # The identifiers are memory's (`MemoryScopeSerializer`); here `kind` is documented
+    # as a plain string and `user_id` as the target member.
     kind = PlainChoiceField(choices=ScopeKind.choices)
     user_id = serializers.UUIDField(
         required=False, help_text="The target member; filled in when left out."
     )
-    session_id = serializers.CharField(required=False, help_text="session, scene, pose")
-    scene_id = serializers.CharField(required=False, help_text="scene, pose")
-    room_id = serializers.CharField(required=False, help_text="scene")
-    pose_id = serializers.CharField(required=False, help_text="pose")
-    avatar_id = serializers.CharField(required=False, help_text="pose")
-    notebook_id = serializers.CharField(required=False, help_text="notebook")
-    operator_id = serializers.UUIDField(required=False, help_text="operator-copilot")
-    tenant_id = serializers.UUIDField(required=False, help_text="tenant")
 
 
 class InspectionEventOutputSerializer(serializers.Serializer):

@@ -21,6 +21,9 @@ from memory.enums import (
 from memory.models import ConversationTurn, MemoryClearRequest, MemoryNotice, MemoryRevision
 
 
+# The one wire shape of a scope key (its identifiers: `memory.contracts.SCOPE_IDENTIFIERS`);
+# another API documents `kind` or `user_id` its own way by a subclass that redeclares them
+# (e.g. `inspection.serializers.InspectionScopeSerializer`), keeping the fields' order.
 class MemoryScopeSerializer(serializers.Serializer):
     """A scope key: `kind` plus exactly the identifiers that kind needs."""
 
