@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from consent.models import ConsentEvent, ConsentLedgerHead
 from consent.policy import LedgerBreak, LedgerHead, LedgerRow, first_untrusted
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import GENESIS_HASH
@@ -22,7 +23,7 @@ from iris_site.rawsql import RowReader, bound_cursor, member_param
 from iris_site.services import member_lock
 
 POLICY_ID = "iris.consent.ledger.v1"
-BROKEN_ACTION = "consent.ledger.broken"
+BROKEN_ACTION = AuditAction.CONSENT_LEDGER_BROKEN
 
 
 def ledger_rows(events) -> list[LedgerRow]:

@@ -36,6 +36,7 @@ from consent.selectors import consent_latest_event, consent_ledger_verify, opt_o
 from consent.signals import consent_ended
 from consent.terms import TERMS_HASHES
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import GENESIS_HASH
@@ -166,7 +167,7 @@ def consent_event_append(
     consent_ledger_head_advance(member_id=member.pk, newest=event, now=now)
 
     audit_event_append(
-        action=f"consent.event.{kind}",
+        action=AuditAction.of("consent.event", kind),
         policy_id=POLICY_ID,
         actor=actor,
         severity=Severity.INFO,
@@ -254,7 +255,7 @@ def consent_ledger_purge(
     newest = ConsentEvent.objects.filter(member=member).order_by("-sequence").first()
     consent_ledger_head_advance(member_id=member.pk, newest=newest)
     audit_event_append(
-        action="consent.ledger.purged",
+        action=AuditAction.CONSENT_LEDGER_PURGED,
         policy_id=POLICY_ID,
         actor=Actor.system("datarights"),
         severity=Severity.WARNING,
@@ -282,8 +283,8 @@ def consent_ledger_check(*, member_id) -> LedgerBreak | None:
 
 # --- The opt-out ledger -------------------------------------------------------------------
 
-OPT_OUT_POLICY_ID = "iris.consent.opt-outs.v1"
-OPT_OUT_ACTION = "consent.opt_out.recorded"
+OPT_OUT_POLICY_ID = "iris.consent.opt_outs.v1"
+OPT_OUT_ACTION = AuditAction.CONSENT_OPT_OUT_RECORDED
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from continuity.policy import (
     resolve_write,
 )
 from continuity.selectors import continuity_cross_device_grant_id, continuity_notices_pending
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput, NotFound, NotPermitted
@@ -246,7 +247,7 @@ def continuation_token_write(
         outcome=resolution.outcome,
     )
     audit_event_append(
-        action="continuity.token.written",
+        action=AuditAction.CONTINUITY_TOKEN_WRITTEN,
         policy_id=POLICY_ID,
         actor=actor,
         severity=Severity.INFO,
@@ -269,7 +270,7 @@ def continuation_token_write(
     )
     if notice is not None:
         audit_event_append(
-            action="continuity.notice.raised",
+            action=AuditAction.CONTINUITY_NOTICE_RAISED,
             policy_id=POLICY_ID,
             actor=actor,
             severity=Severity.INFO,
@@ -315,7 +316,7 @@ def continuity_notices_deliver(
     for notice in notices:
         notice.delivered_at = now
     audit_event_append(
-        action="continuity.notice.delivered",
+        action=AuditAction.CONTINUITY_NOTICE_DELIVERED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member_id,
@@ -341,7 +342,7 @@ def continuity_cross_device_ended(
     """
     confined = ContinuationToken.objects.filter(member_id=member_id, is_sensitive=True).count()
     audit_event_append(
-        action="continuity.cross_device.ended",
+        action=AuditAction.CONTINUITY_CROSS_DEVICE_ENDED,
         policy_id=POLICY_ID,
         actor=Actor.system("continuity"),
         severity=Severity.INFO,
@@ -368,7 +369,7 @@ def continuity_purge_expired(*, now: datetime | None = None) -> dict[str, int]:
     counts = {"notice_count": notices}
     if notices:
         audit_event_append(
-            action="continuity.housekeeping.purged",
+            action=AuditAction.CONTINUITY_HOUSEKEEPING_PURGED,
             policy_id=POLICY_ID,
             actor=Actor.system("continuity-purge"),
             payload=counts,

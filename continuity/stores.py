@@ -6,6 +6,7 @@ write that made it is then 410, `iris_site.idempotency`)."""
 
 from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.services import POLICY_ID
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from memory.forgetting.stores import ContentStore, Erasure
@@ -38,7 +39,7 @@ def _erase(erasure: Erasure) -> int:
         return 0
     ContinuationToken.objects.filter(member_id=erasure.member_id, pk__in=slots).delete()
     audit_event_append(
-        action="continuity.tokens.erased",
+        action=AuditAction.CONTINUITY_TOKENS_ERASED,
         policy_id=POLICY_ID,
         actor=Actor.system(erasure.reason),
         severity=Severity.WARNING,

@@ -10,10 +10,11 @@ from django.utils import timezone
 from datarights.enums import TrailEvent
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
 from datarights.policy import trail_time
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
 
-POLICY_ID = "iris.datarights.v1"
+POLICY_ID = "iris.datarights.requests.v1"
 
 
 def actor_token(actor: Actor) -> str:
@@ -57,7 +58,7 @@ def trail_append(
     )
     row.save(force_insert=True)
     audit_event_append(
-        action=f"datarights.request.{event}",
+        action=AuditAction.of("datarights.request", event),
         policy_id=POLICY_ID,
         actor=actor,
         severity=severity,

@@ -67,6 +67,7 @@ from datarights.selectors import (
     datarights_stalled,
 )
 from datarights.services import datarights_expire_unverified_due, datarights_request_transition
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.policy import canonical_json
@@ -247,7 +248,8 @@ def _begin(request_id, now: datetime) -> str | None:
     progress = dict(request.progress)
     progress["attempts"] = progress.get("attempts", 0) + 1
     if progress["attempts"] > MAX_ATTEMPTS:
-        _alert(request, "datarights.processing.stuck", {"attempts": progress["attempts"] - 1})
+        stuck = {"attempts": progress["attempts"] - 1}
+        _alert(request, AuditAction.DATARIGHTS_PROCESSING_STUCK, stuck)
         datarights_request_transition(
             request=request,
             to=RequestStatus.FAILED,
@@ -587,7 +589,7 @@ def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: 
             return
         _alert(
             request,
-            "datarights.forget-check.failed",
+            AuditAction.DATARIGHTS_FORGET_CHECK_FAILED,
             {"residue": residue, "residue_count": sum(residue.values())},
         )
         datarights_request_transition(

@@ -11,7 +11,7 @@ from hierarchy.models import OperatorAccessRecord
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput
 
-POLICY_ID = "iris-hierarchy-operator-v1"
+POLICY_ID = "iris.hierarchy.operator_access.v1"
 MIN_JUSTIFICATION_CHARS = 10
 MAX_JUSTIFICATION_CHARS = 1000
 

@@ -25,6 +25,7 @@ from hierarchy.stm import POLICY_ID, json_contains_id, stm_audit, stm_content, s
 from hierarchy.stm_policy import AGE_TRIGGER_WINDOW, age_decision, default_target_scope
 from hierarchy.transitions import Tier, transition_check
 from iris_site.api.exceptions import pydantic_fields
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, refusal_payload
@@ -160,7 +161,7 @@ def _refusal_audit(
     payload shape of `memory.write.refused`, so the dashboard's refusal counter counts
     both as one (`hierarchy.metrics.REFUSAL_ACTIONS`)."""
     audit_event_append(
-        action="memory.stm.consolidation_refused",
+        action=AuditAction.HIERARCHY_STM_CONSOLIDATION_REFUSED,
         policy_id=POLICY_ID,
         actor=actor,
         severity=Severity.WARNING,
@@ -248,7 +249,7 @@ def stm_consolidate(
             row.consolidated_at = now
             row.save(update_fields=["consolidated_to", "consolidation_trigger", "consolidated_at"])
             stm_audit(
-                "memory.stm.consolidated",
+                AuditAction.HIERARCHY_STM_CONSOLIDATED,
                 row=row,
                 actor=actor,
                 transition=transition,
@@ -361,9 +362,9 @@ class AgeRunReport:
         return {"scanned": self.scanned, "dropped": self.dropped, "unknown_kind": self.unknown_kind}
 
 
-def _job_event(stage: str, actor: Actor, severity: str = Severity.INFO, **payload) -> None:
+def _job_event(action: AuditAction, actor: Actor, severity: str = Severity.INFO, **payload) -> None:
     audit_event_append(
-        action=f"memory.job.stm_consolidation.{stage}",
+        action=action,
         policy_id=POLICY_ID,
         actor=actor,
         severity=severity,
@@ -377,7 +378,7 @@ def stm_age_consolidation_run(*, now: datetime | None = None) -> AgeRunReport:
     re-run or a concurrent run never emits twice."""
     now = now or timezone.now()
     actor = Actor.system("stm-consolidation-job")
-    _job_event("started", actor)
+    _job_event(AuditAction.HIERARCHY_CONSOLIDATION_JOB_STARTED, actor)
     scanned = dropped = unknown = 0
     try:
         due = ShortTermMemory.objects.filter(
@@ -397,7 +398,7 @@ def stm_age_consolidation_run(*, now: datetime | None = None) -> AgeRunReport:
                 if not stamped:
                     continue
                 stm_audit(
-                    "memory.stm.expired",
+                    AuditAction.HIERARCHY_STM_EXPIRED,
                     row=row,
                     actor=actor,
                     transition=transition_check(Tier.STM, Tier.STM, "expire"),
@@ -416,11 +417,15 @@ def stm_age_consolidation_run(*, now: datetime | None = None) -> AgeRunReport:
     except Exception as exc:
         logger.exception("stm consolidation job failed")
         _job_event(
-            "error", actor, Severity.CRITICAL, scanned=scanned, error=type(exc).__name__.lower()
+            AuditAction.HIERARCHY_CONSOLIDATION_JOB_FAILED,
+            actor,
+            Severity.CRITICAL,
+            scanned=scanned,
+            error=type(exc).__name__.lower(),
         )
         raise
     report = AgeRunReport(scanned=scanned, dropped=dropped, unknown_kind=unknown)
-    _job_event("completed", actor, **report.as_dict())
+    _job_event(AuditAction.HIERARCHY_CONSOLIDATION_JOB_COMPLETED, actor, **report.as_dict())
     return report
 
 
@@ -447,7 +452,7 @@ def stm_signal_stamp(*, member_id, entry_id, now: datetime | None = None) -> int
             row.consolidated_at = now
             row.save(update_fields=["consolidated_to", "consolidation_trigger", "consolidated_at"])
             stm_audit(
-                "memory.stm.signal_triggered",
+                AuditAction.HIERARCHY_STM_SIGNAL_TRIGGERED,
                 row=row,
                 actor=actor,
                 transition=transition,

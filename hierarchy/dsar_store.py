@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import POLICY_ID, stm_content, stm_purge_member
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
@@ -45,7 +46,7 @@ def _erase(erasure: Erasure) -> int:
     if ids:
         ShortTermMemory.objects.filter(member_id=erasure.member_id, pk__in=ids).delete()
         audit_event_append(
-            action="memory.stm.purged",
+            action=AuditAction.HIERARCHY_STM_PURGED,
             policy_id=POLICY_ID,
             actor=Actor.system(erasure.reason),
             severity=Severity.WARNING,

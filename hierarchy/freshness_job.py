@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from hierarchy.enums import ReconfirmState
 from hierarchy.models import ReconfirmRequest
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.models import TenantMembership
 from memory.enums import Lifecycle
@@ -26,7 +27,7 @@ from memory.models import MemoryEntry, MemoryNotice
 from memory.policy.freshness import INFERRED_ORIGINS, staleness
 from memory.services import memory_reconfirm_ask
 
-POLICY_ID = "iris-hierarchy-freshness-v1"
+POLICY_ID = "iris.hierarchy.freshness.v1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,7 @@ def freshness_confidence_run(*, now: datetime | None = None) -> FreshnessReport:
                     queued_at=now,
                 )
                 audit_event_append(
-                    action="research.freshness_confidence.enqueued",
+                    action=AuditAction.HIERARCHY_FRESHNESS_CONFIDENCE_ENQUEUED,
                     policy_id=POLICY_ID,
                     actor=actor,
                     target_member_id=entry.member_id,
@@ -116,7 +117,7 @@ def freshness_confidence_run(*, now: datetime | None = None) -> FreshnessReport:
     _ask_members(now)
     report = FreshnessReport(evaluated=evaluated, enqueued=enqueued, resolved=resolved)
     audit_event_append(
-        action="research.freshness_confidence.tick",
+        action=AuditAction.HIERARCHY_FRESHNESS_CONFIDENCE_TICKED,
         policy_id=POLICY_ID,
         actor=actor,
         payload=report.as_dict(),
@@ -163,7 +164,7 @@ def reconfirm_request_resolve(
         request.resolved_at = now
         request.save(update_fields=["state", "resolved_at"])
         audit_event_append(
-            action="research.freshness_confidence.resolved",
+            action=AuditAction.HIERARCHY_FRESHNESS_CONFIDENCE_RESOLVED,
             policy_id=POLICY_ID,
             actor=Actor.system("freshness-confidence-job"),
             target_member_id=member_id,

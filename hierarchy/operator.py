@@ -28,8 +28,10 @@ from hierarchy.access import access_record_append
 from hierarchy.enums import StmScopeKind
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import scope_digest
+from iris_site.audit.actions import AuditAction, current_name, stored_names
 from iris_site.audit.events import Actor
 from iris_site.audit.refusals import WRITE_REFUSED_ACTION
+from iris_site.audit.selectors import action_prefix_q, action_q
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, TenantMembership
 from memory.enums import Lifecycle
@@ -42,7 +44,9 @@ EPISODIC_WINDOW = timedelta(hours=24)
 REFUSAL_WINDOW = timedelta(days=7)
 # The refused-write events the counter counts: every write path's `memory.write.refused`
 # and consolidation's own refusal, which carries the same payload shape.
-REFUSAL_ACTIONS = (WRITE_REFUSED_ACTION, "memory.stm.consolidation_refused")
+REFUSAL_ACTIONS = stored_names(
+    WRITE_REFUSED_ACTION, AuditAction.HIERARCHY_STM_CONSOLIDATION_REFUSED
+)
 REPLAY_DEFAULT_LIMIT = 200
 REPLAY_MAX_LIMIT = 1000
 LTM_DEFAULT_LIMIT = 100
@@ -263,33 +267,43 @@ class Trend:
 
 
 # What the dashboard charts: (key, title, audit actions, how a series is named). A series
-# is a payload identifier (`payload__…`), or the action itself named by `labels`.
+# is a payload identifier (`payload__…`), or the action itself named by `labels`. Actions
+# are counted under every name they were stored under (`iris_site.audit.actions`).
 _DATARIGHTS_EVENTS = ("submitted", "extended", "completed", "failed", "cancelled", "expired")
 AUDIT_TRENDS: tuple[tuple[str, str, tuple[str, ...], str, dict[str, str]], ...] = (
-    ("recalls", "Recalls by surface", ("memory.recall.resolved",), "payload__surface", {}),
+    (
+        "recalls",
+        "Recalls by surface",
+        (AuditAction.MEMORY_RECALL_RESOLVED,),
+        "payload__surface",
+        {},
+    ),
     (
         "writes",
         "Writes by tier",
-        ("memory.entry.created", "memory.stm.write"),
+        (AuditAction.MEMORY_ENTRY_CREATED, AuditAction.HIERARCHY_STM_WRITTEN),
         "action",
-        {"memory.entry.created": "long-term", "memory.stm.write": "short-term"},
+        {
+            AuditAction.MEMORY_ENTRY_CREATED: "long-term",
+            AuditAction.HIERARCHY_STM_WRITTEN: "short-term",
+        },
     ),
     ("refusals", "Refused writes by reason", REFUSAL_ACTIONS, "payload__reason", {}),
-    ("consolidations", "Consolidations", ("memory.stm.consolidated",), "action", {}),
-    ("expiries", "Short-term expiries", ("memory.stm.expired",), "action", {}),
+    ("consolidations", "Consolidations", (AuditAction.HIERARCHY_STM_CONSOLIDATED,), "action", {}),
+    ("expiries", "Short-term expiries", (AuditAction.HIERARCHY_STM_EXPIRED,), "action", {}),
     (
         "inspections",
         "Inspection steps by state reached",
-        ("iris.admin_inspection.transition",),
+        (AuditAction.INSPECTION_REQUEST_TRANSITIONED,),
         "payload__to_state",
         {},
     ),
     (
         "datarights",
         "Data-rights requests by event",
-        tuple(f"datarights.request.{e}" for e in _DATARIGHTS_EVENTS),
+        tuple(AuditAction.of("datarights.request", e) for e in _DATARIGHTS_EVENTS),
         "action",
-        {f"datarights.request.{e}": e for e in _DATARIGHTS_EVENTS},
+        {AuditAction.of("datarights.request", e): e for e in _DATARIGHTS_EVENTS},
     ),
 )
 _SERIES_DEFAULT = {"consolidations": "consolidated", "expiries": "expired"}
@@ -315,7 +329,7 @@ def audit_trend(
     buckets = range_buckets(span, now)
     events = tenant_events(
         AuditEvent.objects.filter(
-            action__in=actions, occurred_at__gte=buckets[0], occurred_at__lte=now
+            action_q(*actions), occurred_at__gte=buckets[0], occurred_at__lte=now
         ),
         tenant_id,
     )
@@ -330,6 +344,8 @@ def audit_trend(
     counts: Counter = Counter()
     for bucket, raw, n in rows:
         raw = "" if raw in (None, "null") else str(raw)
+        if series_by == "action":  # a row stored under an action's former name
+            raw = current_name(raw)
         label = _SERIES_DEFAULT.get(key) or labels.get(raw) or raw or "unspecified"
         counts[(bucket.astimezone(UTC), label)] += n
     preferred = list(dict.fromkeys(labels.values()))  # named series: always a column
@@ -434,9 +450,11 @@ def stm_replay(
     member_id=None,
     tenant_id=None,
 ) -> list[AuditEvent]:
-    """The `memory.stm.*` timeline of one scope, oldest first (ids and counts only)."""
+    """The short-term timeline of one scope, oldest first (ids and counts only): the
+    events once named `memory.stm.*`, under their former names and their current ones
+    (`hierarchy.stm.*`)."""
     events = AuditEvent.objects.filter(
-        action__startswith="memory.stm.", payload__scope_id_digest=scope_digest(scope_id)
+        action_prefix_q("memory.stm."), payload__scope_id_digest=scope_digest(scope_id)
     )
     if since is not None:
         events = events.filter(occurred_at__gte=since)
@@ -450,15 +468,15 @@ def stm_replay(
 
 
 _STATE_BY_ACTION = {
-    "memory.stm.write": "written",
-    "memory.stm.demoted": "written",
-    "memory.stm.refreshed": "refreshed",
-    "memory.stm.rescoped": "rescoped",
-    "memory.stm.expired": "expiring",
-    "memory.stm.consolidated": "consolidated",
-    "memory.stm.signal_triggered": "consolidated",
-    "memory.stm.anonymized": "anonymized",
-    "memory.stm.deleted": "deleted",
+    AuditAction.HIERARCHY_STM_WRITTEN: "written",
+    AuditAction.HIERARCHY_STM_DEMOTED: "written",
+    AuditAction.HIERARCHY_STM_REFRESHED: "refreshed",
+    AuditAction.HIERARCHY_STM_RESCOPED: "rescoped",
+    AuditAction.HIERARCHY_STM_EXPIRED: "expiring",
+    AuditAction.HIERARCHY_STM_CONSOLIDATED: "consolidated",
+    AuditAction.HIERARCHY_STM_SIGNAL_TRIGGERED: "consolidated",
+    AuditAction.HIERARCHY_STM_ANONYMIZED: "anonymized",
+    AuditAction.HIERARCHY_STM_DELETED: "deleted",
 }
 
 
@@ -467,7 +485,7 @@ def stm_reconstruct(events: list[AuditEvent]) -> list[dict]:
     rows: dict[str, dict] = {}
     for event in events:
         stm_id = event.payload.get("stm_id")
-        state = _STATE_BY_ACTION.get(event.action)
+        state = _STATE_BY_ACTION.get(current_name(event.action))
         if not stm_id or state is None:
             continue
         row = rows.setdefault(
@@ -583,9 +601,9 @@ def ltm_entity_read(
     if lookup.entity is not None:
         target = lookup.entity.member_id
     access_record_append(
-        action="admin.memory_hierarchy.ltm.history_read"
+        action=AuditAction.HIERARCHY_LTM_HISTORY_READ
         if with_history
-        else "admin.memory_hierarchy.ltm.read",
+        else AuditAction.HIERARCHY_LTM_READ,
         actor=actor,
         justification=justification,
         target_member_id=target,

@@ -32,9 +32,10 @@ from hierarchy.operator import (
     stm_replay,
 )
 from hierarchy.stm import scope_digest, stm_admin_read
-from hierarchy.stm_apis import StmScopeKindField
+from hierarchy.stm_serializers import StmScopeKindField
 from iris_site.api.gated import content_free
 from iris_site.api.schema import error_responses
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsOperator, operator_with_roles
@@ -94,7 +95,7 @@ class HierarchyCountsApi(APIView):
     def get(self, request):
         counts = hierarchy_counts(tenant_id=operator_tenant_id(request.user))
         operator_read_audit(
-            action="admin.memory_hierarchy.counts.read",
+            action=AuditAction.HIERARCHY_COUNTS_READ,
             actor=Actor.of(request.user),
             payload={"surface": "api", "failed_parts": _failed(counts)},
         )
@@ -172,9 +173,9 @@ class ReplayApi(APIView):
         )
         reconstructed = stm_reconstruct(events) if params["reconstruct"] else None
         operator_read_audit(
-            action="admin.memory_hierarchy.replay.reconstructed"
+            action=AuditAction.HIERARCHY_REPLAY_RECONSTRUCTED
             if params["reconstruct"]
-            else "admin.memory_hierarchy.replay.read",
+            else AuditAction.HIERARCHY_REPLAY_READ,
             actor=Actor.of(request.user),
             payload={
                 "scope_id_digest": scope_digest(scope_id),

@@ -17,6 +17,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from hierarchy.question_policy import question_reason
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from memory.access.capabilities import Capabilities
 from memory.access.gate import Reader, ReaderKind
@@ -24,7 +25,7 @@ from memory.models import MemoryEntry, MemoryNotice
 from memory.recall.store import CANDIDATE_COLUMNS, candidate_of
 from memory.selectors import member_read_state, memory_notice_list
 
-POLICY_ID = "iris-memory-questions-v1"
+POLICY_ID = "iris.hierarchy.questions.v1"
 MAX_QUESTIONS = 20  # the newest; a surface asks a few at a time
 
 
@@ -73,7 +74,7 @@ def open_questions_read(
         else:
             withheld[reason] = withheld.get(reason, 0) + 1
     audit_event_append(
-        action="memory.questions.read",
+        action=AuditAction.HIERARCHY_QUESTIONS_READ,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member_id,

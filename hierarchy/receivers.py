@@ -11,6 +11,7 @@ from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.consolidation import stm_signal_stamp
 from hierarchy.freshness_job import reconfirm_request_resolve
 from hierarchy.stm import stm_consent_cascade, stm_purge_member
+from iris_site.audit.actions import AuditAction, names_of
 from memory.enums import Lifecycle
 from memory.signals import member_content_clear, reconfirm_settled
 
@@ -41,7 +42,13 @@ def entry_saved(sender, instance, **kwargs) -> None:
 # Events the read paths append (a bundle's own resolve among them): they change nothing
 # a bundle returns, and moving the generation on for them would end the cache on every
 # read. Any other event about a member may change what its bundles return.
-_READS = frozenset({"memory.bundle.resolved", "memory.recall.resolved", "memory.stm.read"})
+_READS = names_of(
+    (
+        AuditAction.HIERARCHY_BUNDLE_RESOLVED,
+        AuditAction.MEMORY_RECALL_RESOLVED,
+        AuditAction.HIERARCHY_STM_READ,
+    )
+)
 
 
 @receiver(post_save, sender="iris_site.AuditEvent", dispatch_uid="hierarchy.member_changed")

@@ -29,6 +29,7 @@ from hierarchy.models import ShortTermMemory
 from hierarchy.stm_config import caps_for
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, default_target_scope, normalize_content
 from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, audit_write_refused
@@ -77,7 +78,7 @@ from memory.selectors import (
     memory_off_the_record,
 )
 
-POLICY_ID = "iris-hierarchy-stm-v1"
+POLICY_ID = "iris.hierarchy.stm.v1"
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -343,7 +344,7 @@ def _stm_write(
         consolidate_on_critic_promote=consolidate_on_critic_promote,
         ttl_seconds=ttl_seconds,
         now=now or timezone.now(),
-        audit_action="memory.stm.write",
+        audit_action=AuditAction.HIERARCHY_STM_WRITTEN,
     )
 
 
@@ -377,7 +378,7 @@ def stm_refresh(
     row.warn_emitted_at = None
     row.save(update_fields=["ttl_expires", "refreshed_at", "warn_emitted_at"])
     stm_audit(
-        "memory.stm.refreshed",
+        AuditAction.HIERARCHY_STM_REFRESHED,
         row=row,
         actor=actor,
         transition=transition,
@@ -444,7 +445,7 @@ def _stm_demote(
         related_entry_ids=[entry.pk],
         ttl_seconds=ttl_seconds,
         now=now,
-        audit_action="memory.stm.demoted",
+        audit_action=AuditAction.HIERARCHY_STM_DEMOTED,
         entry_id=str(entry.pk),
     )
 
@@ -480,7 +481,7 @@ def stm_rescope(
     if row.anonymized_at is not None or row.ttl_expires <= now:
         raise Conflict("This short-term row has expired.", code="stm-expired")
     record = access_record_append(
-        action="memory.govern.admin_stm_rescope",
+        action=AuditAction.HIERARCHY_STM_ADMIN_RESCOPED,
         actor=actor,
         justification=justification,
         target_member_id=row.member_id,
@@ -491,7 +492,7 @@ def stm_rescope(
     row.scope_id = scope_id
     row.save(update_fields=["scope_kind", "scope_id"])
     stm_audit(
-        "memory.stm.rescoped",
+        AuditAction.HIERARCHY_STM_RESCOPED,
         row=row,
         actor=actor,
         transition=transition,
@@ -727,7 +728,7 @@ def stm_read_record(
     """R2's audit event and metric for what a reader was given and withheld."""
     transition = transition_check(Tier.STM, Tier.READER, "read")
     audit_event_append(
-        action="memory.stm.read",
+        action=AuditAction.HIERARCHY_STM_READ,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member_id,
@@ -809,7 +810,7 @@ def stm_admin_read(
     )
     member_ids = sorted({str(r.member_id) for r in rows})
     access_record_append(
-        action="memory.govern.admin_stm_read",
+        action=AuditAction.HIERARCHY_STM_ADMIN_READ,
         actor=actor,
         justification=justification,
         target_member_id=member_id or (member_ids[0] if len(member_ids) == 1 else None),
@@ -841,12 +842,16 @@ def _anonymize(row: ShortTermMemory, *, actor: Actor, transition: Transition, no
     row.content_digest = ""
     row.anonymized_at = now
     row.save(update_fields=["content", "content_digest", "anonymized_at"])
-    stm_audit("memory.stm.anonymized", row=row, actor=actor, transition=transition, **payload)
+    stm_audit(
+        AuditAction.HIERARCHY_STM_ANONYMIZED, row=row, actor=actor, transition=transition, **payload
+    )
 
 
 def _delete(row: ShortTermMemory, *, actor: Actor, transition: Transition, **payload):
     # The event is written first: it names the row that is about to disappear.
-    stm_audit("memory.stm.deleted", row=row, actor=actor, transition=transition, **payload)
+    stm_audit(
+        AuditAction.HIERARCHY_STM_DELETED, row=row, actor=actor, transition=transition, **payload
+    )
     row.delete()
     metrics.increment("memory.stm.deletes")
 
@@ -919,7 +924,7 @@ def stm_purge_member(*, member_id, reason: str = "data-rights-hard-delete") -> i
     ids = sorted(str(i) for i in rows.values_list("pk", flat=True))
     rows.delete()
     audit_event_append(
-        action="memory.stm.purged",
+        action=AuditAction.HIERARCHY_STM_PURGED,
         policy_id=POLICY_ID,
         actor=Actor.system(reason),
         severity=Severity.WARNING,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
+from iris_site.audit.actions import AuditAction
 from iris_site.errors import Conflict
 
 
@@ -44,7 +45,7 @@ class Transition:
     target: Tier
     operation: str
     service: str | None  # dotted path of the function that performs it
-    audit_action: str | None  # the episodic event it writes
+    audit_action: AuditAction | None  # the episodic event it writes
     retention: str
 
 
@@ -75,54 +76,55 @@ W, R, RC, D = (
     TransitionKind.DELETION,
 )
 S, E, STM, LTM, READER = Tier.SOURCE, Tier.EPISODIC, Tier.STM, Tier.LTM, Tier.READER
+A = AuditAction
 
 TRANSITIONS: tuple[Transition, ...] = (
     # --- write side ---------------------------------------------------------------------
     Transition("T1", "source-to-episodic", W, S, E, "record",
                "iris_site.audit.events.audit_event_append", "*", "append-only, indefinite"),
     Transition("T2", "source-to-stm", W, S, STM, "write",
-               "hierarchy.stm.stm_write", "memory.stm.write", "ttl per scope_kind"),
+               "hierarchy.stm.stm_write", A.HIERARCHY_STM_WRITTEN, "ttl per scope_kind"),
     Transition("T3", "stm-refresh", W, STM, STM, "refresh",
-               "hierarchy.stm.stm_refresh", "memory.stm.refreshed", "ttl restarts, capped"),
+               "hierarchy.stm.stm_refresh", A.HIERARCHY_STM_REFRESHED, "ttl restarts, capped"),
     Transition("T4", "source-to-ltm", W, S, LTM, "remember",
-               "memory.services.memory_remember", "memory.entry.created", "retention envelope"),
+               "memory.services.memory_remember", A.MEMORY_ENTRY_CREATED, "retention envelope"),
     Transition("T5", "stm-to-ltm-consolidate", W, STM, LTM, "consolidate",
-               "hierarchy.consolidation.stm_consolidate", "memory.stm.consolidated",
+               "hierarchy.consolidation.stm_consolidate", A.HIERARCHY_STM_CONSOLIDATED,
                "retention envelope of the target scope"),
     Transition("T6", "ltm-supersede", W, LTM, LTM, "supersede",
-               "memory.services.memory_remember", "memory.entry.superseded",
+               "memory.services.memory_remember", A.MEMORY_ENTRY_SUPERSEDED,
                "superseded revision kept"),
     Transition("T7", "ltm-to-stm-demote", W, LTM, STM, "demote",
-               "hierarchy.stm.stm_demote", "memory.stm.demoted", "ttl per scope_kind"),
+               "hierarchy.stm.stm_demote", A.HIERARCHY_STM_DEMOTED, "ttl per scope_kind"),
     # --- read side ----------------------------------------------------------------------
     Transition("R1", "episodic-read", R, E, READER, "read",
-               "hierarchy.operator.stm_replay", "admin.memory_hierarchy.replay.read", "-"),
+               "hierarchy.operator.stm_replay", A.HIERARCHY_REPLAY_READ, "-"),
     Transition("R2", "stm-read", R, STM, READER, "read",
-               "hierarchy.stm.stm_read", "memory.stm.read", "-"),
+               "hierarchy.stm.stm_read", A.HIERARCHY_STM_READ, "-"),
     Transition("R3", "ltm-read", R, LTM, READER, "read",
-               "memory.recall.service.recall_run", "memory.recall.resolved", "-"),
+               "memory.recall.service.recall_run", A.MEMORY_RECALL_RESOLVED, "-"),
     Transition("R4", "context-bundle", R, READER, READER, "bundle",
-               "hierarchy.bundle.get_context_bundle", "memory.bundle.resolved", "30 s cache"),
+               "hierarchy.bundle.get_context_bundle", A.HIERARCHY_BUNDLE_RESOLVED, "30 s cache"),
     # --- recovery -----------------------------------------------------------------------
     Transition("RC1", "audit-replay-to-stm-reconstruction", RC, E, READER, "reconstruct",
                "hierarchy.operator.stm_reconstruct",
-               "admin.memory_hierarchy.replay.reconstructed", "derived, never stored"),
+               A.HIERARCHY_REPLAY_RECONSTRUCTED, "derived, never stored"),
     Transition("RC2", "ltm-history", RC, LTM, READER, "history",
                "hierarchy.operator.ltm_history",
-               "admin.memory_hierarchy.ltm.history_read", "-"),
+               A.HIERARCHY_LTM_HISTORY_READ, "-"),
     Transition("RC3", "ltm-to-stm-workbench-seed", RC, LTM, STM, "seed",
-               "hierarchy.stm.stm_demote", "memory.stm.demoted", "admin_session ttl"),
+               "hierarchy.stm.stm_demote", A.HIERARCHY_STM_DEMOTED, "admin_session ttl"),
     # --- deletion -----------------------------------------------------------------------
     Transition("D1", "stm-ttl-delete", D, STM, STM, "expire",
-               "hierarchy.stm.stm_expire_due", "memory.stm.deleted", "hard delete"),
+               "hierarchy.stm.stm_expire_due", A.HIERARCHY_STM_DELETED, "hard delete"),
     Transition("D2", "stm-anonymize-sensitive", D, STM, STM, "anonymize",
-               "hierarchy.stm.stm_expire_due", "memory.stm.anonymized",
+               "hierarchy.stm.stm_expire_due", A.HIERARCHY_STM_ANONYMIZED,
                "content erased, metadata kept"),
     Transition("D3", "ltm-archive", D, LTM, LTM, "archive",
-               "memory.services.memory_tombstone", "memory.entry.tombstoned",
+               "memory.services.memory_tombstone", A.MEMORY_ENTRY_TOMBSTONED,
                "tombstone until purge"),
     Transition("D4", "ltm-anonymize", D, LTM, LTM, "anonymize",
-               "memory.services.memory_purge_entries", "memory.entries.purged", "ids only"),
+               "memory.services.memory_purge_entries", A.MEMORY_ENTRIES_PURGED, "ids only"),
     # Episodic events are never deleted: listed so the matrix is complete, never performed.
     Transition("D5", "episodic-never", D, E, E, "delete", None, None, "append-only"),
 )  # fmt: skip
@@ -174,7 +176,7 @@ ADMIN_OVERRIDES: Mapping[str, Transition] = MappingProxyType(
             STM,
             "move",
             "hierarchy.stm.stm_rescope",
-            "memory.govern.admin_stm_rescope",
+            A.HIERARCHY_STM_ADMIN_RESCOPED,
             "ttl of the new scope",
         )
     }
@@ -187,7 +189,7 @@ _BY_MOVE: Mapping[tuple[str, str, str], Transition] = MappingProxyType(
 )
 # Action prefixes owned by a tier: only that tier's services may record them.
 TIER_ACTION_PREFIXES: Mapping[str, Tier] = MappingProxyType(
-    {"memory.stm.": STM, "memory.entry.": LTM, "memory.entries.": LTM}
+    {"hierarchy.stm.": STM, "memory.entry.": LTM, "memory.entries.": LTM}
 )
 
 
@@ -240,7 +242,7 @@ def tier_of_action(action: str) -> Tier | None:
 
 def episodic_record_check(*, action: str, origin_tier: str) -> Transition:
     """May `origin_tier` record `action` on the chain? A tier's own events (e.g.
-    `memory.stm.write`) come only from that tier; a source recording one is the bypass."""
+    `hierarchy.stm.written`) come only from that tier; a source recording one is the bypass."""
     owner = tier_of_action(action)
     if owner is not None and owner != origin_tier:
         return transition_check(Tier.SOURCE, Tier.EPISODIC, "record-tier-event")

@@ -13,6 +13,7 @@ from hierarchy import operator
 from hierarchy.access import operator_read_audit
 from hierarchy.enums import StmScopeKind
 from iris_site.api.gated import content_free
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor
 from iris_site.permissions import IsOperator
 from iris_site.selectors import operator_tenant_id
@@ -174,7 +175,7 @@ def memory_hierarchy_dashboard(request):
         if value is None
     ]
     operator_read_audit(
-        action="admin.memory_hierarchy.counts.read",
+        action=AuditAction.HIERARCHY_COUNTS_READ,
         actor=Actor.of(request.user),
         payload={"surface": "dashboard", "range": span.key, "failed_parts": failed_parts},
     )

@@ -21,7 +21,7 @@ from iris_site.enums import OperatorRole
 from memory.enums import ScopeKind, is_sensitive_category
 from memory.policy import KIND_BLUEPRINTS
 
-POLICY_ID = "iris.admin_inspection.state_machine.v1"
+POLICY_ID = "iris.inspection.state_machine.v1"
 
 # Defaults; deployments override them in settings (see `inspection.services.windows`).
 DECISION_WINDOW = timedelta(hours=72)  # an undecided request is denied (`expired`) after this

@@ -1,7 +1,7 @@
 """Writes of the inspection regime. `inspection_transition` is the only way a request moves.
 
 Every step appends an `InspectionEvent` and the canonical episodic audit event
-(`iris.admin_inspection.transition`, policy `iris.admin_inspection.state_machine.v1`) in
+(`inspection.request.transitioned`, policy `iris.inspection.state_machine.v1`) in
 the same transaction. Refused attempts (an illegal transition, someone else's request, a
 read outside `granted`) are recorded too, in their own transaction, and then raised.
 """
@@ -40,6 +40,7 @@ from inspection.selectors import (
     member_tenant_ids,
 )
 from iris_site.api.exceptions import pydantic_fields
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.policy import MAX_LIST_LENGTH, TOKEN_RE
@@ -54,15 +55,15 @@ from memory.selectors import memory_entry_list, memory_revision_list
 from memory.services import RememberResult, memory_remember
 
 _S = InspectionState
-ACTION_TRANSITION = "iris.admin_inspection.transition"
-ACTION_TRANSITION_REJECTED = "iris.admin_inspection.transition_rejected"
-ACTION_SNAPSHOT_PINNED = "iris.admin_inspection.snapshot_pinned"
-ACTION_READ = "iris.admin_inspection.read"
-ACTION_READ_REFUSED = "iris.admin_inspection.read_refused"
-ACTION_NOTICE_QUEUED = "iris.admin_inspection.notice_queued"
-ACTION_NOTICE_DELIVERED = "iris.admin_inspection.notice_delivered"
-ACTION_COPILOT_NOTE = "iris.admin_inspection.copilot_note"
-ACTION_COPILOT_NOTE_REFUSED = "iris.admin_inspection.copilot_note_refused"
+ACTION_TRANSITION = AuditAction.INSPECTION_REQUEST_TRANSITIONED
+ACTION_TRANSITION_REJECTED = AuditAction.INSPECTION_REQUEST_TRANSITION_REJECTED
+ACTION_SNAPSHOT_PINNED = AuditAction.INSPECTION_SNAPSHOT_PINNED
+ACTION_READ = AuditAction.INSPECTION_SNAPSHOT_READ
+ACTION_READ_REFUSED = AuditAction.INSPECTION_SNAPSHOT_READ_REFUSED
+ACTION_NOTICE_QUEUED = AuditAction.INSPECTION_NOTICE_QUEUED
+ACTION_NOTICE_DELIVERED = AuditAction.INSPECTION_NOTICE_DELIVERED
+ACTION_COPILOT_NOTE = AuditAction.INSPECTION_COPILOT_NOTE_ADDED
+ACTION_COPILOT_NOTE_REFUSED = AuditAction.INSPECTION_COPILOT_NOTE_REFUSED
 MAX_JUSTIFICATION_LENGTH = 2000
 MAX_INCIDENT_REF_LENGTH = 128
 

@@ -43,6 +43,7 @@ from rest_framework.response import Response
 
 from iris_site.api.exceptions import error_body
 from iris_site.api.idempotency import document_idempotency
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import canonical_json
 from iris_site.crypto import keyed_digest
@@ -71,7 +72,7 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 # A reservation older than this belongs to a request that died: a retry may take it over.
 STALE_AFTER = timedelta(minutes=5)
 RETRY_AFTER_SECONDS = 1
-POLICY_ID = "iris.idempotency.v1"
+POLICY_ID = "iris.iris_site.idempotency.v1"
 _FINGERPRINT_CONTEXT = "iris.idempotency.v1"
 
 
@@ -272,7 +273,7 @@ def idempotency_purge_expired(*, now: datetime | None = None) -> dict[str, int]:
         count, _ = IdempotencyRecord.objects.filter(created_at__lte=now - IDEMPOTENCY_TTL).delete()
         if count:
             audit_event_append(
-                action="idempotency.records.purged",
+                action=AuditAction.IRIS_SITE_IDEMPOTENCY_RECORDS_PURGED,
                 policy_id=POLICY_ID,
                 actor=Actor.system("idempotency-purge"),
                 payload={"idempotency_record_count": count},

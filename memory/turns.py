@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from consent.selectors import opt_outs_active
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import DomainError, PolicyRefusal
@@ -17,7 +18,7 @@ from memory.policy import redact_pii_from_text
 from memory.recall.context import neighbour_context_refresh
 from memory.selectors import ensure_no_pending_clear, memory_off_the_record
 
-POLICY_ID = "iris-memory-turns-v1"
+POLICY_ID = "iris.memory.turns.v1"
 
 
 def conversation_turn_append(
@@ -99,7 +100,7 @@ def _turn_append(
     # Entries anchored just before this turn gain it as neighbour context.
     neighbour_context_refresh(member_id=member.pk, session_id=session_id, positions=[turn.sequence])
     audit_event_append(
-        action="memory.turn.appended",
+        action=AuditAction.MEMORY_TURN_APPENDED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,

@@ -15,6 +15,7 @@ from django.utils import timezone
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.policy import (
     GENESIS_HASH,
+    ActionUndeclared,
     ChainLink,
     PayloadRejected,
     canonical_json,
@@ -129,6 +130,13 @@ def audit_event_append(
     body = dict(payload or {})
     try:
         vet_action(action)
+    except ActionUndeclared as exc:
+        raise InvalidInput(
+            "Audit actions are declared in iris_site.audit.actions.",
+            code="audit_action_undeclared",
+            fields={"action": [exc.reason]},
+        ) from exc
+    try:
         vet_policy_id(policy_id)
         vet_payload(body)
     except PayloadRejected as exc:
@@ -154,7 +162,7 @@ def audit_event_append(
         sequence=sequence,
         chain_key=chain,
         chain_sequence=head[0] + 1 if head else 1,
-        action=action,
+        action=str(action),
         policy_id=policy_id,
         severity=severity,
         actor_type=actor.type,

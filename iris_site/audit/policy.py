@@ -10,11 +10,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from iris_site.audit.actions import is_declared
+
 GENESIS_HASH = "0" * 64
 MAX_PAYLOAD_DEPTH = 4
 MAX_LIST_LENGTH = 1000
 
-ACTION_RE = re.compile(r"^[a-z][a-z0-9_\-]*(\.[a-z][a-z0-9_\-]*){1,5}$")
 KEY_RE = re.compile(r"^[a-z][a-z0-9_\-:]{0,63}$")
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 HEX_RE = re.compile(r"^[0-9a-f]{16,128}$")
@@ -100,9 +101,14 @@ def vet_payload(payload: Mapping[str, Any]) -> None:
     walk("", payload, 0)
 
 
+class ActionUndeclared(PayloadRejected):
+    """An action the vocabulary (`iris_site.audit.actions`) does not declare."""
+
+
 def vet_action(action: str) -> None:
-    if not ACTION_RE.match(action):
-        raise PayloadRejected("action", "action must be a dotted lowercase name")
+    """Only an action the vocabulary declares (`<app>.<entity>.<verb>`) reaches the chain."""
+    if not isinstance(action, str) or not is_declared(action):
+        raise ActionUndeclared("action", "undeclared action: declare it in iris_site.audit.actions")
 
 
 def vet_policy_id(policy_id: str) -> None:

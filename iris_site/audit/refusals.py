@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import DatabaseError, transaction
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import PayloadRejected, _vet_string
@@ -32,8 +33,8 @@ from iris_site.models import AuditEvent
 
 logger = logging.getLogger(__name__)
 
-WRITE_REFUSED_ACTION = "memory.write.refused"
-POLICY_ID = "iris-write-refusals-v1"
+WRITE_REFUSED_ACTION = AuditAction.MEMORY_WRITE_REFUSED
+POLICY_ID = "iris.iris_site.write_refusals.v1"
 # A refusal is a policy or permission saying no to a well-formed write; 400s (malformed
 # input) and 404s (not there, or not yours) are not counted.
 REFUSAL_STATUSES = frozenset({403, 409, 422})

@@ -4,8 +4,9 @@ from collections import deque
 from dataclasses import dataclass
 from itertools import groupby
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from iris_site.audit.actions import names_under, stored_names
 from iris_site.audit.checkpoint import checkpoint_sink, record_of, verify_keys
 from iris_site.audit.events import link_of
 from iris_site.audit.policy import ChainBreak, SealedHead, first_break
@@ -17,6 +18,20 @@ from iris_site.audit.seal import (
     statement_of,
 )
 from iris_site.models import AuditCheckpoint, AuditEvent
+
+
+def action_q(*actions: str) -> Q:
+    """Events of these actions, whichever name they were stored under (an old row keeps
+    the name it was written with; `iris_site.audit.actions.LEGACY_NAMES`)."""
+    return Q(action__in=stored_names(*actions))
+
+
+def action_prefix_q(prefix: str) -> Q:
+    """Events whose stored action starts with `prefix`, and every declared action that
+    had or has a name under it, by any of its names: `memory.stm.` still finds the
+    short-term events written since as `hierarchy.stm.*`, `hierarchy.` the old
+    `admin.memory_hierarchy.*` rows."""
+    return Q(action__startswith=prefix) | Q(action__in=names_under(prefix))
 
 
 def audit_event_list(*, tenant_id=None) -> QuerySet[AuditEvent]:

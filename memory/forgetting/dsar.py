@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from memory.enums import Origin, ProvenanceKind
@@ -28,7 +29,7 @@ from memory.models import (
     RecallRecord,
 )
 
-POLICY_ID = "iris-memory-dsar-v1"
+POLICY_ID = "iris.memory.dsar.v1"
 BATCH = 500
 
 
@@ -171,7 +172,7 @@ def memory_hold_place(
         )
         placed += len(new)
     audit_event_append(
-        action="memory.entries.held",
+        action=AuditAction.MEMORY_ENTRIES_HELD,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member_id,
@@ -187,7 +188,7 @@ def memory_hold_release(*, member_id, request_id, actor: Actor) -> int:
         member_id=member_id, request_id=request_id
     ).delete()
     audit_event_append(
-        action="memory.entries.released",
+        action=AuditAction.MEMORY_ENTRIES_RELEASED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member_id,
@@ -219,7 +220,7 @@ def memory_turns_purge(*, member_id, turn_ids: Sequence[str], reason: str) -> in
                 ).delete()
                 purged += count
         audit_event_append(
-            action="memory.turns.purged",
+            action=AuditAction.MEMORY_TURNS_PURGED,
             policy_id=POLICY_ID,
             actor=Actor.system(reason),
             severity=Severity.WARNING,
@@ -245,7 +246,7 @@ def memory_recall_records_scrub(*, member_id, entry_ids: Sequence[str], reason: 
                 record.save(update_fields=["returned_ids", "rationales"])
                 scrubbed += 1
         audit_event_append(
-            action="memory.recalls.scrubbed",
+            action=AuditAction.MEMORY_RECALLS_SCRUBBED,
             policy_id=POLICY_ID,
             actor=Actor.system(reason),
             target_member_id=member_id,

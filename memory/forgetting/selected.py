@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User
@@ -21,7 +22,7 @@ from memory.models import MemoryEntry
 from memory.selectors import memory_entry_list
 from memory.services import memory_tombstone
 
-POLICY_ID = "iris-memory-forget-selected-v1"
+POLICY_ID = "iris.memory.forget_selected.v1"
 MAX_SELECTED = 200
 
 
@@ -73,7 +74,7 @@ def memory_forget_selected(
         by_category[entry.category] += 1
     ids = tuple(str(e.pk) for e in entries)
     audit_event_append(
-        action="memory.entries.forgotten_selected",
+        action=AuditAction.MEMORY_ENTRIES_FORGOTTEN_SELECTED,
         policy_id=POLICY_ID,
         actor=actor,
         target_member_id=member.pk,

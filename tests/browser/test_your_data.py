@@ -124,7 +124,7 @@ def test_your_data_pages_at_390px_live_export_status_download_and_offline_summar
     expect(memories).not_to_contain_text(FORGOTTEN)
     expect(offline.locator("body")).not_to_contain_text(FORGOTTEN)
     who = offline.locator("#who-looked")
-    expect(who).to_contain_text("iris.admin_inspection")
+    expect(who).to_contain_text("inspection.request.transitioned")
     expect(who).to_contain_text("legal")
     expect(who).to_contain_text("for a routine review")
     expect(offline.locator("#retention")).to_contain_text("Kept")

@@ -110,7 +110,7 @@ def test_each_time_range_buckets_every_trend_with_labelled_axes(range_key, bucke
         assert 'role="img"' in svg and ">Count</text>" in svg and f">{x_title}</text>" in svg
     assert shown(html, "trend-writes-total") == "1"
     assert table_header(html, "chart-writes") == [x_title, "long-term", "short-term", "Total"]
-    [read] = events("admin.memory_hierarchy.counts.read")
+    [read] = events("hierarchy.counts.read")
     assert read.payload == {"surface": "dashboard", "range": range_key, "failed_parts": []}
 
 
@@ -220,8 +220,8 @@ def test_the_dashboards_per_tenant_counts_equal_a_raw_sql_count_for_a_tenant_bou
     since = week_start - timedelta(microseconds=1)
     for key, actions in (
         ("recalls", ["memory.recall.resolved"]),
-        ("refusals", [WRITE_REFUSED_ACTION, "memory.stm.consolidation_refused"]),
-        ("writes", ["memory.entry.created", "memory.stm.write"]),
+        ("refusals", [WRITE_REFUSED_ACTION, "hierarchy.stm.consolidation_refused"]),
+        ("writes", ["memory.entry.created", "hierarchy.stm.written"]),
     ):
         raw = _raw_tenant_count(ours, since, now, actions)
         assert int(shown(html, f"trend-{key}-total")) == raw, key
@@ -284,7 +284,7 @@ def test_a_failing_trend_renders_a_dash_and_the_rest_still_renders(monkeypatch):
     html = page(OperatorFactory())
     assert shown(html, "trend-recalls-total") == "—"
     assert shown(html, "trend-writes-total") == "0"
-    [read] = events("admin.memory_hierarchy.counts.read")
+    [read] = events("hierarchy.counts.read")
     assert read.payload["failed_parts"] == ["trend-recalls"]
 
 

@@ -305,7 +305,7 @@ def test_a_step_that_is_not_allowed_is_refused_by_the_service_and_nothing_change
     inspection.refresh_from_db()
     assert inspection.state == _S.ROUTINE_REVIEW
     assert InspectionEvent.objects.count() == events
-    assert AuditEvent.objects.filter(action="iris.admin_inspection.transition_rejected").exists()
+    assert AuditEvent.objects.filter(action="inspection.request.transition_rejected").exists()
     # and an illegal step from here is refused as well
     signed_in(support).post(f"{detail(inspection)}closed/")
     inspection.refresh_from_db()

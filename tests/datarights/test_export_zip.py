@@ -86,7 +86,7 @@ def test_the_summary_is_self_contained_and_shows_what_is_remembered_not_what_was
     ):
         assert heading in summary
     # operator actions: role, action and why, never the operator's id
-    assert "iris.admin_inspection" in summary and "legal" in summary
+    assert "inspection.request.transitioned" in summary and "legal" in summary
     assert "for a routine review" in summary and "was allowed to look" in summary
     # nothing to fetch: no external (or any) resource reference, no script
     assert not re.search(r"""(src|href)\s*=""", summary)

@@ -80,7 +80,7 @@ def test_a_mail_that_cannot_be_sent_is_shown_to_the_member_and_the_operators(liv
     assert response.body["audit_trail"][-1]["event"] == "mail-undelivered"
     request = DataRightsRequest.objects.get(pk=response.body["id"])
     assert VerificationCode.objects.get(request=request).delivery == "failed"
-    alert = AuditEvent.objects.get(action="datarights.request.mail-undelivered")
+    alert = AuditEvent.objects.get(action="datarights.request.mail_undelivered")
     assert alert.severity == "warning" and alert.payload["mail"] == "code"
     assert "example.com" not in str(alert.payload)
 

@@ -303,12 +303,12 @@ def test_after_a_hard_delete_nothing_holds_the_text_the_chain_verifies_and_the_p
     # every erasure is on the episodic chain, with ids and counts only
     for action in ("memory.turns.purged", "memory.recalls.scrubbed", "memory.entries.purged"):
         assert AuditEvent.objects.filter(action=action, target_member_id=member.pk).exists()
-    assert audit_for(old_export, "datarights.request.artifact-removed")
+    assert audit_for(old_export, "datarights.request.artifact_removed")
     # the episodic chain still verifies, and kept the ids
     call_command("audit_verify")
     purged = AuditEvent.objects.get(action="memory.entries.purged", target_member_id=member.pk)
     assert purged.payload["entry_ids"] == deleted_ids
-    steps = [e.payload.get("step") for e in audit_for(request, "datarights.request.step-completed")]
+    steps = [e.payload.get("step") for e in audit_for(request, "datarights.request.step_completed")]
     assert steps == ["snapshot", "collect-text", "erase-entries"]
 
 
@@ -345,7 +345,7 @@ def test_residue_left_anywhere_fails_the_request_and_alerts_operators():
     request = process(submit(member, "delete", HARD_DELETE))
     assert request.status == RequestStatus.FAILED
     assert request.failure_code == "forget-incomplete"
-    alert = AuditEvent.objects.get(action="datarights.forget-check.failed")
+    alert = AuditEvent.objects.get(action="datarights.forget_check.failed")
     assert alert.severity == "critical" and alert.payload["residue"]["entries"] == 1
     assert COFFEE not in json.dumps(alert.payload)
     assert request.work_state  # sealed text kept so a retry can search again
@@ -435,7 +435,7 @@ def test_access_reports_counts_and_operator_actions_without_changing_anything():
     _entry(member, WALKS, scope={"kind": "session", "session_id": "s-1"})
     operator = OperatorFactory(role="t&s")
     audit_event_append(
-        action="inspection.request.granted",
+        action="inspection.request.transitioned",
         policy_id="iris-test-v1",
         actor=Actor.of(operator),
         target_member_id=member.pk,
@@ -447,7 +447,7 @@ def test_access_reports_counts_and_operator_actions_without_changing_anything():
     assert _memory_state(member) == before
     report = request.access_report
     assert sum(row["count"] for row in report["memory"]["entries"]) == 2
-    assert report["operator_actions"][0]["action"] == "inspection.request.granted"
+    assert report["operator_actions"][0]["action"] == "inspection.request.transitioned"
     assert report["operator_actions"][0]["actor_role"] == "t&s"
     assert COFFEE not in json.dumps(report)
 
@@ -498,7 +498,7 @@ def test_a_delete_crashing_between_steps_resumes_without_loss_or_duplication(mon
         len(AuditEvent.objects.filter(action="memory.entries.purged", target_member_id=member.pk))
         == 1
     )
-    steps = [e.payload["step"] for e in audit_for(request, "datarights.request.step-completed")]
+    steps = [e.payload["step"] for e in audit_for(request, "datarights.request.step_completed")]
     assert len(steps) == len(set(steps))
     assert trail_events(request).count("completed") == 1
     assert COFFEE.casefold() not in _everything_text()

@@ -121,7 +121,7 @@ def test_a_wrong_code_is_refused_and_counted(django_capture_on_commit_callbacks)
     code = VerificationCode.objects.get(request=request)
     assert code.attempts == 1
     assert trail_events(request)[-1] == TrailEvent.CODE_REJECTED
-    assert audit_for(request, "datarights.request.code-rejected")
+    assert audit_for(request, "datarights.request.code_rejected")
 
 
 def test_the_attempt_limit_destroys_the_code():
@@ -144,8 +144,8 @@ def test_the_attempt_limit_destroys_the_code():
     with pytest.raises(NotPermitted) as refused:
         datarights_verify_code(request=request, code="123456", actor=Actor.of(member))
     assert refused.value.code == "verification-code-missing"
-    assert len(audit_for(request, "datarights.request.code-rejected")) == CODE_MAX_ATTEMPTS
-    assert audit_for(request, "datarights.request.code-destroyed")[0].payload["reason"] == (
+    assert len(audit_for(request, "datarights.request.code_rejected")) == CODE_MAX_ATTEMPTS
+    assert audit_for(request, "datarights.request.code_destroyed")[0].payload["reason"] == (
         "attempts-exhausted"
     )
     request.refresh_from_db()

@@ -3,6 +3,7 @@ from collections.abc import Iterator
 
 from django.db import transaction
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.models import AuditCheckpoint, AuditEvent
 from tests.tamper import owner_tamper
@@ -11,7 +12,7 @@ from tests.tamper import owner_tamper
 def append_events(count: int, *, member_id=None) -> list:
     return [
         audit_event_append(
-            action="test.event.recorded",
+            action=AuditAction.IRIS_SITE_AUDIT_BENCH_APPENDED,
             policy_id="iris-test-v1",
             actor=Actor.system(),
             target_member_id=member_id,

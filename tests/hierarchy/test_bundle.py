@@ -96,7 +96,7 @@ def test_a_bundle_blends_working_memory_recall_and_the_events_about_them():
     assert result["stm_withheld"] == {}
     assert 0 < result["ltm"]["entries"][0]["freshness"] <= 1
     actions = {e["action"] for e in result["episodic"]}
-    assert {"memory.stm.write", "memory.entry.created"} <= actions
+    assert {"hierarchy.stm.written", "memory.entry.created"} <= actions
     assert result["cached"] is False
 
 
@@ -112,7 +112,7 @@ def test_a_repeat_within_30_seconds_is_served_from_the_cache_and_still_audited()
     assert first["cached"] is False and second["cached"] is True
     assert second["stm"] == first["stm"]
     assert len(events("memory.recall.resolved")) == 1  # recall ran once
-    resolved = events("memory.bundle.resolved")
+    resolved = events("hierarchy.bundle.resolved")
     assert [e.payload["cache_hit"] for e in resolved] == [False, True]
     for event in resolved:
         assert event.payload["stm_count"] == 1
@@ -291,8 +291,8 @@ def test_reads_leave_the_generation_and_the_cache_alone():
     assert bundle(member, query="walk")["cached"] is True
     assert bundle_generation(member.pk) == before
     # the reads did append their events: those are not changes
-    assert all(events(a) for a in ("memory.bundle.resolved", "memory.recall.resolved"))
-    assert events("memory.stm.read")
+    assert all(events(a) for a in ("hierarchy.bundle.resolved", "memory.recall.resolved"))
+    assert events("hierarchy.stm.read")
 
 
 def test_a_change_rolled_back_leaves_the_generation_and_the_cached_bundle():
@@ -367,7 +367,7 @@ def test_a_full_clear_or_off_the_record_withholds_everything_at_once(change, rea
     assert after["stm_withheld"] == stm_withheld
     assert after["ltm"]["audit_envelope"]["suppression_counts"] == {reason: 1}
     assert after["episodic"] == []
-    assert events("memory.bundle.resolved")[-1].payload["stm_withheld"] == stm_withheld
+    assert events("hierarchy.bundle.resolved")[-1].payload["stm_withheld"] == stm_withheld
 
 
 def test_a_consent_grant_is_answered_by_a_new_bundle_too():
@@ -455,7 +455,7 @@ def test_a_surface_or_context_outside_the_capabilities_is_refused(consumer, opti
     with pytest.raises(NotPermitted) as refused:
         bundle(member, consumer=consumer, **options)
     assert refused.value.code == code
-    assert not events("memory.bundle.resolved")
+    assert not events("hierarchy.bundle.resolved")
     assert not RecallRecord.objects.exists()
     assert MemoryEntry.objects.get().reference_count == 0
 

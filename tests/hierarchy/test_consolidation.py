@@ -57,7 +57,7 @@ def test_explicit_consolidation_writes_an_entry_stamps_the_row_and_pairs_the_eve
     assert str(row.consolidated_to) == result.entry_id
     assert row.consolidation_trigger == "explicit"
     [created] = events("memory.entry.created", entry_id=result.entry_id)
-    [consolidated] = events("memory.stm.consolidated", stm_id=str(row.pk))
+    [consolidated] = events("hierarchy.stm.consolidated", stm_id=str(row.pk))
     assert consolidated.sequence > created.sequence
     assert consolidated.payload["trigger"] == "explicit"
     assert consolidated.payload["entry_id"] == result.entry_id
@@ -73,7 +73,7 @@ def test_a_second_consolidation_of_the_same_row_is_a_conflict():
         stm_consolidate(stm_id=row.pk, actor=service_actor())
     assert caught.value.code == "already-consolidated"
     assert MemoryEntry.objects.count() == 1
-    assert len(events("memory.stm.consolidated")) == 1
+    assert len(events("hierarchy.stm.consolidated")) == 1
 
 
 @db
@@ -96,7 +96,7 @@ def test_a_sensitive_row_whose_consent_was_withdrawn_is_refused_with_the_reason(
     assert not MemoryEntry.objects.exists()
     row.refresh_from_db()
     assert row.consolidated_to is None
-    [refused] = events("memory.stm.consolidation_refused", stm_id=str(row.pk))
+    [refused] = events("hierarchy.stm.consolidation_refused", stm_id=str(row.pk))
     assert refused.payload["reason"] == "sensitive-category-without-consent"
     assert refused.severity == "warning"
     assert_no_content_in_chain("insulin")
@@ -216,7 +216,7 @@ def test_parallel_consolidations_of_one_row_create_exactly_one_entry():
     # then
     assert sorted(outcomes) == ["already-consolidated"] * 3 + ["created"]
     assert MemoryEntry.objects.filter(member=member).count() == 1
-    assert len(events("memory.stm.consolidated")) == 1
+    assert len(events("hierarchy.stm.consolidated")) == 1
 
 
 # --- age-triggered ---------------------------------------------------------------------------
@@ -234,14 +234,14 @@ def test_the_age_scan_drops_rows_about_to_expire_once():
     # then
     assert first.as_dict() == {"scanned": 1, "dropped": 1, "unknown_kind": 0}
     assert second.as_dict() == {"scanned": 0, "dropped": 0, "unknown_kind": 0}
-    [expired] = events("memory.stm.expired")
+    [expired] = events("hierarchy.stm.expired")
     assert expired.payload["stm_id"] == str(soon.pk)
     assert expired.payload["trigger"] == "age_triggered"
     assert expired.payload["action_detail"] == "age_triggered_drop"
     assert ShortTermMemory.objects.get(pk=soon.pk).warn_emitted_at == NOW
     assert ShortTermMemory.objects.get(pk=later.pk).warn_emitted_at is None
-    assert len(events("memory.job.stm_consolidation.started")) == 2
-    assert [e.payload["dropped"] for e in events("memory.job.stm_consolidation.completed")] == [
+    assert len(events("hierarchy.consolidation_job.started")) == 2
+    assert [e.payload["dropped"] for e in events("hierarchy.consolidation_job.completed")] == [
         1,
         0,
     ]
@@ -289,7 +289,7 @@ def test_an_entry_becoming_active_stamps_the_opted_in_rows_that_reference_it(
     assert opted.consolidated_to == entry.pk
     assert opted.consolidation_trigger == "signal_triggered"
     assert plain.consolidated_to is None
-    [event] = events("memory.stm.signal_triggered")
+    [event] = events("hierarchy.stm.signal_triggered")
     assert event.payload["stm_id"] == str(opted.pk)
     assert event.payload["signal"] == "entry_promoted_to_active"
     assert event.payload["trigger"] == "signal_triggered"

@@ -36,7 +36,7 @@ def test_an_operator_sees_counts_for_every_tier_and_the_hourly_chart():
     assert "<svg" in html and "Episodic events per hour" in html
     assert "—" not in html.split("<h1>")[1].split("</p>", 1)[1]
     assert "morning walks" not in html and "coffee" not in html
-    [event] = events("admin.memory_hierarchy.counts.read")
+    [event] = events("hierarchy.counts.read")
     assert event.payload == {"surface": "dashboard", "range": "24h", "failed_parts": []}
 
 
@@ -64,7 +64,7 @@ def test_a_failing_part_renders_a_dash_and_the_rest_still_renders(monkeypatch, s
     others = {"stm-total", "ltm-total", "episodic-24h"} - {testid}
     for other in others:
         assert f'data-testid="{other}">—<' not in html
-    assert events("admin.memory_hierarchy.counts.read")[0].payload["failed_parts"]
+    assert events("hierarchy.counts.read")[0].payload["failed_parts"]
 
 
 def test_the_chart_falls_back_too(monkeypatch):

@@ -63,7 +63,7 @@ def dashboard_rows(live_server, operator) -> dict[tuple[str, str], tuple[int, in
 
 def assert_no_content_in_any_refusal():
     events = AuditEvent.objects.filter(
-        action__in=[WRITE_REFUSED_ACTION, "memory.stm.consolidation_refused"]
+        action__in=[WRITE_REFUSED_ACTION, "hierarchy.stm.consolidation_refused"]
     )
     assert events.exists()
     for event in events:
@@ -116,7 +116,7 @@ def test_a_tenant_bound_operator_counts_only_its_members_refusals(live_server):
 def test_the_counter_also_counts_consolidation_refusals_and_nothing_else():
     member = member_with()
     audit_event_append(
-        action="memory.stm.consolidation_refused",
+        action="hierarchy.stm.consolidation_refused",
         policy_id="iris-hierarchy-stm-v1",
         actor=Actor.system(),
         target_member_id=member.pk,

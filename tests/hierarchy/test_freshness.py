@@ -67,10 +67,10 @@ def test_the_job_queues_stale_inferences_once_and_resolves_them_when_confirmed()
     [request] = reconfirm_requests_for_member(member_id=member.pk)
     assert request.entry_id == inferred.entry.pk
     assert request.freshness == pytest.approx(0.25)
-    [enqueued] = events("research.freshness_confidence.enqueued")
+    [enqueued] = events("hierarchy.freshness_confidence.enqueued")
     assert enqueued.payload["entry_id"] == str(inferred.entry.pk)
     assert enqueued.target_member_id == member.pk
-    assert len(events("research.freshness_confidence.tick")) == 2
+    assert len(events("hierarchy.freshness_confidence.ticked")) == 2
     # when the member confirms it
     memory_confirm(entry=MemoryEntry.objects.get(pk=inferred.entry.pk), actor=service_actor())
     third = freshness_confidence_run(now=NOW + timedelta(hours=2))

@@ -48,13 +48,13 @@ def test_a_job_enqueued_in_a_rolled_back_transaction_never_runs():
     # then: no task row, nothing ran
     assert DBTaskResult.objects.count() == 0
     assert ShortTermMemory.objects.filter(pk=row.pk).exists()
-    assert not events("memory.stm.deleted")
+    assert not events("hierarchy.stm.deleted")
     # and a committed enqueue runs
     with transaction.atomic():
         tasks.expire_short_term_memory.enqueue()
     call_command("db_worker", "--batch", "--no-startup-delay", stdout=io.StringIO())
     assert not ShortTermMemory.objects.filter(pk=row.pk).exists()
-    assert events("memory.stm.deleted", stm_id=str(row.pk))
+    assert events("hierarchy.stm.deleted", stm_id=str(row.pk))
 
 
 @pytest.mark.django_db
@@ -79,5 +79,5 @@ def test_each_job_runs_by_hand():
     # then
     text = out.getvalue()
     assert "dropped: 1" in text and "deleted: 1" in text and "Freshness job done" in text
-    assert events("memory.stm.expired") and events("memory.stm.deleted")
-    assert events("research.freshness_confidence.tick")
+    assert events("hierarchy.stm.expired") and events("hierarchy.stm.deleted")
+    assert events("hierarchy.freshness_confidence.ticked")

@@ -308,7 +308,7 @@ def test_open_questions_come_through_the_read_gate_as_over_rest(live_server, mcp
         "reconfirm",
     }
     reads = AuditEvent.objects.filter(
-        target_member_id=member.pk, action="memory.questions.read"
+        target_member_id=member.pk, action="hierarchy.questions.read"
     ).order_by("sequence")
     assert [e.payload["question_count"] for e in reads] == [1, 1, 2]
 

@@ -46,7 +46,7 @@ def test_counts_in_both_modes():
     assert data["stm"]["user_session"] == 1 and data["ltm"]["active"] == 1
     human = run("counts")
     assert "tier" in human and "user_session" in human and "episodic" in human
-    invocations = events("admin.memory_tier.cli_invocation")
+    invocations = events("hierarchy.cli.invoked")
     assert [e.payload["json"] for e in invocations] == [True, False]
     assert invocations[0].payload["subcommand"] == "counts"
 
@@ -57,7 +57,7 @@ def test_replay_in_both_modes_and_reconstruct():
     assert [e["stm_id"] for e in data["events"]] == [str(row.pk)]
     assert data["reconstructed"][0]["state"] == "written"
     human = run("replay", "--scope", "run-3", "--limit", "5")
-    assert "memory.stm.write" in human and str(row.pk) in human
+    assert "hierarchy.stm.written" in human and str(row.pk) in human
 
 
 def test_replay_never_writes_back():
@@ -81,7 +81,7 @@ def test_reads_and_writes_of_member_data_require_a_justification(args):
         run(*args)
     with pytest.raises(CommandError, match="justification-required"):
         run(*args, "--justification", "   ")
-    assert not events("admin.memory_tier.cli_invocation")
+    assert not events("hierarchy.cli.invoked")
 
 
 def test_stm_in_both_modes_shows_no_content():
@@ -93,7 +93,7 @@ def test_stm_in_both_modes_shows_no_content():
     assert all("content" not in r for r in data)
     human = run("stm", "--scope", "s-1", "--justification", WHY, "--member", str(member.pk))
     assert "medical" in human and "insulin" not in human and "walks" not in human
-    assert len(events("memory.govern.admin_stm_read")) == 2
+    assert len(events("hierarchy.stm.admin_read")) == 2
 
 
 def test_ltm_by_entry_id_in_both_modes():
@@ -105,7 +105,7 @@ def test_ltm_by_entry_id_in_both_modes():
     assert row["id"] == str(entry.pk) and row["history"] and "body" not in row
     human = run("ltm", "--entity", str(entry.pk), "--justification", WHY, "--state", "active")
     assert str(entry.pk) in human and "black" not in human and "coffee" not in human
-    [event] = events("admin.memory_hierarchy.ltm.history_read")
+    [event] = events("hierarchy.ltm_history.read")
     assert event.payload["entry_ids"] == [str(entry.pk)]
 
 
@@ -122,8 +122,8 @@ def test_ltm_by_subject_answers_counts_only_in_both_modes():
     assert "lookup by subject" in human and "active" in human
     assert str(entry.pk) not in human and str(member.pk) not in human
     assert "preference" not in human
-    assert [e.payload["entry_count"] for e in events("admin.memory_hierarchy.ltm.read")] == [1, 1]
-    assert all("entry_ids" not in e.payload for e in events("admin.memory_hierarchy.ltm.read"))
+    assert [e.payload["entry_count"] for e in events("hierarchy.ltm.read")] == [1, 1]
+    assert all("entry_ids" not in e.payload for e in events("hierarchy.ltm.read"))
     with pytest.raises(CommandError, match="subject-lookup-counts-only"):
         run("ltm", "--entity", "coffee", "--justification", WHY, "--member", str(member.pk))
     with pytest.raises(CommandError, match="subject-lookup-counts-only"):
@@ -169,7 +169,7 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path, operator):
     assert dry["dry_run"] is True and dry["refusal"] is None
     assert "DRY RUN" in human
     assert not MemoryEntry.objects.exists()
-    assert [e.payload["dry_run"] for e in events("admin.memory_tier.cli_invocation")] == [
+    assert [e.payload["dry_run"] for e in events("hierarchy.cli.invoked")] == [
         True,
         True,
         True,
@@ -190,7 +190,7 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path, operator):
     assert applied["dry_run"] is False
     entry = MemoryEntry.objects.get(pk=applied["entry_id"])
     assert entry.origin == "operator-copilot" and entry.subject == "walks"
-    last = events("admin.memory_tier.cli_invocation")[-1]
+    last = events("hierarchy.cli.invoked")[-1]
     assert (last.payload["stm_id"], last.payload["entry_id"], last.payload["dry_run"]) == (
         str(row.pk),
         applied["entry_id"],
@@ -251,7 +251,7 @@ def test_demote_seeds_a_workbench_row_only_when_applied():
     applied = run_json(*args, "--apply")
     row = ShortTermMemory.objects.get(pk=applied["stm_id"])
     assert row.scope_kind == "admin_session" and row.related_entry_ids == [str(entry.pk)]
-    assert events("memory.stm.demoted")[0].payload["transition"] == "rc3"
+    assert events("hierarchy.stm.demoted")[0].payload["transition"] == "rc3"
     assert "Seeded admin_session row" in run(*args, "--apply")
 
 
@@ -273,7 +273,7 @@ def test_every_action_names_its_operator_and_is_recorded_as_them(operator, args)
     assert {(e.actor_type, e.actor_id, e.actor_role) for e in written} == {
         (ActorType.OPERATOR, operator.pk, OperatorRole.TRUST_AND_SAFETY)
     }
-    [invocation] = events("admin.memory_tier.cli_invocation")
+    [invocation] = events("hierarchy.cli.invoked")
     assert invocation.payload["operator_id"] == str(operator.pk)
 
 
@@ -294,7 +294,7 @@ def test_a_write_is_recorded_as_the_operator(operator):
         "--apply",
     )
     written = AuditEvent.objects.order_by("sequence")[before:]
-    assert {e.action for e in written} >= {"memory.stm.demoted", "admin.memory_tier.cli_invocation"}
+    assert {e.action for e in written} >= {"hierarchy.stm.demoted", "hierarchy.cli.invoked"}
     assert all(e.actor_type == ActorType.OPERATOR and e.actor_id == operator.pk for e in written)
 
 
@@ -309,7 +309,7 @@ def test_an_action_without_an_operator_with_a_role_is_refused(who):
     # when / then
     with pytest.raises(CommandError, match="not an operator account with a role"):
         run("counts", operator=who)
-    assert not events("admin.memory_tier.cli_invocation")
+    assert not events("hierarchy.cli.invoked")
 
 
 def test_the_operator_flag_is_required():

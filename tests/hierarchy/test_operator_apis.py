@@ -42,7 +42,7 @@ def test_counts_by_tier_for_any_operator():
     }
     assert body["ltm"]["active"] == 1 and body["ltm"]["total"] == 1
     assert body["episodic_24h"] >= 3
-    [event] = events("admin.memory_hierarchy.counts.read")
+    [event] = events("hierarchy.counts.read")
     assert event.actor_type == "operator" and event.actor_role == "support"
 
 
@@ -54,7 +54,7 @@ def test_a_failed_part_is_null(monkeypatch):
     body = operator().get(f"{BASE}/counts/").json()
     assert body["ltm"] is None
     assert body["stm"] is not None and body["episodic_24h"] is not None
-    assert events("admin.memory_hierarchy.counts.read")[0].payload["failed_parts"] == ["ltm"]
+    assert events("hierarchy.counts.read")[0].payload["failed_parts"] == ["ltm"]
 
 
 def test_a_tenant_bound_operator_counts_their_tenant_only():
@@ -88,13 +88,13 @@ def test_replay_returns_the_scopes_timeline_and_an_optional_reconstruction():
     rebuilt = operator("support").get(f"{BASE}/replay/run-7/", {"reconstruct": "true"})
     # then
     assert timeline.status_code == 200
-    assert [e["action"] for e in timeline.json()["events"]] == ["memory.stm.write"]
+    assert [e["action"] for e in timeline.json()["events"]] == ["hierarchy.stm.written"]
     assert timeline.json()["events"][0]["payload"]["stm_id"] == str(row.pk)
     assert timeline.json()["reconstructed"] is None
     [state] = rebuilt.json()["reconstructed"]
     assert state["stm_id"] == str(row.pk) and state["state"] == "written"
-    assert events("admin.memory_hierarchy.replay.read")[0].payload["transition"] == "r1"
-    assert events("admin.memory_hierarchy.replay.reconstructed")[0].payload["event_count"] == 1
+    assert events("hierarchy.replay.read")[0].payload["transition"] == "r1"
+    assert events("hierarchy.replay.reconstructed")[0].payload["event_count"] == 1
     assert timeline.json()["scope_id_digest"] == scope_digest("run-7")
 
 
@@ -118,7 +118,7 @@ def test_stm_rows_need_a_justification_and_never_show_content():
     ]
     assert all("content" not in r for r in rows)
     assert "walks" not in response.content.decode() and "insulin" not in response.content.decode()
-    [event] = events("memory.govern.admin_stm_read")
+    [event] = events("hierarchy.stm.admin_read")
     assert event.payload["row_count"] == 2
     assert event.target_member_id == member.pk
     record = OperatorAccessRecord.objects.get(pk=event.payload["access_record_id"])
@@ -155,7 +155,7 @@ def test_an_entry_id_lookup_answers_its_metadata_in_every_state_never_the_body()
     assert row["category"] == "preference" and row["sensitive"] is False
     assert row["history"] and "body" not in row and "subject" not in row
     assert "coffee" not in response.content.decode()
-    [event] = events("admin.memory_hierarchy.ltm.history_read")
+    [event] = events("hierarchy.ltm_history.read")
     assert event.payload["transition"] == "rc2" and event.payload["lookup"] == "entry-id"
     assert event.payload["entry_ids"] == [str(kept.pk)] and event.payload["entry_count"] == 1
     assert event.target_member_id == member.pk
@@ -184,7 +184,7 @@ def test_an_actor_handle_lookup_answers_the_entries_that_mention_them():
     assert body["counts"]["active"] == 1 and body["counts"]["total"] == 1
     text = response.content.decode()
     assert "Ingrid" not in text and "sister" not in text and "Sunday" not in text
-    [event] = events("admin.memory_hierarchy.ltm.read")
+    [event] = events("hierarchy.ltm.read")
     assert event.payload["lookup"] == "actor-handle" and event.payload["transition"] == "r3"
 
 
@@ -215,7 +215,7 @@ def test_a_subject_lookup_answers_counts_only_and_audits_no_ids():
         "entity": None,
         "entries": None,
     }
-    [event] = events("admin.memory_hierarchy.ltm.read")
+    [event] = events("hierarchy.ltm.read")
     assert event.payload["lookup"] == "subject" and event.payload["entry_count"] == 3
     assert event.target_member_id is None
     chain = json.dumps(event.payload)
@@ -235,7 +235,7 @@ def test_a_subject_lookup_cannot_be_narrowed_to_a_member_or_show_history(field):
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "subject-lookup-counts-only" and list(error["fields"]) == [field]
-    assert not events("admin.memory_hierarchy.ltm.read")
+    assert not events("hierarchy.ltm.read")
 
 
 def test_a_tenant_bound_admin_reaches_only_its_own_tenants_entries():
@@ -319,4 +319,4 @@ def test_a_justification_in_the_url_is_refused_and_not_read():
     response = operator().post(f"{BASE}/ltm/coffee/?justification={WHY}", {}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["fields"] == {"justification": ["Send this in the JSON body."]}
-    assert not events("admin.memory_hierarchy.ltm.read")
+    assert not events("hierarchy.ltm.read")

@@ -49,7 +49,7 @@ def test_a_surface_lists_the_members_open_questions(service):
         "takes oat milk",
     )
     assert response.json()["withheld"] == {}
-    [read] = AuditEvent.objects.filter(action="memory.questions.read")
+    [read] = AuditEvent.objects.filter(action="hierarchy.questions.read")
     assert read.payload == {
         "context": "general",
         "notice_ids": [str(notice.pk)],
@@ -103,7 +103,7 @@ def test_a_context_outside_the_capabilities_is_403():
     response = client.get(questions(member), {"context": "health"})
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "context-not-allowed"
-    assert not AuditEvent.objects.filter(action="memory.questions.read").exists()
+    assert not AuditEvent.objects.filter(action="hierarchy.questions.read").exists()
 
 
 def test_an_unknown_member_is_404(service):

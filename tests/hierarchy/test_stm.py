@@ -88,7 +88,7 @@ def test_a_new_row_lives_for_its_scope_kinds_default_ttl(scope_kind, seconds):
     # then
     assert row.ttl_seconds == seconds
     assert row.ttl_expires == NOW + timedelta(seconds=seconds)
-    [event] = events("memory.stm.write", stm_id=str(row.pk))
+    [event] = events("hierarchy.stm.written", stm_id=str(row.pk))
     assert event.payload["ttl_seconds"] == seconds
     assert event.payload["transition"] == "t2"
     assert event.target_member_id == member.pk
@@ -168,7 +168,7 @@ def test_refresh_extends_the_ttl_from_now_and_clears_the_expiry_warning():
     assert refreshed.ttl_expires == later + timedelta(seconds=900)
     assert refreshed.refreshed_at == later
     assert refreshed.warn_emitted_at is None
-    [event] = events("memory.stm.refreshed", stm_id=str(row.pk))
+    [event] = events("hierarchy.stm.refreshed", stm_id=str(row.pk))
     assert event.payload["transition"] == "t3"
     assert event.payload["capped"] is False
 
@@ -181,7 +181,7 @@ def test_refresh_never_keeps_a_row_past_its_maximum_lifetime():
     ShortTermMemory.objects.filter(pk=row.pk).update(ttl_expires=late + timedelta(seconds=1))
     refreshed = stm_refresh(row=row, actor=service_actor(), now=late)
     assert refreshed.ttl_expires == ceiling
-    assert events("memory.stm.refreshed")[0].payload["capped"] is True
+    assert events("hierarchy.stm.refreshed")[0].payload["capped"] is True
 
 
 def test_an_expired_row_cannot_be_refreshed():
@@ -274,7 +274,7 @@ def test_a_member_scoped_read_sees_only_that_members_live_rows_and_is_audited():
     write(member, scope_id="s-2", now=NOW)
     result = read(member, now=NOW)
     assert [v.row.pk for v in result.views] == [mine.pk]
-    [event] = events("memory.stm.read")
+    [event] = events("hierarchy.stm.read")
     assert event.payload["row_count"] == 1
     assert event.payload["stm_ids"] == [str(mine.pk)]
     assert event.payload["withheld_counts"] == {}
@@ -308,7 +308,7 @@ def test_a_sensitive_row_is_read_only_in_a_context_where_it_may_surface():
     assert general.withheld == {"sensitive-category-outside-relevant-context": 1}
     assert [v.row.pk for v in health.views] == [sensitive.pk, ordinary.pk]
     assert health.withheld == {}
-    first, second = events("memory.stm.read")
+    first, second = events("hierarchy.stm.read")
     assert first.payload["stm_ids"] == [str(ordinary.pk)]
     assert first.payload["withheld_counts"] == {"sensitive-category-outside-relevant-context": 1}
     assert second.payload["withheld_counts"] == {}
@@ -320,7 +320,7 @@ def test_a_context_the_client_may_not_claim_is_refused_not_read_as_general():
     with pytest.raises(NotPermitted) as caught:
         read(member, consumer="veritas", context="health")
     assert caught.value.code == "context-not-allowed"
-    assert not events("memory.stm.read")
+    assert not events("hierarchy.stm.read")
 
 
 @pytest.mark.parametrize(
@@ -363,7 +363,7 @@ def test_a_full_clear_erases_working_memory_at_once_and_refuses_new_rows():
     # then
     assert not ShortTermMemory.objects.filter(member=member).exists()
     assert ShortTermMemory.objects.filter(pk=kept.pk).exists()
-    [event] = events("memory.stm.purged")
+    [event] = events("hierarchy.stm.purged")
     assert event.payload["reason"] == "full-clear" and event.payload["purged_count"] == 1
     with pytest.raises(Conflict) as refusal:
         write(member)
@@ -467,9 +467,9 @@ def test_expiry_hard_deletes_ordinary_rows_and_anonymizes_sensitive_rows_in_plac
         member.pk,
     )
     assert ShortTermMemory.objects.filter(pk=alive.pk).exists()
-    [deleted] = events("memory.stm.deleted", stm_id=str(ordinary.pk))
+    [deleted] = events("hierarchy.stm.deleted", stm_id=str(ordinary.pk))
     assert deleted.payload["transition"] == "d1"
-    [anonymized] = events("memory.stm.anonymized", stm_id=str(sensitive.pk))
+    [anonymized] = events("hierarchy.stm.anonymized", stm_id=str(sensitive.pk))
     assert anonymized.payload["transition"] == "d2"
     # and again: idempotent
     assert stm_expire_due(now=NOW + timedelta(seconds=902)).as_dict() == {
@@ -487,7 +487,7 @@ def test_withdrawing_a_category_consent_ends_that_working_memory_at_once():
     assert report.as_dict() == {"deleted": 0, "anonymized": 1}
     assert ShortTermMemory.objects.get(pk=sensitive.pk).anonymized_at is not None
     assert ShortTermMemory.objects.get(pk=ordinary.pk).content == "prefers morning walks"
-    assert events("memory.stm.anonymized", reason="consent")
+    assert events("hierarchy.stm.anonymized", reason="consent")
 
 
 def test_the_consent_ended_signal_drives_the_cascade(django_capture_on_commit_callbacks):
@@ -504,7 +504,7 @@ def test_the_data_rights_purge_erases_every_row_of_the_member():
     write(member, category="medical", content="takes insulin")
     assert stm_purge_member(member_id=member.pk) == 2
     assert not ShortTermMemory.objects.filter(member=member).exists()
-    assert events("memory.stm.purged")[0].payload["purged_count"] == 2
+    assert events("hierarchy.stm.purged")[0].payload["purged_count"] == 2
 
 
 # --- re-scope and demote -----------------------------------------------------------------------
@@ -546,9 +546,9 @@ def test_an_operator_override_moves_a_row_with_a_justification_and_is_audited():
         justification="agent crashed; moving its state to the retry run",
     )
     assert (moved.scope_kind, moved.scope_id) == ("agent_run", "run-9")
-    [override] = events("memory.govern.admin_stm_rescope")
+    [override] = events("hierarchy.stm.admin_rescoped")
     assert override.payload["transition"] == "stm-x"
-    [rescoped] = events("memory.stm.rescoped", stm_id=str(row.pk))
+    [rescoped] = events("hierarchy.stm.rescoped", stm_id=str(row.pk))
     assert rescoped.payload["access_record_id"] == override.payload["access_record_id"]
 
 
@@ -566,7 +566,7 @@ def test_demote_copies_a_live_entry_into_working_memory_that_references_it():
     assert row.related_entry_ids == [str(entry.pk)]
     assert row.content == "I take my coffee black"
     assert row.ttl_expires == NOW + timedelta(seconds=600)
-    [event] = events("memory.stm.demoted", stm_id=str(row.pk))
+    [event] = events("hierarchy.stm.demoted", stm_id=str(row.pk))
     assert event.payload["entry_id"] == str(entry.pk)
     assert event.payload["transition"] == "t7"
     assert_no_content_in_chain("coffee black")
@@ -583,7 +583,7 @@ def test_demote_as_a_workbench_seed_is_rc3():
         actor=Actor.system("memory-inspect"),
         workbench=True,
     )
-    assert events("memory.stm.demoted", stm_id=str(row.pk))[0].payload["transition"] == "rc3"
+    assert events("hierarchy.stm.demoted", stm_id=str(row.pk))[0].payload["transition"] == "rc3"
 
 
 def _hold(member, entry) -> uuid.UUID:
@@ -630,7 +630,7 @@ def test_demote_refuses_an_entry_the_gate_withholds_and_copies_nothing(change):
     # then
     assert refused.value.code == "entry-not-active"
     assert not ShortTermMemory.objects.exists()
-    assert not events("memory.stm.demoted")
+    assert not events("hierarchy.stm.demoted")
 
 
 def test_a_demoted_copy_is_withheld_while_its_entry_is_under_the_entrys_reason():

@@ -46,8 +46,8 @@ def test_a_surface_writes_and_reads_a_scopes_rows(service):
     assert body["content"] == "prefers morning walks"
     assert listed.status_code == 200
     assert [r["id"] for r in listed.json()["results"]] == [body["id"]]
-    assert events("memory.stm.write", stm_id=body["id"])
-    [read] = events("memory.stm.read")
+    assert events("hierarchy.stm.written", stm_id=body["id"])
+    [read] = events("hierarchy.stm.read")
     assert read.payload["stm_ids"] == [body["id"]]
     assert read.actor_role == "assistant"
 
@@ -113,7 +113,7 @@ def test_refresh_extends_the_ttl(service):
     )
     assert response.status_code == 200
     assert response.json()["ttl_expires"] > row.ttl_expires.isoformat().replace("+00:00", "Z")
-    assert events("memory.stm.refreshed", stm_id=str(row.pk))
+    assert events("hierarchy.stm.refreshed", stm_id=str(row.pk))
 
 
 def test_explicit_consolidation_is_201_then_409(service):
@@ -130,7 +130,7 @@ def test_explicit_consolidation_is_201_then_409(service):
     assert MemoryEntry.objects.filter(pk=first.json()["entry_id"], member=member).exists()
     assert second.status_code == 409
     assert second.json()["error"]["code"] == "already-consolidated"
-    assert len(events("memory.stm.consolidated", stm_id=str(row.pk))) == 1
+    assert len(events("hierarchy.stm.consolidated", stm_id=str(row.pk))) == 1
 
 
 def test_consolidation_into_an_existing_entry_is_409_illegal(service):
@@ -174,7 +174,7 @@ def test_the_context_bundle_endpoint(service):
     assert first.json()["stm_withheld"] == {}
     assert set(first.json()["ltm"]) == {"entries", "entities", "relationships", "audit_envelope"}
     assert second.json()["cached"] is True
-    assert len(events("memory.bundle.resolved")) == 2
+    assert len(events("hierarchy.bundle.resolved")) == 2
 
 
 @pytest.mark.parametrize("who", ["member", "operator", "anonymous"])
@@ -222,7 +222,7 @@ def test_a_sensitive_row_is_listed_only_in_a_context_the_client_may_claim(servic
     assert [r["id"] for r in health.json()["results"]] == [str(sensitive.pk), str(ordinary.pk)]
     assert health.json()["results"][0]["content"] == "anxious before exams"
     assert health.json()["withheld"] == {}
-    first, second = events("memory.stm.read")
+    first, second = events("hierarchy.stm.read")
     assert first.payload["withheld_counts"] == {"sensitive-category-outside-relevant-context": 1}
     assert second.payload["withheld_counts"] == {}
 
@@ -237,7 +237,7 @@ def test_a_context_outside_the_capabilities_is_403_and_an_unknown_one_400():
     unknown = veritas.get(short_term(member), {"scope_id": "s-1", "context": "gossip"})
     assert unknown.status_code == 400
     assert "context" in unknown.json()["error"]["fields"]
-    assert not events("memory.stm.read")
+    assert not events("hierarchy.stm.read")
 
 
 def test_a_withheld_row_cannot_be_refreshed_and_is_not_revealed(service):
@@ -251,11 +251,11 @@ def test_a_withheld_row_cannot_be_refreshed_and_is_not_revealed(service):
     assert hidden.status_code == 404
     assert hidden.json()["error"]["code"] == "not_found"
     assert ShortTermMemory.objects.get(pk=row.pk).ttl_expires == row.ttl_expires
-    assert not events("memory.stm.refreshed")
+    assert not events("hierarchy.stm.refreshed")
     seen = service.post(f"{url}?context=health", {"ttl_seconds": 1200}, format="json")
     assert seen.status_code == 200
     assert seen.json()["content"] == "anxious before exams"
-    assert events("memory.stm.refreshed", stm_id=str(row.pk))
+    assert events("hierarchy.stm.refreshed", stm_id=str(row.pk))
 
 
 def test_the_bundle_endpoint_refuses_what_the_client_may_not_claim():

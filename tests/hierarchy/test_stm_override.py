@@ -38,11 +38,11 @@ def test_an_admin_moves_a_row_with_a_justification_and_it_is_audited():
     assert response.status_code == 200, response.json()
     assert response.json()["scope_kind"] == "agent_run"
     assert scope_of(row) == ("agent_run", "run-9")
-    [override] = events("memory.govern.admin_stm_rescope")
+    [override] = events("hierarchy.stm.admin_rescoped")
     assert override.actor_id == admin.pk and override.payload["transition"] == "stm-x"
     record = OperatorAccessRecord.objects.get(pk=override.payload["access_record_id"])
     assert record.justification == WHY
-    [rescoped] = events("memory.stm.rescoped", stm_id=str(row.pk))
+    [rescoped] = events("hierarchy.stm.rescoped", stm_id=str(row.pk))
     assert rescoped.payload["access_record_id"] == override.payload["access_record_id"]
     # ids only: the justification and the content stay out of the chain
     assert_no_content_in_chain(WHY, "prefers morning walks", "run-9")
@@ -56,7 +56,7 @@ def test_no_other_operator_role_may_move_a_row(role):
     response = move(bearer_client(OperatorFactory(role=role)), row)
     assert response.status_code == 403
     assert scope_of(row) == ("user_session", "s-1")
-    assert not events("memory.govern.admin_stm_rescope")
+    assert not events("hierarchy.stm.admin_rescoped")
 
 
 def test_surfaces_and_members_may_not_move_a_row():
@@ -77,7 +77,7 @@ def test_the_justification_is_required():
     missing = client.post(url(row), {"scope_kind": "agent_run", "scope_id": "r"}, format="json")
     assert missing.status_code == 400
     assert scope_of(row) == ("user_session", "s-1")
-    assert not events("memory.govern.admin_stm_rescope")
+    assert not events("hierarchy.stm.admin_rescoped")
 
 
 def test_a_tenant_bound_admin_reaches_its_own_tenants_members_only():

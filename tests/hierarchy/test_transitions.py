@@ -78,7 +78,7 @@ def test_exactly_four_illegal_rules_are_declared():
 def test_cross_scope_move_is_allowed_only_as_the_admin_override():
     found = transition_check(Tier.STM, Tier.STM, "move", admin_override=True)
     assert found.code == "STM-X"
-    assert found.audit_action == "memory.govern.admin_stm_rescope"
+    assert found.audit_action == "hierarchy.stm.admin_rescoped"
 
 
 @pytest.mark.parametrize("rule", ["ltm-direct-rewrite", "episodic-to-writable"])
@@ -107,10 +107,10 @@ def test_episodic_events_are_never_deleted():
 
 
 def test_a_tier_records_its_own_events_but_a_source_cannot_record_them_for_it():
-    assert episodic_record_check(action="memory.stm.write", origin_tier=Tier.STM).code == "T1"
-    assert episodic_record_check(action="memory.bundle.resolved", origin_tier=Tier.SOURCE)
+    assert episodic_record_check(action="hierarchy.stm.written", origin_tier=Tier.STM).code == "T1"
+    assert episodic_record_check(action="hierarchy.bundle.resolved", origin_tier=Tier.SOURCE)
     with pytest.raises(IllegalTransition) as caught:
-        episodic_record_check(action="memory.stm.write", origin_tier=Tier.SOURCE)
+        episodic_record_check(action="hierarchy.stm.written", origin_tier=Tier.SOURCE)
     assert caught.value.rule == "source-to-episodic-bypass"
     with pytest.raises(IllegalTransition):
         episodic_record_check(action="memory.entry.created", origin_tier=Tier.STM)

@@ -70,7 +70,7 @@ def test_an_operator_opens_moves_reads_and_closes_in_the_admin(client):
     )
     assert snapshot.status_code == 200
     assert "I take my coffee black" in snapshot.content.decode()
-    assert len(inspection_audit(inspection, "iris.admin_inspection.read")) == 1
+    assert len(inspection_audit(inspection, "inspection.snapshot.read")) == 1
     # the change page lists the steps
     change = client.get(
         reverse("admin:inspection_inspectionrequest_change", args=[inspection.pk])

@@ -89,9 +89,9 @@ def test_the_api_md_walkthrough_open_route_grant_read_close():
         "closed",
     ]
     actions = [e.action for e in inspection_audit(InspectionRequest(pk=inspection_id))]
-    assert actions.count("iris.admin_inspection.transition") == 4
-    assert actions.count("iris.admin_inspection.read") == 2
-    assert actions.count("iris.admin_inspection.read_refused") == 1
+    assert actions.count("inspection.request.transitioned") == 4
+    assert actions.count("inspection.snapshot.read") == 2
+    assert actions.count("inspection.snapshot.read_refused") == 1
     assert_no_audit_mentions(JUSTIFICATION, "coffee black")
 
 
@@ -128,7 +128,7 @@ def test_an_illegal_transition_is_a_409_in_the_envelope_and_recorded():
             "fields": {},
         }
     }
-    (refusal,) = inspection_audit(inspection, "iris.admin_inspection.transition_rejected")
+    (refusal,) = inspection_audit(inspection, "inspection.request.transition_rejected")
     assert refusal.payload["attempted_to_state"] == "granted"
 
 

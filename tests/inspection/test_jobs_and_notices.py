@@ -31,9 +31,9 @@ from tests.iris_site.factories import OperatorFactory
 pytestmark = pytest.mark.django_db
 
 S = InspectionState
-TRANSITION = "iris.admin_inspection.transition"
-QUEUED = "iris.admin_inspection.notice_queued"
-DELIVERED = "iris.admin_inspection.notice_delivered"
+TRANSITION = "inspection.request.transitioned"
+QUEUED = "inspection.notice.queued"
+DELIVERED = "inspection.notice.delivered"
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from tests.memory.factories import assert_no_audit_mentions, remember
 pytestmark = pytest.mark.django_db
 
 S = InspectionState
-READ = "iris.admin_inspection.read"
-REFUSED = "iris.admin_inspection.read_refused"
+READ = "inspection.snapshot.read"
+REFUSED = "inspection.snapshot.read_refused"
 
 
 @pytest.fixture

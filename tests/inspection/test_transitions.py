@@ -38,8 +38,8 @@ from tests.memory.factories import assert_no_audit_mentions, remember
 pytestmark = pytest.mark.django_db
 
 S = InspectionState
-TRANSITION = "iris.admin_inspection.transition"
-REJECTED = "iris.admin_inspection.transition_rejected"
+TRANSITION = "inspection.request.transitioned"
+REJECTED = "inspection.request.transition_rejected"
 LEGAL_PAIRS = [(f, t) for f, targets in TRANSITIONS.items() for t in sorted(targets)]
 ILLEGAL_PAIRS = [
     (f, t) for f, t in itertools.product(S.values, S.values) if t not in TRANSITIONS[f]
@@ -557,7 +557,7 @@ def test_a_snapshot_larger_than_an_audit_list_continues_in_further_events(legal,
     grant = inspection_audit(inspection, TRANSITION)[-1]
     assert grant.payload["seen_count"] == 2 and grant.payload["seen_parts"] == 2
     assert grant.payload["seen_entry_ids"] == [str(entries["ordinary"].pk)]
-    (part,) = inspection_audit(inspection, "iris.admin_inspection.snapshot_pinned")
+    (part,) = inspection_audit(inspection, "inspection.snapshot.pinned")
     assert part.payload["part"] == 2
     assert part.payload["seen_entry_ids"] == [str(tea.pk)]
     assert part.payload["seen_revision_ids"] == [str(tea.revision_id)]

@@ -59,7 +59,7 @@ def world(settings, tmp_path):
     )
     operator = OperatorFactory(role="support")
     access_record_append(
-        action="admin.memory_hierarchy.consolidate",
+        action="hierarchy.stm.consolidate_requested",
         actor=Actor.of(operator),
         justification="Checking a consolidation the member asked about.",
         target_member_id=member.pk,

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, OperationalError, connection, transaction
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append, chain_hash, link_of
 from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import InvalidInput
@@ -56,7 +57,7 @@ def test_raw_update_and_delete_are_rejected_by_the_database(statement):
     append_events(1)
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(statement.format(t=AuditEvent._meta.db_table))
-    assert AuditEvent.objects.filter(action="test.event.recorded").count() == 1
+    assert AuditEvent.objects.filter(action=AuditAction.IRIS_SITE_AUDIT_BENCH_APPENDED).count() == 1
 
 
 def test_save_refuses_to_update_an_existing_event():
@@ -166,7 +167,7 @@ def test_concurrent_appends_leave_every_chain_unforked():
         try:
             for index in range(15):
                 audit_event_append(
-                    action="test.concurrent.append",
+                    action=AuditAction.IRIS_SITE_AUDIT_BENCH_APPENDED,
                     policy_id="iris-test-v1",
                     actor=Actor.system(),
                     # two writers per member chain, two on the platform chain

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.enums import OperatorRole
 from iris_site.models import ApiToken, AuditEvent
@@ -115,7 +116,7 @@ def test_tenant_bound_operator_sees_only_their_tenants_events():
     mine, other = TenantFactory(), TenantFactory()
     for tenant in (mine, other):
         audit_event_append(
-            action="test.tenant.touched",
+            action=AuditAction.IRIS_SITE_AUDIT_BENCH_APPENDED,
             policy_id="iris-test-v1",
             actor=Actor.system(),
             target_tenant_id=tenant.id,

@@ -149,7 +149,7 @@ def test_an_expired_key_is_free_again_and_the_purge_forgets_it():
     IdempotencyRecord.objects.update(created_at=now - IDEMPOTENCY_TTL - timedelta(seconds=1))
     assert idempotency_purge_expired(now=now) == {"idempotency_record_count": 1}
     assert idempotency_purge_expired(now=now) == {"idempotency_record_count": 0}
-    [event] = AuditEvent.objects.filter(action="idempotency.records.purged")
+    [event] = AuditEvent.objects.filter(action="iris_site.idempotency_records.purged")
     assert event.payload == {"idempotency_record_count": 1}
 
 

@@ -435,7 +435,7 @@ def test_session_memory_can_move_to_the_profile():
     # then
     assert response.status_code == 200
     assert response.json()["scope"] == {"kind": "profile", "user_id": str(member.pk)}
-    [event] = memory_audit(member, "memory.entry.scope-changed")
+    [event] = memory_audit(member, "memory.entry.scope_changed")
     assert event.payload["scope_kind"] == "profile"
 
 
@@ -454,7 +454,7 @@ def test_tenant_memory_never_moves_to_the_profile():
     assert error(response)["code"] == "tenant-memory-stays-in-tenant"
     assert error(response)["message"]
     assert client.get(detail(entry["id"])).json()["scope"]["kind"] == "tenant"
-    assert memory_audit(member, "memory.entry.scope-changed") == []
+    assert memory_audit(member, "memory.entry.scope_changed") == []
 
 
 @pytest.mark.parametrize(

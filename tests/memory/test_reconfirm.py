@@ -104,7 +104,7 @@ def test_confirm_raises_confidence_resets_freshness_and_closes_the_request():
     assert listed(client)[0]["state"] == "confirmed"
     answered = AuditEvent.objects.get(action="memory.reconfirm.answered")
     assert answered.payload == {"entry_id": str(entry.pk), "answer": "confirmed"}
-    resolved = AuditEvent.objects.get(action="research.freshness_confidence.resolved")
+    resolved = AuditEvent.objects.get(action="hierarchy.freshness_confidence.resolved")
     assert resolved.payload["reconfirm_request_id"] == str(request.pk)
     assert_no_audit_mentions("kestrel-lantern")
     # answered once

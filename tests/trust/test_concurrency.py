@@ -327,7 +327,7 @@ def test_parallel_consolidations_of_one_row_create_one_long_term_entry():
     assert row.consolidated_to == entry.pk
     assert (
         AuditEvent.objects.filter(
-            action="memory.stm.consolidated", payload__stm_id=str(row.pk)
+            action="hierarchy.stm.consolidated", payload__stm_id=str(row.pk)
         ).count()
         == 1
     )

@@ -248,7 +248,7 @@ def test_the_cli_refuses_member_data_to_a_role_the_api_refuses_it_to():
             pk__in=AuditEvent.objects.order_by("sequence").values("pk")[before:],
             action__startswith="admin.memory",
         )
-        .exclude(action="admin.memory_tier.cli_invocation")
+        .exclude(action="hierarchy.cli.invoked")
         .exists()
     )
     # counts stay open to every role, as on the API
@@ -266,7 +266,7 @@ def test_the_cli_refuses_a_member_or_an_inactive_operator():
     for who in (member.email, gone.email, "MEMBER-CLI@example.test"):
         with pytest.raises(CommandError, match="not an operator"):
             run("counts", operator=who)
-    assert not AuditEvent.objects.filter(action="admin.memory_tier.cli_invocation").exists()
+    assert not AuditEvent.objects.filter(action="hierarchy.cli.invoked").exists()
     assert timezone.now() and MemoryEntry.objects.count() == 0
 
 

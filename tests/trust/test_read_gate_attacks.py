@@ -368,7 +368,7 @@ def test_the_bundles_episodic_tier_names_neither_withheld_rows_nor_operator_acce
     entry = remember(member, subject="job", body="I work as a structural engineer").entry
     row = workbench_row(member, entry)
     access_record_append(
-        action="admin.memory_hierarchy.demote",
+        action="hierarchy.ltm.demote_requested",
         actor=Actor.system("memory-inspect"),
         justification="attack test: an operator's justified access",
         target_member_id=member.pk,
@@ -429,7 +429,7 @@ def test_consolidating_a_row_the_client_may_not_see_reveals_nothing(live_server)
         assert hidden.headers.get("Content-Length") == missing.headers.get("Content-Length")
     assert (chain_length(), row_state(note["id"])) == (before, state)
     assert not MemoryEntry.objects.filter(member=member).exists()
-    assert not AuditEvent.objects.filter(action="memory.stm.consolidation_refused").exists()
+    assert not AuditEvent.objects.filter(action="hierarchy.stm.consolidation_refused").exists()
     # Tara, which may read it in the health context, consolidates it once.
     tara = service("tara")
     done = consolidate(live_server, note["id"], tara, "context=health", stated(member))
@@ -882,7 +882,7 @@ def test_counts_in_answers_and_audit_payloads_never_carry_content(live_server):
     for counts in withheld:
         assert all(isinstance(k, str) and type(v) is int and v > 0 for k, v in counts.items())
     events = AuditEvent.objects.filter(target_member_id=member.pk)
-    assert events.filter(action="memory.bundle.resolved").count() == 2
+    assert events.filter(action="hierarchy.bundle.resolved").count() == 2
     assert_no_audit_mentions(NOTE, ORDINARY, DIAGNOSIS, QUERY_MARK, ANCHOR)
 
 
@@ -1057,7 +1057,7 @@ def test_bad_bundle_bodies_are_4xx_with_the_envelope(live_server):
     for raw in (b"[]", b'"s-1"', b"null", b'{"scope_id": "s-1", "query": NaN}', b"{", b"\xff"):
         response = _raw_post(url, token, raw)
         assert_envelope(response)
-    assert not AuditEvent.objects.filter(action="memory.bundle.resolved").exists()
+    assert not AuditEvent.objects.filter(action="hierarchy.bundle.resolved").exists()
 
 
 def _raw_post(url: str, token: str, raw: bytes) -> HttpResponse:

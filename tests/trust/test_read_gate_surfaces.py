@@ -58,7 +58,7 @@ def withdraw(live_server, member, *consent_types: str) -> None:
 def bundle_events(member) -> list[AuditEvent]:
     return list(
         AuditEvent.objects.filter(
-            action="memory.bundle.resolved", target_member_id=member.pk
+            action="hierarchy.bundle.resolved", target_member_id=member.pk
         ).order_by("sequence")
     )
 

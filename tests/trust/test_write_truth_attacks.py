@@ -100,7 +100,7 @@ def refusal_events(member) -> list[AuditEvent]:
     return list(
         AuditEvent.objects.filter(
             target_member_id=member.pk,
-            action__in=["memory.write.refused", "memory.stm.consolidation_refused"],
+            action__in=["memory.write.refused", "hierarchy.stm.consolidation_refused"],
         ).order_by("sequence")
     )
 

@@ -44,6 +44,7 @@ from hierarchy.operator import (
 from hierarchy.operator_apis import MemberDataOperator, admin_ltm_lookup, admin_stm_row
 from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
 from hierarchy.transitions import Tier, transition_check
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor
 from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError
@@ -195,7 +196,7 @@ class Command(BaseCommand):
         except DomainError as error:
             raise CommandError(f"{error.code}: {error.message}") from error
         operator_read_audit(
-            action="admin.memory_tier.cli_invocation",
+            action=AuditAction.HIERARCHY_CLI_INVOKED,
             actor=self.actor,
             payload={
                 "subcommand": name,
@@ -317,7 +318,7 @@ class Command(BaseCommand):
             raise CommandError("not_found: no such short-term row")
         preview = stm_consolidation_preview(stm_id=stm_id, given=given, writer=self.actor.type)
         access_record_append(
-            action="admin.memory_hierarchy.consolidate",
+            action=AuditAction.HIERARCHY_STM_CONSOLIDATE_REQUESTED,
             actor=self.actor,
             justification=options["justification"],
             target_member_id=uuid.UUID(preview.member_id),
@@ -360,7 +361,7 @@ class Command(BaseCommand):
         if entry is None:
             raise CommandError("not_found: no such entry for that member")
         access_record_append(
-            action="admin.memory_hierarchy.demote",
+            action=AuditAction.HIERARCHY_LTM_DEMOTE_REQUESTED,
             actor=self.actor,
             justification=options["justification"],
             target_member_id=member_id,

@@ -17,6 +17,7 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
+from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.enums import UserKind
 from iris_site.models import User
@@ -43,8 +44,8 @@ def _append_loop(member_id: uuid.UUID, deadline: float, start: threading.Barrier
             with transaction.atomic():
                 member_lock(member_id=member_id)
                 audit_event_append(
-                    action="bench.audit.appended",
-                    policy_id="iris-bench-v1",
+                    action=AuditAction.IRIS_SITE_AUDIT_BENCH_APPENDED,
+                    policy_id="iris.iris_site.audit_bench.v1",
                     actor=ACTOR,
                     target_member_id=member_id,
                     payload={"index": done},
