@@ -4,6 +4,7 @@ it is now. A row erased or expired (its content anonymized), or a consolidated e
 since forgotten, is gone (410)."""
 
 from hierarchy.stm import stm_echo, stm_reader, stm_row_get
+from hierarchy.stm_serializers import stm_output
 from memory.controls import surface_pause_check
 from memory.enums import Lifecycle, RecallContext
 from memory.http.replays import kept_entry_visible
@@ -12,9 +13,6 @@ from memory.selectors import principal_capabilities
 
 
 def stm_write_replay(request, reference: dict, *, member_id, **kwargs) -> dict | None:
-    # Imported here: `hierarchy.stm_apis` imports this module for its decorators.
-    from hierarchy.stm_apis import stm_output
-
     # A surface the member paused since reads nothing of theirs, not even its own write's
     # echo: refused as the write would be (422 `surface-paused`).
     surface_pause_check(member_id=member_id, consumer=getattr(request.user, "consumer", None))

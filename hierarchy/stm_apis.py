@@ -8,7 +8,7 @@ import dataclasses
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -35,6 +35,7 @@ from hierarchy.stm import (
     stm_write,
 )
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
+from hierarchy.stm_serializers import ShortTermOutputSerializer, StmScopeKindField, stm_output
 from iris_site.api.gated import READ_GATE, content_free, content_view
 from iris_site.api.members import member_or_404
 from iris_site.api.pagination import CursorPagination
@@ -54,46 +55,6 @@ from memory.recall.pipeline import MAX_QUERY_CHARS
 from memory.selectors import principal_capabilities
 
 SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
-
-
-@extend_schema_field({"type": "string", "enum": StmScopeKind.values})
-class StmScopeKindField(serializers.ChoiceField):
-    """A short-term scope kind (its own schema, apart from memory's scope kinds)."""
-
-
-class ShortTermOutputSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    member_id = serializers.UUIDField()
-    scope_kind = StmScopeKindField(choices=StmScopeKind.choices)
-    scope_id = serializers.CharField()
-    category = serializers.CharField()
-    sensitive = serializers.BooleanField(help_text="Encrypted at rest.")
-    content = serializers.CharField()
-    related_entry_ids = serializers.ListField(child=serializers.UUIDField())
-    consolidate_on_critic_promote = serializers.BooleanField()
-    consolidated_to = serializers.UUIDField(
-        allow_null=True,
-        help_text="The memory this row was consolidated into, named only while the read "
-        "gate shows that memory to this client (else null, as for a row not consolidated).",
-    )
-    consolidation_trigger = serializers.CharField(allow_blank=True)
-    consolidated_at = serializers.DateTimeField(allow_null=True)
-    ttl_seconds = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    refreshed_at = serializers.DateTimeField(allow_null=True)
-    ttl_expires = serializers.DateTimeField()
-    warn_emitted_at = serializers.DateTimeField(allow_null=True)
-
-
-def stm_output(view: StmView) -> dict:
-    row = view.row
-    return ShortTermOutputSerializer(
-        {
-            **{f: getattr(row, f) for f in ShortTermOutputSerializer().fields if hasattr(row, f)},
-            "content": view.content,
-            "consolidated_to": view.consolidated_to,
-        }
-    ).data
 
 
 CAPABILITIES_NOTE = (
@@ -492,7 +453,7 @@ class AdminStmRescopeApi(APIView):
     """The admin-only override of `stm-cross-scope`: move one live short-term row to
     another scope. Operators with the admin role only (any other caller: 403); the
     `justification` is required, kept, and the move audited
-    (`memory.govern.admin_stm_rescope` + `memory.stm.rescoped`, ids only). Nothing else
+    (`hierarchy.stm.admin_rescoped` + `hierarchy.stm.rescoped`, ids only). Nothing else
     moves a short-term row across scopes. A row of another tenant's member, or none: 404."""
 
     class StmRescopeInputSerializer(StrictInputSerializer):
