@@ -11,18 +11,10 @@ from datarights.enums import TrailEvent
 from datarights.models import DataRightsRequest, DataRightsTrailEntry
 from datarights.policy import trail_time
 from iris_site.audit.actions import AuditAction
-from iris_site.audit.enums import ActorType, Severity
-from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, actor_token, audit_event_append
 
 POLICY_ID = "iris.datarights.requests.v1"
-
-
-def actor_token(actor: Actor) -> str:
-    if actor.type == ActorType.OPERATOR:
-        return f"operator:{actor.id}"
-    if actor.type == ActorType.SERVICE:
-        return f"consumer:{actor.role}"
-    return str(actor.type)
 
 
 def trail_append(

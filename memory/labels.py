@@ -190,7 +190,7 @@ def revision_action_label(value: str) -> str:
 
 
 def revision_actor_label(token: str) -> str:
-    """Who made a version (`memory.services.actor_token`), without ids or client names."""
+    """Who made a version (`iris_site.audit.events.actor_token`), without ids or client names."""
     kind = str(token).partition(":")[0]
     return {
         "member": _("you"),

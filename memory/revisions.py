@@ -8,8 +8,8 @@ both append revisions here, so neither imports the other for it.
 from datetime import datetime
 
 from iris_site.audit.actions import AuditAction
-from iris_site.audit.enums import ActorType, Severity
-from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.enums import Severity
+from iris_site.audit.events import Actor, actor_token, audit_event_append, iso
 from memory.entities.derive import entry_entities_sync
 from memory.models import (
     MemoryEntry,
@@ -37,14 +37,6 @@ CONTENT_FIELDS = (
     "consent",
     "expires_at",
 )
-
-
-def actor_token(actor: Actor) -> str:
-    if actor.type == ActorType.SERVICE:
-        return f"consumer:{actor.role}"
-    if actor.type == ActorType.OPERATOR:
-        return f"operator:{actor.id}"
-    return str(actor.type)
 
 
 def entry_content(entry: MemoryEntry) -> dict:

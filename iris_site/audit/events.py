@@ -60,6 +60,17 @@ class Actor:
         return cls.system()
 
 
+def actor_token(actor: Actor) -> str:
+    """Who made a row, as the apps' own histories keep it (a memory revision's and a
+    data-rights trail row's `actor`): `operator:<id>`, `consumer:<consumer>` for a surface
+    (its consumer, not its client id), else the actor's type (`member`, `system`)."""
+    if actor.type == ActorType.SERVICE:
+        return f"consumer:{actor.role}"
+    if actor.type == ActorType.OPERATOR:
+        return f"operator:{actor.id}"
+    return str(actor.type)
+
+
 def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
