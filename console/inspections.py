@@ -43,7 +43,7 @@ from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError, NotFound
 from memory.access.gate import ContentKind
 from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
-from memory.policy import KIND_BLUEPRINTS
+from memory.policy.scopes import KIND_BLUEPRINTS
 
 _S = InspectionState
 SECTION = "inspections"

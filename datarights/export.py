@@ -45,7 +45,7 @@ from memory.forgetting.dsar import (
     memory_turn_page,
 )
 from memory.forgetting.stores import short_term_memory_export
-from memory.policy import retention_envelope_for_kind
+from memory.policy.retention import retention_envelope_for_kind
 from memory.selectors import multi_actor_of, scope_of, suppression_of
 
 FORMAT = "iris-dsar-export"

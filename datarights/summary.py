@@ -30,7 +30,7 @@ from memory.labels import (
     origin_label,
     scope_label,
 )
-from memory.policy import retention_envelope_for_kind
+from memory.policy.retention import retention_envelope_for_kind
 
 # The operator events a summary lists, newest first (the access report's bound).
 OPERATOR_ACTIONS_LIMIT = 1000

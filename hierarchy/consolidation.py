@@ -2,12 +2,12 @@
 
 1. explicit (T5): `stm_consolidate` — through the consent-checked `memory_remember` and
    the session → profile promotion rule; paired `memory.entry.created` +
-   `memory.stm.consolidated` events; 409 when already consolidated.
+   `hierarchy.stm.consolidated` events; 409 when already consolidated.
 2. age-triggered: `stm_age_consolidation_run` — the hourly scan of rows expiring within
-   15 minutes; the v1 policy drops them (`memory.stm.expired`); idempotent through
+   15 minutes; the v1 policy drops them (`hierarchy.stm.expired`); idempotent through
    `warn_emitted_at`.
 3. signal-triggered: `stm_signal_stamp` — when an entry becomes active, opted-in rows
-   that reference it are stamped with it (`memory.stm.signal_triggered`).
+   that reference it are stamped with it (`hierarchy.stm.signal_triggered`).
 """
 
 import logging
@@ -35,7 +35,7 @@ from memory.access.gate import Reader
 from memory.access.origins import evaluate_origin
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ProvenanceKind, ScopeKind
-from memory.policy import evaluate_session_profile_promotion
+from memory.policy.conflicts import evaluate_session_profile_promotion
 from memory.services import memory_remember
 
 logger = logging.getLogger(__name__)

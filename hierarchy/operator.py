@@ -36,7 +36,7 @@ from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, TenantMembership
 from memory.enums import Lifecycle
 from memory.models import MemoryEntity, MemoryEntry, MemoryRevision
-from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.policy.handles import ACTOR_HANDLE_PATTERN
 from memory.selectors import tenant_operator_reach
 
 logger = logging.getLogger(__name__)
@@ -515,7 +515,7 @@ class LtmLookupKind:
 
     ENTRY_ID = "entry-id"  # a UUID: the entry's id
     ENTITY = "entity"  # a UUID naming an entity (memory.entities.services), in any state
-    ACTOR_HANDLE = "actor-handle"  # the keyed-hash shape of memory.policy.actor_handle
+    ACTOR_HANDLE = "actor-handle"  # the keyed-hash shape of memory.policy.handles.actor_handle
     SUBJECT = "subject"  # anything else: a subject, which is member content
 
     CHOICES = (

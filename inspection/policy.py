@@ -19,7 +19,7 @@ from inspection.enums import InspectionState, ReasonCode
 from iris_site.audit.policy import canonical_json
 from iris_site.enums import OperatorRole
 from memory.enums import ScopeKind, is_sensitive_category
-from memory.policy import KIND_BLUEPRINTS
+from memory.policy.scopes import KIND_BLUEPRINTS
 
 POLICY_ID = "iris.inspection.state_machine.v1"
 

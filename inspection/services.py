@@ -50,7 +50,7 @@ from iris_site.hooks import open_data_rights_request_exists
 from iris_site.models import User
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.enums import Origin, ScopeKind
-from memory.policy import ADMIN_CONSUMER
+from memory.policy.scopes import ADMIN_CONSUMER
 from memory.selectors import memory_entry_list, memory_revision_list
 from memory.services import RememberResult, memory_remember
 

@@ -29,7 +29,7 @@ from memory.enums import (
     SuppressionReason,
     is_sensitive_category,
 )
-from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.policy.handles import ACTOR_HANDLE_PATTERN
 
 MAX_BODY_LENGTH = 4000
 MAX_SUBJECT_LENGTH = 200

@@ -38,7 +38,7 @@ AUTO_FORGET_REASON = AUTO_FORGOTTEN
 AUTO_FORGET_MONTHS = (3, 12, 18)
 # The scope kinds that are the member's own to age out. Crisis memory is weighed by
 # trust & safety, operator-copilot and tenant memory are not the member's alone: their
-# retention stays the envelope's (`memory.policy.retention_envelope_for_kind`).
+# retention stays the envelope's (`memory.policy.retention.retention_envelope_for_kind`).
 AUTO_FORGET_KINDS = (
     ScopeKind.PROFILE,
     ScopeKind.SESSION,

@@ -1,5 +1,5 @@
 """Which memory scopes are on for one member, and why: the blueprints
-(`memory.policy.build_scope_policies`) evaluated with the member's consents in force and
+(`memory.policy.scopes.build_scope_policies`) evaluated with the member's consents in force and
 their opt-outs (`consent.selectors.opt_outs_active`), the same two inputs the write path
 (`memory.services._check_scope`) and the read gate (`memory.selectors.member_read_state`)
 use. Also the member-facing words the memory page shows them in."""
@@ -11,7 +11,7 @@ from consent.enums import OptOutCategory
 from consent.selectors import consent_active, opt_out_latest, opt_outs_active
 from memory.enums import AdapterScope, ScopeMode
 from memory.labels import consent_label, lower_first
-from memory.policy import SCOPE_BLUEPRINTS, ScopePolicy, build_scope_policies
+from memory.policy.scopes import SCOPE_BLUEPRINTS, ScopePolicy, build_scope_policies
 
 
 def member_scope_policies(

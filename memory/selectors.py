@@ -48,7 +48,7 @@ from memory.models import (
     RecallRecord,
     ServiceClientCapabilities,
 )
-from memory.policy import conflict_key
+from memory.policy.conflicts import conflict_key
 
 SCOPE_COLUMNS = ("session_id", "scene_id", "room_id", "pose_id", "avatar_id", "notebook_id")
 

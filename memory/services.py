@@ -19,7 +19,6 @@ from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
-from memory import policy
 from memory.access.capabilities import capabilities_for
 from memory.access.origins import evaluate_origin, quoted_share
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
@@ -48,6 +47,7 @@ from memory.models import (
     OffTheRecordSession,
     ServiceClientCapabilities,
 )
+from memory.policy import conflicts, handles, scopes, storage
 from memory.recall.context import context_anchors_record, entry_term_stats, with_body
 from memory.recall.rankers import analyze
 from memory.recall.store import corpus_stats_apply, entry_terms_index
@@ -123,7 +123,7 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         raise NotPermitted("The member does not belong to this tenant.", code="not-a-tenant-member")
     # The member's opt-outs, read under the member lock `memory_remember` holds (as
     # `opt_out_record` takes it): an opt-out committed first refuses this write.
-    scope_policy = policy.evaluate_kind_policy(
+    scope_policy = scopes.evaluate_kind_policy(
         scope.kind,
         active_consent_types=active,
         opt_outs=opt_outs_active(member_id=member.pk),
@@ -287,12 +287,12 @@ def _promote_or_keep_in_session(
     occurrences = memory_session_occurrences(
         member_id=member.pk,
         category=write.category,
-        conflict_key=policy.conflict_key(
+        conflict_key=conflicts.conflict_key(
             category=write.category, actor_handle=handle, subject=write.subject
         ),
         body=write.body,
     )
-    decision = policy.evaluate_session_profile_promotion(
+    decision = conflicts.evaluate_session_profile_promotion(
         explicit=write.origin == Origin.USER_STATED and evidence.member_turns > 0,
         occurrences=occurrences + 1,
     )
@@ -371,7 +371,7 @@ def _remember(
     multi_actor = write.multi_actor
     handle = ""
     if multi_actor is not None:
-        handle = multi_actor.actor_handle or policy.actor_handle(
+        handle = multi_actor.actor_handle or handles.actor_handle(
             secret=settings.IRIS_HASH_SECRET.encode(),
             member_id=member.pk,
             raw_name=multi_actor.actor_name,
@@ -388,7 +388,7 @@ def _remember(
     active = consent_active(member_id=member.pk, now=now).types
     _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
     _check_surface_paused(member, consumer)
-    gate = policy.evaluate_privacy_storage_gate(
+    gate = storage.evaluate_privacy_storage_gate(
         category=write.category,
         origin=write.origin,
         multi_actor_sensitive=bool(multi_actor and multi_actor.sensitive_interaction),
@@ -396,7 +396,7 @@ def _remember(
     )
     if not gate.allowed:
         raise PolicyRefusal(gate.message, code=gate.reason)
-    conflict_key = policy.conflict_key(
+    conflict_key = conflicts.conflict_key(
         category=write.category, actor_handle=handle, subject=write.subject
     )
     _check_not_forgotten(
@@ -422,7 +422,7 @@ def _remember(
         lifecycle=Lifecycle.ACTIVE,
         confidence=write.confidence
         if write.confidence is not None
-        else policy.confidence_for_origin(write.origin),
+        else storage.confidence_for_origin(write.origin),
         conflict_key=conflict_key,
         actor_handle=handle,
         relationship_note=multi_actor.relationship_note if multi_actor else "",
@@ -450,7 +450,7 @@ def _remember(
     }
     existing = (
         _conflicts_with(entry)
-        .filter(origin__in=sorted(policy.origins_met_by(entry.origin)))
+        .filter(origin__in=sorted(conflicts.origins_met_by(entry.origin)))
         .select_for_update()
         .order_by("-updated_at", "id")
         .first()
@@ -459,7 +459,7 @@ def _remember(
         _create(entry, actor=actor, now=now)
         return RememberResult(entry=entry, created=True, **outcome)
 
-    resolution = policy.resolve_write_conflict(
+    resolution = conflicts.resolve_write_conflict(
         existing_origin=existing.origin,
         existing_updated_at=existing.updated_at,
         new_origin=entry.origin,
@@ -527,7 +527,7 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
     if accept:
         proposal.lifecycle = Lifecycle.ACTIVE
         proposal.origin = Origin.USER_CONFIRMED
-        proposal.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
+        proposal.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
         revision_append(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
         existing = _lock(notice.entry)
         existing.lifecycle = Lifecycle.SUPERSEDED
@@ -597,7 +597,7 @@ def memory_edit_preview(
         actor_handle=entry.actor_handle,
         subject=subject,
     ).exclude(pk=entry.pk)
-    gate = policy.evaluate_privacy_storage_gate(
+    gate = storage.evaluate_privacy_storage_gate(
         category=category,
         origin=Origin.USER_STATED,
         multi_actor_sensitive=entry.sensitive_interaction,
@@ -632,7 +632,7 @@ def memory_edit(
     now = timezone.now()
     category = category or entry.category
     active = consent_active(member_id=entry.member_id, now=now).types
-    gate = policy.evaluate_privacy_storage_gate(
+    gate = storage.evaluate_privacy_storage_gate(
         category=category,
         origin=Origin.USER_STATED,
         multi_actor_sensitive=entry.sensitive_interaction,
@@ -654,12 +654,12 @@ def memory_edit(
         entry.subject = subject
     entry.category = category
     entry.consent = _consent_entries(entry.member_id, category, active)
-    entry.conflict_key = policy.conflict_key(
+    entry.conflict_key = conflicts.conflict_key(
         category=category, actor_handle=entry.actor_handle, subject=entry.subject
     )
     # An edit by the member is a statement by the member.
     entry.origin = Origin.USER_STATED
-    entry.confidence = policy.confidence_for_origin(Origin.USER_STATED)
+    entry.confidence = storage.confidence_for_origin(Origin.USER_STATED)
     revision_append(entry, action=EntryAuditAction.EDITED, actor=actor, now=now)
     for other in _conflicts_with(entry).exclude(pk=entry.pk).select_for_update():
         other.lifecycle = Lifecycle.SUPERSEDED
@@ -677,7 +677,7 @@ def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     if entry.lifecycle == Lifecycle.DRAFT:
         entry.lifecycle = Lifecycle.ACTIVE
     entry.origin = Origin.USER_CONFIRMED
-    entry.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
+    entry.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
     now = timezone.now()
     revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
     _reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
@@ -766,7 +766,7 @@ def memory_reconfirm_answer(*, notice: MemoryNotice, answer: str, actor: Actor) 
     if answer == ReconfirmAnswer.CONFIRM:
         if entry.origin in RECONFIRMABLE_ORIGINS:
             entry.origin = Origin.USER_CONFIRMED
-            entry.confidence = policy.confidence_for_origin(Origin.USER_CONFIRMED)
+            entry.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
             revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
         _reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
         notice.refresh_from_db()
@@ -835,7 +835,7 @@ def memory_pause_expire_due(*, now: datetime | None = None, member_id=None) -> i
 def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEntry:
     """Move a memory between scopes within the per-scope rules."""
     entry = _lock(entry)
-    decision = policy.evaluate_scope_change(entry.scope_kind, scope.kind)
+    decision = scopes.evaluate_scope_change(entry.scope_kind, scope.kind)
     if not decision.allowed:
         raise PolicyRefusal(decision.explanation, code=decision.reason)
     member = User.objects.get(pk=entry.member_id)

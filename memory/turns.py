@@ -14,7 +14,7 @@ from memory.access.gate import kind_opted_out
 from memory.controls import surface_pause_check
 from memory.enums import ScopeKind
 from memory.models import ConversationTurn
-from memory.policy import redact_pii_from_text
+from memory.policy.redaction import redact_pii_from_text
 from memory.recall.context import neighbour_context_refresh
 from memory.selectors import ensure_no_pending_clear, memory_off_the_record
 

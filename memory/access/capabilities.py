@@ -22,7 +22,7 @@ from types import MappingProxyType
 from iris_site.enums import Consumer
 from iris_site.errors import NotPermitted
 from memory.enums import RecallContext, ScopeKind
-from memory.policy import consumer_may_use_kind
+from memory.policy.scopes import consumer_may_use_kind
 
 ADMIN_SURFACE = "admin"  # the operators' budget; no service client may ever claim it
 

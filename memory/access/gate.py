@@ -79,7 +79,7 @@ from memory.enums import (
     RecallContext,
     ScopeKind,
 )
-from memory.policy import evaluate_kind_policy
+from memory.policy.scopes import evaluate_kind_policy
 
 # --- withheld reasons (the audit envelope's keys) ------------------------------------
 
@@ -425,7 +425,7 @@ def auto_forget_at(
 ) -> datetime | None:
     """When the member's auto-forget choice for the kind stops the use of something last
     asserted at ``asserted_at`` (the instant the retention sweep erases it from,
-    `memory.sweeps.retention.member_auto_forget_apply`); ``None`` without a choice."""
+    `memory.sweeps.auto_forget.member_auto_forget_apply`); ``None`` without a choice."""
     if asserted_at is None:
         return None
     for kind, days in state.auto_forget_days:

@@ -22,7 +22,6 @@ from django.db import connection, models, transaction
 from consent.services import consent_event_append
 from iris_site.audit.events import Actor
 from iris_site.models import Tenant, User
-from memory import policy
 from memory.enums import (
     EntryAuditAction,
     Lifecycle,
@@ -34,6 +33,7 @@ from memory.enums import (
     is_sensitive_category,
 )
 from memory.models import MemoryEntry, MemoryRevision
+from memory.policy import conflicts, handles, storage
 from memory.recall import term_stats_for
 from memory.recall.store import member_index_load
 
@@ -460,7 +460,7 @@ def populate(member: User, tenant: Tenant, n: int, *, now: datetime, seed: int) 
         handle = ""
         sensitive_interaction = False
         if category in (MemoryCategory.RELATIONSHIP, MemoryCategory.FAMILY) and rng.random() < 0.5:
-            handle = policy.actor_handle(
+            handle = handles.actor_handle(
                 secret=settings.IRIS_HASH_SECRET.encode(),
                 member_id=member.pk,
                 raw_name=f"actor-{rng.randrange(200):03d}",
@@ -499,8 +499,8 @@ def populate(member: User, tenant: Tenant, n: int, *, now: datetime, seed: int) 
             body=body,
             origin=origin,
             lifecycle=lifecycle,
-            confidence=policy.confidence_for_origin(origin),
-            conflict_key=policy.conflict_key(
+            confidence=storage.confidence_for_origin(origin),
+            conflict_key=conflicts.conflict_key(
                 category=category, actor_handle=handle, subject=subject
             ),
             suppression_reason=suppression[0],

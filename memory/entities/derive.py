@@ -25,12 +25,12 @@ from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
 from iris_site.errors import Conflict
-from memory import policy
 from memory.controls import member_memory_settings_get, months_to_days
 from memory.entities import policy as entity_policy
 from memory.enums import EntityKind, EntityState, Lifecycle, Origin
 from memory.forgetting import fingerprints
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
+from memory.policy import retention
 
 POLICY_ID = "iris.memory.entities.v1"
 # Lifecycles of an entry whose relationships still hold (a paused fact is still true).
@@ -240,7 +240,7 @@ def entry_decay_at(entry: MemoryEntry) -> datetime | None:
     months = member_memory_settings_get(member_id=entry.member_id).auto_forget_months.get(
         entry.scope_kind
     )
-    envelope = policy.retention_envelope_for_kind(entry.scope_kind)
+    envelope = retention.retention_envelope_for_kind(entry.scope_kind)
     days = entity_policy.decay_days(
         expiry_action=envelope.expiry_action,
         raw_days=envelope.raw_days,

@@ -42,7 +42,6 @@ from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import keyed_digest
 from iris_site.services import member_lock
-from memory import policy
 from memory.enums import EntryAuditAction, Lifecycle
 from memory.forgetting.dsar import (
     memory_dsar_linked_turn_ids,
@@ -68,6 +67,7 @@ from memory.models import (
     MemoryRevision,
     RecallRecord,
 )
+from memory.policy import conflicts
 from memory.recall.context import neighbour_context_refresh
 from memory.recall.store import corpus_stats_apply, entry_terms_drop
 from memory.revisions import revision_append
@@ -117,7 +117,7 @@ def _erase_entry_text(entry: MemoryEntry) -> None:
     entry.subject = ""
     entry.relationship_note = ""
     entry.suppression_notes = ""
-    entry.conflict_key = policy.conflict_key(
+    entry.conflict_key = conflicts.conflict_key(
         category=entry.category, actor_handle=entry.actor_handle, subject=None
     )
     entry.term_stats = {}

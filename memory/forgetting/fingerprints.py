@@ -24,10 +24,15 @@ from django.utils import timezone
 
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
-from memory import policy
 from memory.enums import Origin
 from memory.forgetting.stores import ContentStore, Erasure, content_store_register
 from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredActorHandle
+from memory.policy.fingerprints import (
+    fact_candidate_digests,
+    fact_key_digest,
+    fact_text_digest,
+    fact_tokens,
+)
 
 FORGOTTEN_FACT = "forgotten-fact"
 ACTOR_RETIRED = "actor-retired"
@@ -63,16 +68,14 @@ def fingerprints_record(*, member_id, entries: Iterable[MemoryEntry]) -> int:
     rows: dict[tuple[str, str], ForgottenFact] = {}
     for entry in entries:
         key_digest = (
-            policy.fact_key_digest(
-                secret=secret, member_id=member_id, conflict_key=entry.conflict_key
-            )
+            fact_key_digest(secret=secret, member_id=member_id, conflict_key=entry.conflict_key)
             or ""
         )
         for body in bodies[entry.pk]:
-            tokens = policy.fact_tokens(body)
+            tokens = fact_tokens(body)
             if not tokens:
                 continue
-            text_digest = policy.fact_text_digest(secret=secret, member_id=member_id, tokens=tokens)
+            text_digest = fact_text_digest(secret=secret, member_id=member_id, tokens=tokens)
             rows[(key_digest, text_digest)] = ForgottenFact(
                 member_id=member_id,
                 key_digest=key_digest,
@@ -102,7 +105,7 @@ def _text_matches(member_id, texts: Sequence[str], by_digest, lengths) -> list[s
     return [
         {
             pk
-            for digest in policy.fact_candidate_digests(
+            for digest in fact_candidate_digests(
                 secret=secret, member_id=member_id, text=text, lengths=lengths
             )
             for pk in by_digest.get(digest, ())
@@ -117,7 +120,7 @@ def _matching(*, member_id, conflict_key: str, text: str) -> set[int]:
     if not by_digest:
         return set()
     [matched] = _text_matches(member_id, [text], by_digest, lengths)
-    if key_digest := policy.fact_key_digest(
+    if key_digest := fact_key_digest(
         secret=_secret(), member_id=member_id, conflict_key=conflict_key
     ):
         matched.update(

@@ -65,7 +65,7 @@ from memory.http.serializers import (
     OffTheRecordStateSerializer,
 )
 from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
-from memory.policy import ACTOR_HANDLE_PATTERN
+from memory.policy.handles import ACTOR_HANDLE_PATTERN
 from memory.selectors import (
     entry_contract,
     memory_entry_get,

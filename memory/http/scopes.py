@@ -22,7 +22,7 @@ from iris_site.errors import NotFound
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.enums import AdapterScope, ScopeKind, ScopeMode
-from memory.policy import SCOPE_BLUEPRINTS, ScopePolicy
+from memory.policy.scopes import SCOPE_BLUEPRINTS, ScopePolicy
 from memory.scopes import member_scope_policies
 
 

@@ -56,7 +56,7 @@ from memory.labels import (
     scope_label,
 )
 from memory.models import MemoryNotice
-from memory.policy import evaluate_scope_change
+from memory.policy.scopes import evaluate_scope_change
 from memory.scopes import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
     memory_entry_get,

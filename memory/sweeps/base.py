@@ -7,7 +7,7 @@ from iris_site.audit.events import Actor
 from memory.enums import (
     ScopeKind,
 )
-from memory.policy import retention_envelope_for_kind
+from memory.policy.retention import retention_envelope_for_kind
 
 POLICY_ID = "iris.memory.retention.v1"
 MULTI_ACTOR_SENSITIVE = BaseConsentType.MULTI_ACTOR_SENSITIVE.value

@@ -33,7 +33,7 @@ from memory.enums import (
 )
 from memory.forgetting.fingerprints import forgotten_texts_flag
 from memory.models import ConversationTurn, MemoryEntry
-from memory.policy import retention_envelope_for_kind
+from memory.policy.retention import retention_envelope_for_kind
 from memory.recall.rankers import analyze
 from memory.selectors import memory_off_the_record, scope_of
 from memory.services import (

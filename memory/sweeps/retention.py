@@ -1,6 +1,6 @@
 """The retention sweep and compaction: each scope kind's envelope applied to stored memory.
 
-What the sweep does for each expiry action of `memory.policy.retention_envelope_for_kind`:
+What the sweep does for each expiry action of `memory.policy.retention.retention_envelope_for_kind`:
 
 - summarize (session, scene, pose): raw memory past the raw retention is folded into a
   `summarized-from-session` entry whose provenance names every piece it covers, then the
@@ -58,7 +58,7 @@ from memory.enums import (
 )
 from memory.forgetting.erasure import memory_erase
 from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship
-from memory.policy import retention_envelope_for_kind
+from memory.policy.retention import retention_envelope_for_kind
 from memory.services import (
     derived_summaries_forget,
     entries_forget,

@@ -32,7 +32,7 @@ from memory.enums import (
 )
 from memory.forgetting.erasure import memory_erase
 from memory.models import MemoryEntry, RetentionReview
-from memory.policy import retention_envelope_for_kind
+from memory.policy.retention import retention_envelope_for_kind
 from memory.selectors import scope_of, tenant_operator_reach
 from memory.sweeps.base import POLICY_ID, RETENTION_ACTOR, kinds_with
 from memory.sweeps.compaction import Summarizer, extractive_summarizer, ids_digest, summary_write

@@ -17,7 +17,7 @@ from memory.access.capabilities import (
     capability_table_markdown,
 )
 from memory.enums import RecallContext, ScopeKind
-from memory.policy import consumer_may_use_kind
+from memory.policy.scopes import consumer_may_use_kind
 from memory.recall.pipeline import BUDGETS, budget_for
 
 TABLE_HEADER = "| consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |"

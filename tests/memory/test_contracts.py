@@ -25,7 +25,7 @@ from memory.enums import (
     ScopeKind,
     SuppressionReason,
 )
-from memory.policy import actor_handle
+from memory.policy.handles import actor_handle
 
 T0 = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 MEMBER = uuid.UUID("2b0c4f4e-55a1-4c35-9a0f-3d7f1f0e9b11")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory.policy import (
+from memory.policy.fingerprints import (
     FORGOTTEN_FACT_MIN_CONTAINED_TOKENS,
     fact_candidate_digests,
     fact_key_digest,

@@ -25,37 +25,41 @@ from memory.enums import (
     SourceKind,
     StorageGateReason,
 )
-from memory.policy import (
-    ACTOR_HANDLE_PATTERN,
-    ADAPTER_TO_KIND,
-    KNOWN_CONSUMERS,
+from memory.policy.conflicts import (
+    SESSION_PROFILE_PROMOTION_THRESHOLD,
+    conflict_key,
+    evaluate_session_profile_promotion,
+    origins_met_by,
+    resolve_write_conflict,
+    source_kind_for,
+)
+from memory.policy.handles import ACTOR_HANDLE_PATTERN, actor_handle
+from memory.policy.redaction import luhn_valid, redact_pii_from_text
+from memory.policy.retention import (
     OPERATOR_COPILOT_RETENTION_DAYS,
-    ORIGIN_CONFIDENCE,
     POSE_RAW_RETENTION_DAYS,
     POSE_SUMMARY_RETENTION_DAYS,
     SCENE_RAW_RETENTION_DAYS,
     SCENE_SUMMARY_RETENTION_DAYS,
-    SCOPE_BLUEPRINTS,
-    SESSION_PROFILE_PROMOTION_THRESHOLD,
     SESSION_RAW_RETENTION_DAYS,
     SESSION_SUMMARY_RETENTION_DAYS,
     TENANT_MEMORY_RETENTION_DAYS,
-    actor_handle,
-    build_scope_policies,
-    confidence_for_origin,
-    conflict_key,
-    consumer_may_use_kind,
-    evaluate_kind_policy,
-    evaluate_privacy_storage_gate,
-    evaluate_scope_change,
-    evaluate_session_profile_promotion,
-    luhn_valid,
-    origins_met_by,
-    redact_pii_from_text,
-    resolve_write_conflict,
     retention_envelope,
     retention_envelope_for_kind,
-    source_kind_for,
+)
+from memory.policy.scopes import (
+    ADAPTER_TO_KIND,
+    KNOWN_CONSUMERS,
+    SCOPE_BLUEPRINTS,
+    build_scope_policies,
+    consumer_may_use_kind,
+    evaluate_kind_policy,
+    evaluate_scope_change,
+)
+from memory.policy.storage import (
+    ORIGIN_CONFIDENCE,
+    confidence_for_origin,
+    evaluate_privacy_storage_gate,
 )
 
 T0 = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)

@@ -23,7 +23,7 @@ from memory.enums import (
     SuppressionReason,
 )
 from memory.models import MemoryDeletionHold, MemoryEntry, MemoryEntryTerm, MemoryStem
-from memory.policy import conflict_key
+from memory.policy.conflicts import conflict_key
 from memory.recall import (
     RELEVANCE_V1,
     SEED_V1,
@@ -35,7 +35,6 @@ from memory.recall import (
     resolve,
     term_stats_for,
 )
-from memory.recall import store as recall_store
 from memory.recall.pipeline import (
     CONSUMER_NOT_ALLOWED,
     FULL_CLEAR_PENDING,
@@ -45,13 +44,16 @@ from memory.recall.pipeline import (
 from memory.recall.rankers import TermStats
 from memory.recall.service import recall_request_build, recall_run
 from memory.recall.store import (
+    bounds,
     corpus_stats_get,
     entry_terms_index,
     member_candidates,
     member_index_load,
+    plan,
     recall_candidates,
     recall_reference,
     recall_resolve,
+    streams,
 )
 from memory.services import memory_edit, memory_pause, memory_tombstone
 from tests.iris_site.factories import MemberFactory
@@ -285,10 +287,10 @@ def matching_depth(request, monkeypatch):
     with a few rows joined at first and at most a few more that could still win (the
     bound then comes from past that cap)."""
     if request.param == "shallow":
-        monkeypatch.setattr("memory.recall.store.MATCHING_DEPTH", 0)
+        monkeypatch.setattr(plan, "MATCHING_DEPTH", 0)
     if request.param == "short-tail":
-        monkeypatch.setattr("memory.recall.store.MATCHING_DEPTH", 3)
-        monkeypatch.setattr("memory.recall.store.MATCHING_EXTRA_DEPTH", 5)
+        monkeypatch.setattr(plan, "MATCHING_DEPTH", 3)
+        monkeypatch.setattr(streams, "MATCHING_EXTRA_DEPTH", 5)
     return request.param
 
 
@@ -584,13 +586,13 @@ def recall_counting_matching_statements(request: RecallRequest):
 def prior_streams_read(monkeypatch) -> list[str]:
     """One "prior" for each read of the prior stream, in order."""
     streams = []
-    prior_stream = recall_store._prior_stream
+    prior_stream = plan.prior_stream
 
     def counting(*args, **kwargs):
         streams.append("prior")
         return prior_stream(*args, **kwargs)
 
-    monkeypatch.setattr(recall_store, "_prior_stream", counting)
+    monkeypatch.setattr(plan, "prior_stream", counting)
     return streams
 
 
@@ -704,7 +706,7 @@ def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkey
         *({"body": f"a trip with friends, stop {i}"} for i in range(80)),
         *({"body": f"I like my tea green, cup {i}"} for i in range(40)),
     )
-    monkeypatch.setattr(recall_store, "_essential_count", lambda query, corpus, wanted: 1)
+    monkeypatch.setattr(plan, "essential_count", lambda query, corpus, wanted: 1)
     streams = prior_streams_read(monkeypatch)
     request = profile_request(member, query="trip to Pruzulville")
     # when
@@ -855,7 +857,7 @@ def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(mo
         {"body": "green tea with mint"},
         {"body": "black coffee"},
     )
-    monkeypatch.setattr("memory.recall.store.SHORTLIST_CEILING", 0)
+    monkeypatch.setattr(plan, "SHORTLIST_CEILING", 0)
     for query in ("", "tea"):
         # when
         result = recall_resolve(request=profile_request(member, query=query), now=NOW)
@@ -869,13 +871,13 @@ def prior_reads_recorded(monkeypatch) -> list[dict]:
     """What each read of the prior classes is asked (partitions and depth, or the
     classes to read deeper), in order."""
     reads = []
-    read = recall_store._prior_classes_read
+    read = streams.prior_classes_read
 
     def recording(request, shape, now, **how):
         reads.append(how)
         return read(request, shape, now, **how)
 
-    monkeypatch.setattr(recall_store, "_prior_classes_read", recording)
+    monkeypatch.setattr(streams, "prior_classes_read", recording)
     return reads
 
 
@@ -954,8 +956,8 @@ def test_many_ended_pauses_are_all_recalled_and_read_a_chunk_at_a_time(monkeypat
     pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
     ended = {**pause, "suppression_ends_at": NOW - timedelta(hours=1)}
     member = stored_member(*[{**ended, "body": f"green tea {i}"} for i in range(5)])
-    chunks = recall_store._chunks
-    monkeypatch.setattr(recall_store, "_chunks", lambda values: chunks(values, 2))
+    chunks = plan.chunks
+    monkeypatch.setattr(plan, "chunks", lambda values: chunks(values, 2))
     # when
     with CaptureQueriesContext(connection) as queries:
         result = recall_resolve(request=profile_request(member, query="tea"), now=NOW)
@@ -1067,7 +1069,7 @@ def test_recalls_keep_the_entry_loads_plan_instead_of_planning_it_every_time():
 def test_a_smaller_result_joins_proportionally_fewer_matches_at_first(limit, depth):
     """The first matching statement joins `MATCHING_DEPTH` matches for the assistant's
     twelve entries, proportionally fewer for a smaller result, never below a quarter."""
-    assert recall_store._matching_depth(limit) == depth
+    assert plan.matching_depth(limit) == depth
 
 
 @pytest.mark.parametrize(
@@ -1086,5 +1088,5 @@ def test_the_first_read_takes_the_next_stem_while_the_rarer_cannot_fill_the_resu
     fewer entries hold them than the result wants: the next round would read the next
     stem anyway (figures from the bench's 100k member)."""
     corpus = CorpusStats(100_000, 1_000_000, 0, frequencies)
-    query = recall_store._Query.of(frequencies, corpus, bm25, {})
-    assert recall_store._essential_count(query, corpus, wanted) == count
+    query = bounds.Query.of(frequencies, corpus, bm25, {})
+    assert bounds.essential_count(query, corpus, wanted) == count

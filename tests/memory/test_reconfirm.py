@@ -14,8 +14,8 @@ from hierarchy.models import ReconfirmRequest
 from iris_site.models import AuditEvent
 from memory.forgetting.erasure import FORGOTTEN_BODY, memory_erasure_residue
 from memory.models import MemoryEntry, MemoryNotice
-from memory.policy import confidence_for_origin
 from memory.policy.freshness import freshness, staleness
+from memory.policy.storage import confidence_for_origin
 from tests.conftest import bearer_client
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
 

@@ -20,7 +20,7 @@ from memory.access.gate import (
     kind_reason,
 )
 from memory.enums import ScopeKind, ScopeMode
-from memory.policy import (
+from memory.policy.scopes import (
     KIND_BLUEPRINTS,
     KNOWN_CONSUMERS,
     SCOPE_BLUEPRINTS,
