@@ -254,6 +254,22 @@ def is_finished(status: str) -> bool:
     return status in FINISHED_STATUSES
 
 
+# Steps an operator's retry of a failed delete runs again (all idempotent).
+RERUN_ON_RETRY = ("erase-entries", "erase-member-stores", "purge-consent-ledger")
+
+
+def retry_progress(progress: dict) -> dict:
+    """The progress a retried request resumes from: purges run again."""
+    again = dict(progress)
+    again["done"] = [s for s in progress.get("done", []) if s not in RERUN_ON_RETRY]
+    again["cursors"] = {
+        k: v for k, v in progress.get("cursors", {}).items() if k not in RERUN_ON_RETRY
+    }
+    again["attempts"] = 0
+    again.pop("run", None)
+    return again
+
+
 # --- The audit trail -------------------------------------------------------------------
 
 

@@ -81,7 +81,7 @@ from memory.forgetting.dsar import (
     memory_store_counts,
 )
 from memory.forgetting.erasure import memory_erase, memory_erasure_residue, memory_erasure_texts
-from memory.services import memory_purge_entries
+from memory.forgetting.services import memory_purge_entries
 
 logger = logging.getLogger(__name__)
 
@@ -90,24 +90,10 @@ PURGE_REASON = "dsar-delete"
 BATCH = 500
 # Runs of one request that made no progress before it is failed for an operator.
 MAX_ATTEMPTS = 3
-# Steps an operator's retry of a failed delete runs again (all idempotent).
-RERUN_ON_RETRY = ("erase-entries", "erase-member-stores", "purge-consent-ledger")
 
 
 class _Stop(Exception):
     """The request is no longer in progress (cancelled, finished): leave it alone."""
-
-
-def retry_progress(progress: dict) -> dict:
-    """The progress a retried request resumes from: purges run again."""
-    again = dict(progress)
-    again["done"] = [s for s in progress.get("done", []) if s not in RERUN_ON_RETRY]
-    again["cursors"] = {
-        k: v for k, v in progress.get("cursors", {}).items() if k not in RERUN_ON_RETRY
-    }
-    again["attempts"] = 0
-    again.pop("run", None)
-    return again
 
 
 def _lock(request_id) -> DataRightsRequest:
@@ -658,5 +644,4 @@ __all__ = [
     "datarights_remove_expired_downloads",
     "datarights_run_due",
     "forget_residue",
-    "retry_progress",
 ]

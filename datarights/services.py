@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pydantic
+from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
@@ -44,6 +45,7 @@ from datarights.policy import (
     generate_code,
     latest_extension,
     operator_reason_problem,
+    retry_progress,
     verify_by,
 )
 from datarights.selectors import datarights_active_code
@@ -73,12 +75,24 @@ def _lock(request_id) -> DataRightsRequest:
     return DataRightsRequest.objects.select_for_update().get(pk=request_id)
 
 
+# The job that processes a verified request (`datarights.tasks.process_data_rights_request`),
+# registered by `DatarightsConfig.ready()`: the task runs `datarights.processing`, which
+# moves requests through this module, so this module does not import the task.
+_processing_job = None
+
+
+def processing_job_register(job) -> None:
+    """`job.enqueue(request_id)` queues the processing of one request."""
+    global _processing_job
+    _processing_job = job
+
+
 def _enqueue(request: DataRightsRequest) -> None:
     # Inside the caller's transaction: with the database task backend the job row
     # commits (or rolls back) together with the state change.
-    from datarights.tasks import process_data_rights_request
-
-    process_data_rights_request.enqueue(str(request.pk))
+    if _processing_job is None:
+        raise ImproperlyConfigured("No data-rights processing job is registered.")
+    _processing_job.enqueue(str(request.pk))
 
 
 def _refusal(exc: TransitionRefused) -> Conflict:
@@ -560,8 +574,6 @@ def datarights_operator_transition(
             code="reason-required",
         )
     if to == RequestStatus.IN_PROGRESS:
-        from datarights.processing import retry_progress
-
         return datarights_request_transition(
             request=locked, to=to, actor=actor, now=now, progress=retry_progress(locked.progress)
         )
