@@ -25,7 +25,7 @@ from iris_site.models import TenantMembership
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, MemoryNotice
 from memory.policy.freshness import INFERRED_ORIGINS, staleness
-from memory.services import memory_reconfirm_ask
+from memory.reconfirm import memory_reconfirm_ask
 
 POLICY_ID = "iris.hierarchy.freshness.v1"
 

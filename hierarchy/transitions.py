@@ -121,10 +121,11 @@ TRANSITIONS: tuple[Transition, ...] = (
                "hierarchy.stm.stm_expire_due", A.HIERARCHY_STM_ANONYMIZED,
                "content erased, metadata kept"),
     Transition("D3", "ltm-archive", D, LTM, LTM, "archive",
-               "memory.services.memory_tombstone", A.MEMORY_ENTRY_TOMBSTONED,
+               "memory.forgetting.services.memory_tombstone", A.MEMORY_ENTRY_TOMBSTONED,
                "tombstone until purge"),
     Transition("D4", "ltm-anonymize", D, LTM, LTM, "anonymize",
-               "memory.services.memory_purge_entries", A.MEMORY_ENTRIES_PURGED, "ids only"),
+               "memory.forgetting.services.memory_purge_entries", A.MEMORY_ENTRIES_PURGED,
+               "ids only"),
     # Episodic events are never deleted: listed so the matrix is complete, never performed.
     Transition("D5", "episodic-never", D, E, E, "delete", None, None, "append-only"),
 )  # fmt: skip

@@ -5,8 +5,8 @@ from django.dispatch import receiver
 from consent.signals import consent_ended
 from iris_site.idempotency import idempotency_records_erase, idempotency_records_residue
 from iris_site.models import IdempotencyRecord
+from memory.forgetting.services import memory_consent_cascade
 from memory.forgetting.stores import ContentStore, Erasure, content_store_register
-from memory.services import memory_consent_cascade
 from memory.signals import member_content_clear
 
 

@@ -1,5 +1,6 @@
 """The revision layer every writer of an entry shares: a snapshot of the entry as a new
-immutable revision, the head moved to it, its audit event, its entities re-derived.
+immutable revision, the head moved to it, its audit event, its entities re-derived; and
+the row lock every writer takes on an entry before it changes it.
 
 The write path (`memory.services`) and the erasure service (`memory.forgetting.erasure`)
 both append revisions here, so neither imports the other for it.
@@ -10,7 +11,9 @@ from datetime import datetime
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, actor_token, audit_event_append, iso
+from iris_site.errors import Conflict
 from memory.entities.derive import entry_entities_sync
+from memory.enums import Lifecycle
 from memory.models import (
     MemoryEntry,
     MemoryRevision,
@@ -118,3 +121,18 @@ def revision_append(
     entry.save()
     entry_audit(action, entry=entry, actor=actor, revision_number=revision.number)
     entry_entities_sync(entry=entry, actor=actor, now=now)
+
+
+def entry_lock(entry: MemoryEntry) -> MemoryEntry:
+    """Re-read the entry under a row lock so concurrent edits queue, never interleave."""
+    # The head revision is read after the lock, never joined into the locking query: on
+    # PostgreSQL a waiter re-checks only the locked row and would keep the joined (old)
+    # revision, linking its new revision to the wrong predecessor.
+    locked = MemoryEntry.objects.select_for_update().get(pk=entry.pk)
+    refuse_tombstoned(locked)
+    return locked
+
+
+def refuse_tombstoned(entry: MemoryEntry) -> None:
+    if entry.lifecycle == Lifecycle.TOMBSTONED:
+        raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")

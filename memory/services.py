@@ -3,14 +3,13 @@
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 
-from consent.enums import BaseConsentType, CaptureMethod, category_consent_type
+from consent.enums import CaptureMethod, category_consent_type
 from consent.selectors import consent_active, consent_latest_event, opt_outs_active
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
@@ -24,7 +23,6 @@ from memory.access.origins import evaluate_origin, quoted_share
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.controls import surface_pause_check
 from memory.entities.derive import person_introduce
-from memory.entities.services import person_forget
 from memory.enums import (
     ConflictOutcome,
     ConsentSource,
@@ -37,11 +35,8 @@ from memory.enums import (
     is_sensitive_category,
 )
 from memory.forgetting import fingerprints
-from memory.forgetting.dsar import memory_turns_purge
-from memory.forgetting.erasure import memory_erase
 from memory.models import (
     ConversationTurn,
-    MemoryClearRequest,
     MemoryEntry,
     MemoryNotice,
     OffTheRecordSession,
@@ -51,36 +46,19 @@ from memory.policy import conflicts, handles, scopes, storage
 from memory.recall.context import context_anchors_record, entry_term_stats, with_body
 from memory.recall.rankers import analyze
 from memory.recall.store import corpus_stats_apply, entry_terms_index
-from memory.revisions import POLICY_ID, revision_append
+from memory.reconfirm import reconfirm_settle
+from memory.revisions import POLICY_ID, entry_lock, refuse_tombstoned, revision_append
 from memory.selectors import (
     SCOPE_COLUMNS,
     ensure_no_pending_clear,
     memory_cited_turns,
     memory_conflicting_entries,
     memory_off_the_record,
-    memory_pending_clear,
     memory_session_occurrences,
 )
-from memory.signals import member_content_clear, reconfirm_settled
 
 PROVENANCE_TURN_NOT_FOUND = "provenance-turn-not-found"
 SESSION_REQUIRED = "session-required"
-FULL_CLEAR_GRACE = timedelta(days=7)
-
-
-def _lock(entry: MemoryEntry) -> MemoryEntry:
-    """Re-read the entry under a row lock so concurrent edits queue, never interleave."""
-    # The head revision is read after the lock, never joined into the locking query: on
-    # PostgreSQL a waiter re-checks only the locked row and would keep the joined (old)
-    # revision, linking its new revision to the wrong predecessor.
-    locked = MemoryEntry.objects.select_for_update().get(pk=entry.pk)
-    _refuse_tombstoned(locked)
-    return locked
-
-
-def _refuse_tombstoned(entry: MemoryEntry) -> None:
-    if entry.lifecycle == Lifecycle.TOMBSTONED:
-        raise Conflict("This memory was forgotten; it can no longer change.", code="tombstoned")
 
 
 def _consent_entries(member_id, category: str, active_types: frozenset[str]) -> list[dict]:
@@ -523,13 +501,13 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
     if notice.proposed_entry_id is None:
         raise Conflict("This notice has no proposal to accept or decline.", code="no-proposal")
     now = timezone.now()
-    proposal = _lock(notice.proposed_entry)
+    proposal = entry_lock(notice.proposed_entry)
     if accept:
         proposal.lifecycle = Lifecycle.ACTIVE
         proposal.origin = Origin.USER_CONFIRMED
         proposal.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
         revision_append(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
-        existing = _lock(notice.entry)
+        existing = entry_lock(notice.entry)
         existing.lifecycle = Lifecycle.SUPERSEDED
         revision_append(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     else:
@@ -562,7 +540,7 @@ def _require_head(entry: MemoryEntry, revision_id: uuid.UUID | None) -> None:
     the entry's head. The error names the current version in `fields`, `current_entry_id`
     and `current_revision_id`: the entry itself for a stale revision, else the live entry
     holding the same fact now (none when nothing does)."""
-    _refuse_tombstoned(entry)
+    refuse_tombstoned(entry)
     if entry.lifecycle in EDITABLE_LIFECYCLES:
         if revision_id is None or str(revision_id) == str(entry.revision_id):
             return
@@ -627,7 +605,7 @@ def memory_edit(
     stays as it is. Nothing is edited while a full clear is pending."""
     member_lock(member_id=entry.member_id)
     ensure_no_pending_clear(member_id=entry.member_id)
-    entry = _lock(entry)
+    entry = entry_lock(entry)
     _require_head(entry, revision_id)
     now = timezone.now()
     category = category or entry.category
@@ -664,14 +642,14 @@ def memory_edit(
     for other in _conflicts_with(entry).exclude(pk=entry.pk).select_for_update():
         other.lifecycle = Lifecycle.SUPERSEDED
         revision_append(other, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
-    _reconfirm_settle(entry, state=MemoryNotice.State.EDITED, actor=actor, now=now)
+    reconfirm_settle(entry, state=MemoryNotice.State.EDITED, actor=actor, now=now)
     return entry
 
 
 @transaction.atomic
 def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     """The member confirms an inference: model-inferred → user-confirmed."""
-    entry = _lock(entry)
+    entry = entry_lock(entry)
     if entry.origin not in (Origin.MODEL_INFERRED, Origin.SUMMARIZED_FROM_SESSION):
         raise Conflict("Only an inference can be confirmed.", code="not-an-inference")
     if entry.lifecycle == Lifecycle.DRAFT:
@@ -680,109 +658,15 @@ def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     entry.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
     now = timezone.now()
     revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
-    _reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
+    reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
     return entry
-
-
-# --- Re-confirmation ("Is this still true?") ------------------------------------------------
-
-# What a re-confirmation may be asked about, and confirmed: an inference the member never
-# confirmed (a model's, or an operator copilot's note about them).
-RECONFIRMABLE_ORIGINS = frozenset({Origin.MODEL_INFERRED, Origin.OPERATOR_COPILOT})
-
-
-class ReconfirmAnswer:
-    CONFIRM = "confirm"
-    FORGET = "forget"
-    CHOICES = (CONFIRM, FORGET)
-
-
-def _reconfirm_settle(entry: MemoryEntry, *, state: str, actor: Actor, now: datetime) -> None:
-    """Close the entry's open re-confirmation notice (if any), tell the layer above that
-    queued it, and audit (ids only)."""
-    updated = MemoryNotice.objects.filter(
-        entry_id=entry.pk, kind=MemoryNotice.Kind.RECONFIRM, state=MemoryNotice.State.OPEN
-    ).update(state=state, answered_at=now)
-    if not updated:
-        return
-    reconfirm_settled.send(
-        sender=MemoryNotice, member_id=entry.member_id, entry_id=entry.pk, answer=state
-    )
-    audit_event_append(
-        action=AuditAction.MEMORY_RECONFIRM_ANSWERED,
-        policy_id=POLICY_ID,
-        actor=actor,
-        target_member_id=entry.member_id,
-        target_tenant_id=entry.tenant_id,
-        payload={"entry_id": str(entry.pk), "answer": state},
-        occurred_at=now,
-    )
-
-
-def memory_reconfirm_ask(
-    *, member_id, entry_id, now: datetime | None = None
-) -> MemoryNotice | None:
-    """Ask the member "Is this still true?" about an active inference: one open notice per
-    entry (idempotent: the open one is returned). None when the entry is gone, no longer
-    active, or no longer an inference."""
-    entry = MemoryEntry.objects.filter(
-        pk=entry_id,
-        member_id=member_id,
-        lifecycle=Lifecycle.ACTIVE,
-        origin__in=sorted(RECONFIRMABLE_ORIGINS),
-    ).first()
-    if entry is None:
-        return None
-    kind, open_ = MemoryNotice.Kind.RECONFIRM, MemoryNotice.State.OPEN
-    existing = MemoryNotice.objects.filter(entry=entry, kind=kind, state=open_).first()
-    if existing is not None:
-        return existing
-    try:
-        with transaction.atomic():
-            return MemoryNotice.objects.create(
-                member_id=member_id, kind=kind, entry=entry, created_at=now or timezone.now()
-            )
-    except IntegrityError:  # a concurrent ask created it first
-        return MemoryNotice.objects.get(entry=entry, kind=kind, state=open_)
-
-
-@transaction.atomic
-def memory_reconfirm_answer(*, notice: MemoryNotice, answer: str, actor: Actor) -> MemoryNotice:
-    """The member answers "Is this still true?": `confirm` makes the inference their
-    confirmed word (origin user-confirmed, its confidence, freshness reset by the new
-    revision); `forget` forgets it through the erasure service (which removes the notice:
-    the returned notice is the answered one, not stored). Edit goes through `memory_edit`,
-    which settles the notice too. A notice is answered once (409 `notice-answered`)."""
-    if answer not in ReconfirmAnswer.CHOICES:
-        raise InvalidInput(fields={"answer": [f"One of: {', '.join(ReconfirmAnswer.CHOICES)}."]})
-    member_lock(member_id=notice.member_id)
-    notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
-    if notice.kind != MemoryNotice.Kind.RECONFIRM:
-        raise Conflict("This question is not a re-confirmation.", code="not-a-reconfirm")
-    if notice.state != MemoryNotice.State.OPEN:
-        raise Conflict("This question was already answered.", code="notice-answered")
-    entry = _lock(notice.entry)
-    now = timezone.now()
-    if answer == ReconfirmAnswer.CONFIRM:
-        if entry.origin in RECONFIRMABLE_ORIGINS:
-            entry.origin = Origin.USER_CONFIRMED
-            entry.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
-            revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
-        _reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
-        notice.refresh_from_db()
-        return notice
-    _reconfirm_settle(entry, state=MemoryNotice.State.FORGOTTEN, actor=actor, now=now)
-    entry_forget(entry, actor=actor, now=now, reason=FORGET_REASON, fingerprint=True)
-    notice.state, notice.answered_at = MemoryNotice.State.FORGOTTEN, now
-    notice.entry = MemoryEntry.objects.get(pk=entry.pk)
-    return notice
 
 
 @transaction.atomic
 def memory_pause(
     *, entry: MemoryEntry, actor: Actor, ends_at: datetime | None = None
 ) -> MemoryEntry:
-    entry = _lock(entry)
+    entry = entry_lock(entry)
     now = timezone.now()
     if entry.lifecycle != Lifecycle.ACTIVE:
         raise Conflict("Only an active memory can be paused.", code="not-active")
@@ -799,7 +683,7 @@ def memory_pause(
 
 @transaction.atomic
 def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
-    entry = _lock(entry)
+    entry = entry_lock(entry)
     if entry.lifecycle != Lifecycle.PAUSED:
         raise Conflict("Only a paused memory can be resumed.", code="not-paused")
     entry.lifecycle = Lifecycle.ACTIVE
@@ -834,7 +718,7 @@ def memory_pause_expire_due(*, now: datetime | None = None, member_id=None) -> i
 @transaction.atomic
 def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEntry:
     """Move a memory between scopes within the per-scope rules."""
-    entry = _lock(entry)
+    entry = entry_lock(entry)
     decision = scopes.evaluate_scope_change(entry.scope_kind, scope.kind)
     if not decision.allowed:
         raise PolicyRefusal(decision.explanation, code=decision.reason)
@@ -848,255 +732,6 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
     _apply_scope(entry, scope)
     revision_append(entry, action=EntryAuditAction.SCOPE_CHANGED, actor=actor, now=timezone.now())
     return entry
-
-
-# Why the erasure runs, as its audit and its stores' audit events name it.
-FORGET_REASON = "forget"
-RETENTION_REASON = "retention"
-
-
-def entry_forget(
-    entry: MemoryEntry,
-    *,
-    actor: Actor,
-    now: datetime,
-    reason: str = RETENTION_REASON,
-    fingerprint: bool = False,
-) -> None:
-    """Forget one entry through the erasure service: tombstoned, its text erased from
-    every content store in the caller's transaction."""
-    memory_erase(
-        member_id=entry.member_id,
-        entry_ids=[entry.pk],
-        actor=actor,
-        reason=reason,
-        fingerprint=fingerprint,
-        now=now,
-    )
-
-
-@transaction.atomic
-def memory_tombstone(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
-    """The member forgets one memory: its text is erased everywhere now, a fingerprint
-    keeps it from coming back by itself, and the tombstone keeps ids and times only."""
-    # The member lock before the row lock, in the order `memory_remember` takes them.
-    member_lock(member_id=entry.member_id)
-    entry = _lock(entry)
-    entry_forget(entry, actor=actor, now=timezone.now(), reason=FORGET_REASON, fingerprint=True)
-    entry.refresh_from_db()
-    return entry
-
-
-def entries_forget(
-    entries, *, actor: Actor, reason: str = FORGET_REASON, fingerprint: bool = False
-) -> list[uuid.UUID]:
-    """Forget these entries (one erasure per member); returns the ids tombstoned now.
-    A tombstone that still holds text (forgotten before erasure was immediate) is
-    erased too."""
-    due: dict = {}
-    for member_id, pk in (
-        entries.filter(~Q(lifecycle=Lifecycle.TOMBSTONED) | Q(erased_digest=""))
-        .order_by("pk")
-        .values_list("member_id", "pk")
-    ):
-        due.setdefault(member_id, []).append(pk)
-    ids: list[uuid.UUID] = []
-    for member_id, entry_ids in due.items():
-        ids += memory_erase(
-            member_id=member_id,
-            entry_ids=entry_ids,
-            actor=actor,
-            reason=reason,
-            fingerprint=fingerprint,
-        ).tombstoned_ids
-    return ids
-
-
-@transaction.atomic
-def memory_forget_category(*, member: User, category: str, actor: Actor) -> list[uuid.UUID]:
-    """Forget every memory of one category, and summaries derived from them."""
-    entries = MemoryEntry.objects.filter(member=member, category=category)
-    ids = entries_forget(entries, actor=actor, fingerprint=True)
-    ids += derived_summaries_forget(
-        member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
-    )
-    audit_event_append(
-        action=AuditAction.MEMORY_CATEGORY_FORGOTTEN,
-        policy_id=POLICY_ID,
-        actor=actor,
-        target_member_id=member.pk,
-        payload={"category": category, "tombstoned_count": len(ids)},
-    )
-    return ids
-
-
-def derived_summaries_forget(
-    *, member_id, source_ids, actor: Actor, fingerprint: bool = False
-) -> list[uuid.UUID]:
-    """Summaries whose provenance names any of these entries go with them."""
-    if not source_ids:
-        return []
-    refs = {str(i) for i in source_ids}
-    derived = [
-        e.pk
-        for e in MemoryEntry.objects.filter(
-            member_id=member_id, origin=Origin.SUMMARIZED_FROM_SESSION
-        ).exclude(lifecycle=Lifecycle.TOMBSTONED)
-        if any(link.get("ref") in refs for link in e.provenance_chain)
-    ]
-    return entries_forget(
-        MemoryEntry.objects.filter(pk__in=derived), actor=actor, fingerprint=fingerprint
-    )
-
-
-def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
-    """Forget every mention of a person (`memory.entities.services.person_forget`)."""
-    return person_forget(member=member, actor_handle=actor_handle, actor=actor)
-
-
-CLEAR_REASON = "full-clear"
-
-
-@transaction.atomic
-def memory_clear_request(*, member: User, actor: Actor, grace: timedelta = FULL_CLEAR_GRACE):
-    """Full clear, step one. From this commit nothing of the member's is recalled or
-    served (the read gate withholds everything but continuation tokens on a pending
-    clear, and this event moves the bundle generation on in every process) and nothing
-    new is stored: every write path refuses with 409 `clear-pending`
-    (`ensure_no_pending_clear`, under the member lock taken here too). Short-term memory
-    is erased now. Long-term memory and the turn log are only hidden, unchanged: a cancel
-    within `grace` brings back exactly what was there; after it, `memory_clear_purge_due`
-    erases everything the member then has."""
-    member_lock(member_id=member.pk)
-    if memory_pending_clear(member_id=member.pk) is not None:
-        raise Conflict("A full clear is already pending.", code="clear-pending")
-    now = timezone.now()
-    ids = list(
-        MemoryEntry.objects.filter(member=member)
-        .exclude(lifecycle=Lifecycle.TOMBSTONED)
-        .values_list("pk", flat=True)
-    )
-    request = MemoryClearRequest.objects.create(
-        member=member,
-        entry_ids=[str(i) for i in ids],
-        requested_at=now,
-        purge_after=now + grace,
-    )
-    audit_event_append(
-        action=AuditAction.MEMORY_CLEAR_REQUESTED,
-        policy_id=POLICY_ID,
-        actor=actor,
-        severity=Severity.WARNING,
-        target_member_id=member.pk,
-        payload={"clear_id": str(request.pk), "entry_count": len(ids)},
-    )
-    member_content_clear.send(sender=MemoryClearRequest, member_id=member.pk, reason=CLEAR_REASON)
-    return request
-
-
-@transaction.atomic
-def memory_clear_cancel(*, member: User, actor: Actor) -> MemoryClearRequest:
-    """Cancel a pending full clear within its grace window: what was hidden is back as it
-    was (nothing was changed, only hidden); the short-term memory erased at the request
-    is not. Re-read under the row lock, so a cancel never overwrites a purge."""
-    pending = memory_pending_clear(member_id=member.pk)
-    request = (
-        MemoryClearRequest.objects.select_for_update()
-        .filter(pk=pending.pk, state=MemoryClearRequest.State.PENDING)
-        .first()
-        if pending is not None
-        else None
-    )
-    if request is None:
-        raise Conflict("No full clear is pending.", code="no-clear-pending")
-    request.state = MemoryClearRequest.State.CANCELLED
-    request.finished_at = timezone.now()
-    request.save(update_fields=["state", "finished_at"])
-    audit_event_append(
-        action=AuditAction.MEMORY_CLEAR_CANCELLED,
-        policy_id=POLICY_ID,
-        actor=actor,
-        target_member_id=member.pk,
-        payload={"clear_id": str(request.pk)},
-    )
-    return request
-
-
-def memory_purge_entries(*, member_id, entry_ids, reason: str) -> int:
-    """Erase entries, every revision of them and everything derived from them for good,
-    through the erasure service; the audit keeps only ids. Callers: the full clear's purge
-    and the data-rights delete."""
-    report = memory_erase(
-        member_id=member_id,
-        entry_ids=entry_ids,
-        actor=Actor.system(reason),
-        reason=reason,
-        purge=True,
-    )
-    return len(report.entry_ids)
-
-
-def memory_tombstone_purge_due(*, now: datetime | None = None) -> int:
-    """Erase the text of tombstones that still hold it: entries forgotten before a forget
-    erased the text at once. Idempotent; a no-op once every tombstone is erased."""
-    legacy = MemoryEntry.objects.filter(lifecycle=Lifecycle.TOMBSTONED, erased_digest="")
-    if now is not None:
-        legacy = legacy.filter(updated_at__lte=now)
-    count = legacy.count()
-    entries_forget(legacy, actor=Actor.system("tombstone-purge"), reason="tombstone-purge")
-    return count
-
-
-def _clear_purge(request: MemoryClearRequest) -> dict[str, int]:
-    """Erase everything the member has now, not only what was there at the request,
-    through the erasure service: every entry and revision whatever its lifecycle, what
-    every content store holds of them, and (`everything`) short-term memory; then the
-    rest of the turn log, which no entry cites."""
-    member_id = request.member_id
-    turns = ConversationTurn.objects.filter(member_id=member_id)
-    turn_count = turns.count()
-    report = memory_erase(
-        member_id=member_id,
-        entry_ids=MemoryEntry.objects.filter(member_id=member_id).values_list("pk", flat=True),
-        actor=Actor.system(CLEAR_REASON),
-        reason=CLEAR_REASON,
-        purge=True,
-        everything=True,
-    )
-    memory_turns_purge(
-        member_id=member_id, turn_ids=turns.values_list("pk", flat=True), reason=CLEAR_REASON
-    )
-    return {"purged_entry_count": len(report.entry_ids), "purged_turn_count": turn_count}
-
-
-def memory_clear_purge_due(*, now: datetime | None = None) -> int:
-    """Purge every full clear whose grace window has passed (`_clear_purge`), each in one
-    transaction under the member lock, so no write lands between the erasure and the
-    clear's end. Idempotent. Returns how many entries were erased."""
-    now = now or timezone.now()
-    purged = 0
-    for request in MemoryClearRequest.objects.filter(
-        state=MemoryClearRequest.State.PENDING, purge_after__lte=now
-    ):
-        with transaction.atomic():
-            locked = MemoryClearRequest.objects.select_for_update().get(pk=request.pk)
-            if locked.state != MemoryClearRequest.State.PENDING:
-                continue
-            member_lock(member_id=locked.member_id)
-            counts = _clear_purge(locked)
-            locked.state = MemoryClearRequest.State.PURGED
-            locked.finished_at = now
-            locked.save(update_fields=["state", "finished_at"])
-            audit_event_append(
-                action=AuditAction.MEMORY_CLEAR_PURGED,
-                policy_id=POLICY_ID,
-                actor=Actor.system(CLEAR_REASON),
-                severity=Severity.WARNING,
-                target_member_id=locked.member_id,
-                payload={"clear_id": str(locked.pk), **counts},
-            )
-            purged += counts["purged_entry_count"]
-    return purged
 
 
 @transaction.atomic
@@ -1117,48 +752,6 @@ def memory_off_the_record_set(
         payload={"active": active, "session_scoped": bool(session_id)},
     )
     return state
-
-
-@transaction.atomic
-def memory_forget_sensitive_interactions(*, member: User, actor: Actor) -> list[uuid.UUID]:
-    """Forget every memory of a sensitive interaction with someone (whatever its
-    category), and summaries derived from them: what `multi-actor-sensitive` covered."""
-    entries = MemoryEntry.objects.filter(member=member, sensitive_interaction=True)
-    ids = entries_forget(entries, actor=actor, fingerprint=True)
-    ids += derived_summaries_forget(
-        member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
-    )
-    audit_event_append(
-        action=AuditAction.MEMORY_SENSITIVE_INTERACTIONS_FORGOTTEN,
-        policy_id=POLICY_ID,
-        actor=actor,
-        target_member_id=member.pk,
-        payload={"tombstoned_count": len(ids)},
-    )
-    return ids
-
-
-@transaction.atomic
-def memory_consent_cascade(*, member_id, consent_type: str) -> list[uuid.UUID]:
-    """A withdrawn or expired `category:<c>` consent forgets that category's memory; a
-    withdrawn `multi-actor-sensitive` forgets every sensitive interaction with someone.
-
-    Under the member lock `memory_remember` reads consent and writes under, so a write
-    racing the withdrawal is either refused or committed before this looks, and forgotten.
-    """
-    actor = Actor.system("consent-cascade")
-    if consent_type == BaseConsentType.MULTI_ACTOR_SENSITIVE:
-        member_lock(member_id=member_id)
-        return memory_forget_sensitive_interactions(
-            member=User.objects.get(pk=member_id), actor=actor
-        )
-    category = consent_type.removeprefix("category:")
-    if category == consent_type or not is_sensitive_category(category):
-        return []
-    member_lock(member_id=member_id)
-    return memory_forget_category(
-        member=User.objects.get(pk=member_id), category=category, actor=actor
-    )
 
 
 @transaction.atomic

@@ -1,10 +1,11 @@
 """Forget several memories at once ("Forget selected"): all of them or none.
 
-Each entry goes through the per-entry forget (`memory.services.memory_tombstone`: its text
-erased from every store now, a fingerprint keeps it from coming back by itself), all in
-one transaction. An id that is not one of the member's listed memories (another member's,
-already forgotten, held for a pending deletion, or anything while a full clear waits)
-refuses the whole request with 404 before anything is forgotten.
+Each entry goes through the per-entry forget
+(`memory.forgetting.services.memory_tombstone`: its text erased from every store now, a
+fingerprint keeps it from coming back by itself), all in one transaction. An id that is
+not one of the member's listed memories (another member's, already forgotten, held for a
+pending deletion, or anything while a full clear waits) refuses the whole request with 404
+before anything is forgotten.
 """
 
 import uuid
@@ -18,9 +19,9 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.models import User
+from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryEntry
 from memory.selectors import memory_entry_list
-from memory.services import memory_tombstone
 
 POLICY_ID = "iris.memory.forget_selected.v1"
 MAX_SELECTED = 200

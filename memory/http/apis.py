@@ -41,6 +41,13 @@ from memory.controls import member_memory_settings_get
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
 from memory.forgetting.selected import MAX_SELECTED, memory_forget_selected
+from memory.forgetting.services import (
+    memory_clear_cancel,
+    memory_clear_request,
+    memory_forget_actor,
+    memory_forget_category,
+    memory_tombstone,
+)
 from memory.http.replays import (
     kept_entry_visible,
     member_remember_replay,
@@ -66,6 +73,7 @@ from memory.http.serializers import (
 )
 from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
 from memory.policy.handles import ACTOR_HANDLE_PATTERN
+from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.selectors import (
     entry_contract,
     memory_entry_get,
@@ -78,23 +86,16 @@ from memory.selectors import (
     principal_capabilities,
 )
 from memory.services import (
-    ReconfirmAnswer,
     RememberResult,
     memory_change_scope,
-    memory_clear_cancel,
-    memory_clear_request,
     memory_confirm,
     memory_edit,
     memory_edit_preview,
-    memory_forget_actor,
-    memory_forget_category,
     memory_notice_answer,
     memory_off_the_record_set,
     memory_pause,
-    memory_reconfirm_answer,
     memory_remember,
     memory_resume,
-    memory_tombstone,
 )
 from memory.sweeps.auto_forget import member_memory_settings_set
 from memory.turns import conversation_turn_append

@@ -38,6 +38,12 @@ from memory.controls import (
 )
 from memory.enums import ScopeKind, is_sensitive_category
 from memory.forgetting.selected import memory_forget_selected, memory_forget_selection
+from memory.forgetting.services import (
+    memory_clear_cancel,
+    memory_clear_request,
+    memory_forget_category,
+    memory_tombstone,
+)
 from memory.http.forms import (
     EntryEditForm,
     EntryFilterForm,
@@ -57,6 +63,7 @@ from memory.labels import (
 )
 from memory.models import MemoryNotice
 from memory.policy.scopes import evaluate_scope_change
+from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.scopes import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
     memory_entry_get,
@@ -71,19 +78,13 @@ from memory.selectors import (
     suppression_of,
 )
 from memory.services import (
-    ReconfirmAnswer,
     memory_change_scope,
-    memory_clear_cancel,
-    memory_clear_request,
     memory_edit,
     memory_edit_preview,
-    memory_forget_category,
     memory_notice_answer,
     memory_off_the_record_set,
     memory_pause,
-    memory_reconfirm_answer,
     memory_resume,
-    memory_tombstone,
 )
 from memory.sweeps.auto_forget import member_memory_settings_set
 

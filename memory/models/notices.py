@@ -61,7 +61,7 @@ class MemoryNotice(models.Model):
 class MemoryClearRequest(models.Model):
     """A full clear: while pending, the member's memory is hidden (never recalled or
     served) but unchanged, and nothing new is stored; it is purged after the grace window
-    unless the member cancels within it (`memory.services.memory_clear_request`)."""
+    unless the member cancels within it (`memory.forgetting.services.memory_clear_request`)."""
 
     class State(models.TextChoices):
         PENDING = "pending"  # hidden, waiting out the grace window

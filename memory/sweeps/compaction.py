@@ -32,14 +32,12 @@ from memory.enums import (
     ScopeKind,
 )
 from memory.forgetting.fingerprints import forgotten_texts_flag
+from memory.forgetting.services import entry_forget
 from memory.models import ConversationTurn, MemoryEntry
 from memory.policy.retention import retention_envelope_for_kind
 from memory.recall.rankers import analyze
 from memory.selectors import memory_off_the_record, scope_of
-from memory.services import (
-    entry_forget,
-    memory_remember,
-)
+from memory.services import memory_remember
 from memory.sweeps.base import POLICY_ID, RETENTION_ACTOR
 
 SUMMARY_SENTENCES = 8

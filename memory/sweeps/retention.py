@@ -57,14 +57,14 @@ from memory.enums import (
     ScopeKind,
 )
 from memory.forgetting.erasure import memory_erase
-from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship
-from memory.policy.retention import retention_envelope_for_kind
-from memory.services import (
+from memory.forgetting.services import (
     derived_summaries_forget,
     entries_forget,
     entry_forget,
     memory_consent_cascade,
 )
+from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship
+from memory.policy.retention import retention_envelope_for_kind
 from memory.sweeps.auto_forget import member_auto_forget
 from memory.sweeps.base import MULTI_ACTOR_SENSITIVE, POLICY_ID, RETENTION_ACTOR, kinds_with
 from memory.sweeps.compaction import (

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from datarights.models import DataRightsRequest
 from datarights.processing import datarights_process
 from iris_site.audit.events import Actor
-from memory.services import memory_tombstone
+from memory.forgetting.services import memory_tombstone
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_csp import Watch, sign_in
 from tests.inspection.factories import granted

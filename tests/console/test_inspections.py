@@ -19,8 +19,8 @@ from inspection.selectors import inspection_member_find
 from inspection.services import ACTION_READ, ACTION_READ_REFUSED
 from iris_site.enums import OperatorRole
 from iris_site.models import AuditEvent
+from memory.forgetting.services import memory_purge_entries
 from memory.models import MemoryEntry
-from memory.services import memory_purge_entries
 from tests.inspection.factories import (
     JUSTIFICATION,
     approver_for,

@@ -14,8 +14,8 @@ from django.test import Client
 from datarights.crypto import decrypt_lines
 from datarights.export import artifact_path
 from iris_site.audit.events import Actor
+from memory.forgetting.services import memory_tombstone
 from memory.labels import scope_label
-from memory.services import memory_tombstone
 from tests.datarights.factories import consenting_member, process, remember, submit
 from tests.inspection.factories import granted
 from tests.iris_site.factories import OperatorFactory

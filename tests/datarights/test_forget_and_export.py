@@ -14,7 +14,7 @@ from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor, iso
 from memory.enums import ScopeKind
-from memory.services import memory_tombstone
+from memory.forgetting.services import memory_tombstone
 from tests.consent.factories import record
 from tests.datarights.factories import EXPORT, process, submit
 from tests.memory.factories import consenting_member, remember

@@ -27,11 +27,12 @@ from iris_site.enums import Consumer
 from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
 from memory.forgetting import erasure
+from memory.forgetting.services import memory_tombstone
 from memory.forgetting.stores import ContentStore, content_store_register, content_store_unregister
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord
 from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import memory_entry_list
-from memory.services import memory_edit, memory_tombstone
+from memory.services import memory_edit
 from memory.turns import conversation_turn_append
 from tests.consent.factories import opt
 from tests.datarights.factories import (

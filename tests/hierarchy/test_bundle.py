@@ -1,6 +1,6 @@
 """The context bundle: STM + LTM recall + episodic events, each tier through the read gate
 for the calling client's capabilities; the 30-second cache, its key and its
-invalidation; the count-only `memory.bundle.resolved` audit on every resolve."""
+invalidation; the count-only `hierarchy.bundle.resolved` audit on every resolve."""
 
 import json
 import uuid
@@ -26,17 +26,10 @@ from iris_site.errors import NotPermitted
 from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
 from memory.forgetting.dsar import memory_hold_place, memory_hold_release
+from memory.forgetting.services import memory_clear_request, memory_purge_entries, memory_tombstone
 from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities
 from memory.selectors import principal_capabilities
-from memory.services import (
-    memory_clear_request,
-    memory_edit,
-    memory_off_the_record_set,
-    memory_pause,
-    memory_purge_entries,
-    memory_resume,
-    memory_tombstone,
-)
+from memory.services import memory_edit, memory_off_the_record_set, memory_pause, memory_resume
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import events, member_with, write
 from tests.iris_site.factories import ServiceClientFactory

@@ -9,11 +9,8 @@ import pytest
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from iris_site.services import token_revoke
-from memory.services import (
-    memory_clear_request,
-    memory_notice_answer,
-    memory_off_the_record_set,
-)
+from memory.forgetting.services import memory_clear_request
+from memory.services import memory_notice_answer, memory_off_the_record_set
 from tests.conftest import bearer_client
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, remember

@@ -8,7 +8,8 @@ from inspection.enums import InspectionState
 from inspection.services import inspection_read, inspection_transition
 from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, NotPermitted
-from memory.services import memory_edit, memory_purge_entries, memory_tombstone
+from memory.forgetting.services import memory_purge_entries, memory_tombstone
+from memory.services import memory_edit
 from tests.inspection.factories import (
     granted,
     inspection_audit,

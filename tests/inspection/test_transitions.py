@@ -17,7 +17,7 @@ from inspection.services import inspection_transition
 from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted
 from iris_site.models import AuditEvent, OperatorProfile, User
-from memory.services import memory_tombstone
+from memory.forgetting.services import memory_tombstone
 from tests.consent.factories import record
 from tests.inspection.factories import (
     JUSTIFICATION,

@@ -18,8 +18,8 @@ from iris_site.appendonly import TRIGGER_NAME, append_only_models, purge_bypass
 from iris_site.audit.checkpoint import audit_checkpoint_seal
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
+from memory.forgetting.services import memory_purge_entries
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
-from memory.services import memory_purge_entries
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record
 from tests.datarights.factories import submit

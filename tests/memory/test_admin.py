@@ -16,6 +16,7 @@ from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, ServiceClient
 from memory.access.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
+from memory.forgetting.services import memory_clear_request
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -28,7 +29,6 @@ from memory.models import (
 )
 from memory.selectors import principal_capabilities
 from memory.services import (
-    memory_clear_request,
     memory_edit,
     memory_off_the_record_set,
     memory_remember,

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
+from memory.forgetting.services import memory_clear_purge_due
 from memory.models import (
     ConversationTurn,
     MemoryEntry,
@@ -19,7 +20,6 @@ from memory.models import (
     MemoryRevision,
     RecallRecord,
 )
-from memory.services import memory_clear_purge_due
 from tests.conftest import bearer_client, http_request
 from tests.iris_site.factories import (
     MemberFactory,

@@ -18,10 +18,10 @@ from memory.entities.derive import entity_label
 from memory.entities.selectors import entity_detail, member_entities, recalled_graph
 from memory.entities.services import entity_retire
 from memory.forgetting.erasure import memory_erasure_residue
+from memory.forgetting.services import memory_forget_actor
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import principal_capabilities
-from memory.services import memory_forget_actor
 from memory.sweeps.retention import memory_decay_due
 from tests.conftest import bearer_client
 from tests.iris_site.factories import ServiceClientFactory

@@ -11,10 +11,11 @@ from hierarchy.bundle import get_context_bundle
 from hierarchy.bundle_cache import bundle_generation
 from iris_site.audit.events import Actor
 from memory.forgetting.erasure import FORGOTTEN_BODY, erased_content, memory_erase
+from memory.forgetting.services import memory_clear_purge_due, memory_clear_request
 from memory.forgetting.stores import registered_stores
 from memory.models import MemoryEntry, MemoryEntryTerm, MemoryRevision
 from memory.selectors import principal_capabilities
-from memory.services import memory_clear_purge_due, memory_clear_request, memory_edit
+from memory.services import memory_edit
 from tests.datarights.factories import process, submit
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, remember

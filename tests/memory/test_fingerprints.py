@@ -19,13 +19,13 @@ from memory.forgetting.fingerprints import (
     fingerprints_erase_member,
     fingerprints_record,
 )
-from memory.models import ForgottenFact, MemoryEntry, RetiredActorHandle
-from memory.services import (
+from memory.forgetting.services import (
     memory_clear_purge_due,
     memory_clear_request,
     memory_forget_actor,
     memory_tombstone,
 )
+from memory.models import ForgottenFact, MemoryEntry, RetiredActorHandle
 from memory.sweeps.compaction import conversation_turns_compact, memory_entries_compact
 from tests.conftest import http_request
 from tests.datarights.factories import HARD_DELETE, process, submit

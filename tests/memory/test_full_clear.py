@@ -17,6 +17,11 @@ from iris_site.audit.events import Actor
 from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import NotFound
 from iris_site.services import token_issue
+from memory.forgetting.services import (
+    memory_clear_purge_due,
+    memory_clear_request,
+    memory_tombstone,
+)
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -26,12 +31,7 @@ from memory.models import (
     MemoryRevision,
     RecallRecord,
 )
-from memory.services import (
-    memory_clear_purge_due,
-    memory_clear_request,
-    memory_pause,
-    memory_tombstone,
-)
+from memory.services import memory_pause
 from memory.sweeps.compaction import conversation_turns_compact
 from tests.conftest import http_request
 from tests.continuity.factories import token_body

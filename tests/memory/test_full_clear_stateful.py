@@ -20,9 +20,13 @@ from hypothesis.stateful import (
 from hierarchy.models import ShortTermMemory
 from iris_site.audit.events import Actor
 from iris_site.errors import Conflict
+from memory.forgetting.services import (
+    memory_clear_cancel,
+    memory_clear_purge_due,
+    memory_clear_request,
+)
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
 from memory.selectors import member_read_state, memory_entry_list
-from memory.services import memory_clear_cancel, memory_clear_purge_due, memory_clear_request
 from memory.turns import conversation_turn_append
 from tests.hierarchy.stm_factories import write as stm_write
 from tests.iris_site.factories import ServiceClientFactory

@@ -6,11 +6,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from iris_site.audit.events import Actor
+from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryContextAnchor, MemoryCorpusShard, MemoryEntry, MemoryStem
 from memory.recall.context import session_date
 from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, corpus_stats_for, term_stats_for
 from memory.recall.store import CORPUS_SHARDS, corpus_stats_get
-from memory.services import memory_edit, memory_tombstone
+from memory.services import memory_edit
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, member_turn, quoting, remember
 

@@ -22,6 +22,7 @@ from memory.enums import (
     ScopeKind,
     SuppressionReason,
 )
+from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryDeletionHold, MemoryEntry, MemoryEntryTerm, MemoryStem
 from memory.policy.conflicts import conflict_key
 from memory.recall import (
@@ -55,7 +56,7 @@ from memory.recall.store import (
     recall_resolve,
     streams,
 )
-from memory.services import memory_edit, memory_pause, memory_tombstone
+from memory.services import memory_edit, memory_pause
 from tests.iris_site.factories import MemberFactory
 from tests.memory.factories import consenting_member, remember
 

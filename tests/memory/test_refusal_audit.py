@@ -21,8 +21,9 @@ from iris_site.audit.refusals import (
 from iris_site.errors import Conflict, InvalidInput, NotFound, NotPermitted, PolicyRefusal
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
+from memory.forgetting.services import memory_clear_request
 from memory.models import ConversationTurn, MemoryEntry
-from memory.services import memory_clear_request, memory_off_the_record_set
+from memory.services import memory_off_the_record_set
 from tests.conftest import http_request
 from tests.hierarchy.stm_factories import member_with
 from tests.iris_site.factories import MemberFactory, ServiceClientFactory

@@ -12,14 +12,9 @@ from django.utils import timezone
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
+from memory.forgetting.services import memory_clear_request, memory_forget_actor
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
-from memory.services import (
-    memory_clear_request,
-    memory_forget_actor,
-    memory_off_the_record_set,
-    memory_pause,
-    memory_remember,
-)
+from memory.services import memory_off_the_record_set, memory_pause, memory_remember
 from memory.sweeps.compaction import conversation_turns_compact, extractive_summarizer
 from memory.sweeps.retention import memory_forget_notebook, retention_sweep
 from memory.tasks import purge_cleared_memory, sweep_memory_retention

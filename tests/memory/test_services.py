@@ -13,6 +13,13 @@ from iris_site.audit.events import Actor
 from iris_site.crypto import keyed_digest
 from iris_site.errors import Conflict, NotPermitted, PolicyRefusal
 from memory.enums import ConflictRule, Lifecycle, Origin
+from memory.forgetting.services import (
+    memory_clear_cancel,
+    memory_clear_purge_due,
+    memory_clear_request,
+    memory_forget_actor,
+    memory_tombstone,
+)
 from memory.models import (
     MemoryClearRequest,
     MemoryEntry,
@@ -22,15 +29,10 @@ from memory.models import (
 )
 from memory.selectors import entry_contract, memory_recall_list, memory_revision_list
 from memory.services import (
-    memory_clear_cancel,
-    memory_clear_purge_due,
-    memory_clear_request,
     memory_confirm,
     memory_edit,
-    memory_forget_actor,
     memory_notice_answer,
     memory_off_the_record_set,
-    memory_tombstone,
 )
 from tests.consent.factories import record
 from tests.iris_site.factories import ServiceClientFactory, TenantFactory

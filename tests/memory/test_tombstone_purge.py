@@ -5,8 +5,8 @@ import pytest
 
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
+from memory.forgetting.services import memory_tombstone, memory_tombstone_purge_due
 from memory.models import MemoryEntry, MemoryRevision
-from memory.services import memory_tombstone, memory_tombstone_purge_due
 from tests.memory.factories import consenting_member, remember
 
 pytestmark = pytest.mark.django_db

@@ -31,8 +31,9 @@ from iris_site.audit.events import Actor
 from iris_site.audit.selectors import audit_chain_verify
 from iris_site.models import AuditEvent, IdempotencyRecord
 from memory.enums import Lifecycle
+from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryEntry, MemoryRevision
-from memory.services import memory_edit, memory_tombstone
+from memory.services import memory_edit
 from tests.conftest import bearer_client
 from tests.consent.factories import record
 from tests.continuity.factories import token_body
@@ -174,7 +175,7 @@ def test_a_failed_cascade_keeps_the_withdrawal_and_can_be_run_again(
     there rolls the cascade back whole (no half-forgotten category) and the withdrawal
     stands; running the cascade again (as the retention sweep's reconciliation does)
     finishes it."""
-    from memory.services import memory_consent_cascade
+    from memory.forgetting.services import memory_consent_cascade
 
     member = consenting_member("category:medical")
     entries = [remember(member, category="medical", body=f"pill {i}").entry for i in range(3)]
@@ -261,7 +262,7 @@ def test_a_consolidation_failing_at_its_last_audit_creates_no_long_term_entry():
     member = member_with()
     row = write(member, content="prefers morning walks")
     before = state()
-    # memory.entry.created is written, memory.stm.consolidated fails
+    # memory.entry.created is written, hierarchy.stm.consolidated fails
     with pytest.raises(DatabaseError), fail_at(AUDIT_INSERT, nth=2):
         stm_consolidate(stm_id=row.pk, actor=service_actor(), consumer="assistant")
     assert_untouched(before)

@@ -27,15 +27,15 @@ from iris_site.audit.events import Actor
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.forgetting.erasure import memory_erasure_residue
-from memory.forgetting.stores import registered_stores
-from memory.models import MemoryEntry, RecallRecord
-from memory.services import (
+from memory.forgetting.services import (
     memory_clear_purge_due,
     memory_clear_request,
     memory_forget_actor,
     memory_forget_category,
-    memory_pause,
 )
+from memory.forgetting.stores import registered_stores
+from memory.models import MemoryEntry, RecallRecord
+from memory.services import memory_pause
 from memory.sweeps.retention import memory_forget_notebook, retention_sweep
 from memory.turns import conversation_turn_append
 from tests.conftest import http_request

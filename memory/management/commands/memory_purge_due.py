@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from memory.services import memory_clear_purge_due, memory_tombstone_purge_due
+from memory.forgetting.services import memory_clear_purge_due, memory_tombstone_purge_due
 
 
 class Command(BaseCommand):
