@@ -8,7 +8,7 @@ withholds is absent and counted by reason (`stm_withheld`, the recall's audit en
 
 Resolved bundles are cached for 30 seconds keyed on everything that changes the answer
 (`hierarchy.bundle_cache`). Every server-side resolve — a cache hit too — appends a
-count-only `memory.bundle.resolved` event.
+count-only `hierarchy.bundle.resolved` event.
 """
 
 import time

@@ -803,7 +803,7 @@ def stm_admin_read(
     tenant_id=None,
     now: datetime | None = None,
 ) -> list[ShortTermMemory]:
-    """`memory.govern.admin_stm_read`: justified, audited, content never decrypted."""
+    """`hierarchy.stm.admin_read`: justified, audited, content never decrypted."""
     justification_clean(justification)
     rows = list(
         stm_admin_rows(scope_id=scope_id, member_id=member_id, tenant_id=tenant_id, now=now)

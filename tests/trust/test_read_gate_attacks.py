@@ -362,7 +362,7 @@ def test_the_bundles_episodic_tier_names_neither_withheld_rows_nor_operator_acce
     live_server,
 ):
     """A returned entry an operator seeded a workbench row from: the bundle used to list
-    the operator's access record and the `memory.stm.demoted` event naming the workbench
+    the operator's access record and the `hierarchy.stm.demoted` event naming the workbench
     row (its id, then usable on refresh and consolidate)."""
     member = consenting_member()
     entry = remember(member, subject="job", body="I work as a structural engineer").entry

@@ -14,7 +14,7 @@ is refused otherwise, every audit event it writes names that operator as its act
 tenant-bound operator sees and touches its own tenant's members only.
 `--json` prints machine-readable output, otherwise human tables. Reads of member data
 need `--justification`; writes are dry runs unless `--apply`. Every invocation is
-audited (`admin.memory_tier.cli_invocation`), ids only.
+audited (`hierarchy.cli.invoked`), ids only.
 """
 
 import dataclasses
