@@ -15,7 +15,7 @@ LAST_USED_RESOLUTION_SECONDS = 60
 def bearer_principal(raw: str) -> tuple[object, ApiToken] | None:
     """The active member, operator or service client a raw bearer token belongs to, with
     its token row; None for an unknown, revoked or inactive one. The REST API and the MCP
-    server (`hierarchy.mcp`) both authenticate through this."""
+    server (`interfaces.mcp`) both authenticate through this."""
     token = (
         ApiToken.objects.select_related("user", "service_client")
         .filter(digest=token_digest(raw), revoked_at__isnull=True)

@@ -88,6 +88,8 @@ INSTALLED_APPS = [
     "datarights",
     "inspection",
     "console",
+    # The MCP server over every app (`manage.py mcp_serve`); no models.
+    "interfaces",
 ]
 
 MIDDLEWARE = [

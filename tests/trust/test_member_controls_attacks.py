@@ -11,7 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from continuity.models import ContinuationToken
-from hierarchy.mcp.rest import Caller, rest_call
+from interfaces.mcp.rest import Caller, rest_call
 from iris_site.services import token_issue
 from memory.models import MemoryEntity, MemoryEntry, MemoryNotice
 from tests.conftest import bearer_client

@@ -2,7 +2,7 @@
 
 An assistant runtime attaches it with a service client's bearer token, the one it uses
 for the REST API. Each tool is one REST operation of the assistant surfaces, run
-in-process (`hierarchy.mcp.rest`): the same authentication, capabilities, input
+in-process (`interfaces.mcp.rest`): the same authentication, capabilities, input
 contract, service, read gate, refusal codes and audit events as over HTTP. A refusal is
 an MCP tool error (`isError`) whose structured content is the REST error envelope with
 its status: `{"status": 422, "error": {"code": ..., "message": ..., "fields": {...}}}`.
@@ -30,9 +30,9 @@ from pydantic_core import to_jsonable_python
 from starlette.applications import Starlette
 
 from hierarchy.enums import StmScopeKind
-from hierarchy.mcp.rest import FORWARDED_HEADERS, Caller, RestAnswer, rest_call
 from hierarchy.stm_apis import SCOPE_ID_REGEX
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
+from interfaces.mcp.rest import FORWARDED_HEADERS, Caller, RestAnswer, rest_call
 from iris_site.api.exceptions import error_body
 from iris_site.auth import bearer_principal
 from memory.access.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED

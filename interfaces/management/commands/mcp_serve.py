@@ -4,7 +4,7 @@ import os
 import uvicorn
 from django.core.management.base import BaseCommand
 
-from hierarchy.mcp.server import MCP_PATH, mcp_http_app
+from interfaces.mcp.server import MCP_PATH, mcp_http_app
 
 
 class Command(BaseCommand):

@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from hierarchy.mcp.server import MCP_PATH, mcp_http_app
+from interfaces.mcp.server import MCP_PATH, mcp_http_app
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue, token_revoke
 from memory.models import ConversationTurn, MemoryNotice
