@@ -16,16 +16,14 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from iris_site.api.gated import MEMBER_OWN, WRITE_ECHO, content_free, content_view
-from iris_site.api.members import member_or_404
+from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.api.serializers import StrictInputSerializer
 from iris_site.audit.events import Actor
-from iris_site.enums import Consumer
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.idempotency import Scope, idempotent
-from iris_site.permissions import IsMember, IsServiceClient
+from iris_site.permissions import IsMember
 from memory.access.disclosures import registered_disclosure_sources
 from memory.access.gate import ContentKind
 from memory.contracts import (
@@ -37,10 +35,8 @@ from memory.contracts import (
     MemoryWriteRequest,
     Subject,
 )
-from memory.controls import member_memory_settings_get
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
-from memory.forgetting.selected import MAX_SELECTED, memory_forget_selected
 from memory.forgetting.services import (
     memory_clear_cancel,
     memory_clear_request,
@@ -49,14 +45,10 @@ from memory.forgetting.services import (
     memory_tombstone,
 )
 from memory.http.replays import (
-    kept_entry_visible,
     member_remember_replay,
     remember_reference,
-    surface_remember_replay,
-    turn_replay,
 )
 from memory.http.serializers import (
-    ConversationTurnOutputSerializer,
     MemoryClearRequestSerializer,
     MemoryClearStateSerializer,
     MemoryCreateInputSerializer,
@@ -66,12 +58,11 @@ from memory.http.serializers import (
     MemoryForgetResultSerializer,
     MemoryKeptExistingSerializer,
     MemoryNoticeSerializer,
-    MemoryRememberInputSerializer,
     MemoryRevisionSerializer,
     MemoryScopeSerializer,
     OffTheRecordStateSerializer,
 )
-from memory.models import ConversationTurn, MemoryEntry, MemoryNotice, MemoryRevision
+from memory.models import MemoryEntry, MemoryNotice, MemoryRevision
 from memory.policy.handles import ACTOR_HANDLE_PATTERN
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.selectors import (
@@ -83,7 +74,6 @@ from memory.selectors import (
     memory_pending_clear,
     memory_recall_list,
     memory_revision_list,
-    principal_capabilities,
 )
 from memory.services import (
     RememberResult,
@@ -97,11 +87,8 @@ from memory.services import (
     memory_remember,
     memory_resume,
 )
-from memory.sweeps.auto_forget import member_memory_settings_set
-from memory.turns import conversation_turn_append
 
 RECENT_RECALLS = 10
-MAX_TURN_LENGTH = 8000
 # What a member may set on a memory they state; the origin is always theirs.
 MEMBER_WRITE_FIELDS = frozenset({"scope", "category", "subject", "body", "multi_actor"})
 # Operator-copilot memory is written by operators, crisis memory by the crisis cascade:
@@ -128,7 +115,7 @@ def _own_entry(request, pk) -> MemoryEntry:
     return entry
 
 
-def _json_object(request) -> dict:
+def json_object(request) -> dict:
     if not isinstance(request.data, dict):
         raise InvalidInput("The request body must be a JSON object.")
     return dict(request.data)
@@ -144,7 +131,7 @@ def _contract_value(adapter: pydantic.TypeAdapter, value):
         ) from exc
 
 
-def _session_id(value: str | None, field: str = "session_id") -> str:
+def session_id_of(value: str | None, field: str = "session_id") -> str:
     if not value:
         return ""
     try:
@@ -159,7 +146,7 @@ PROMOTION_HEADER = "Iris-Promotion"
 STORED_AS_HEADER = "Iris-Stored-As"
 
 
-def _remember_response(result: RememberResult, *, echo_kept: bool = True) -> Response:
+def remember_response(result: RememberResult, *, echo_kept: bool = True) -> Response:
     """`echo_kept` False: the kept entry is withheld from this writer (`entry` is null)."""
     if result.created:
         response = Response(entry_output(result.entry), status=status.HTTP_201_CREATED)
@@ -231,7 +218,7 @@ class MemoryListCreateApi(generics.ListAPIView):
         responses={**REMEMBER_RESPONSES, **error_responses(400, 409, 413, 422)},
     )
     def post(self, request):
-        data = _json_object(request)
+        data = json_object(request)
         unknown = sorted(data.keys() - MEMBER_WRITE_FIELDS - {"origin"})
         fields = {name: ["Members cannot set this field."] for name in unknown}
         if data.get("origin", Origin.USER_STATED) != Origin.USER_STATED:
@@ -246,7 +233,7 @@ class MemoryListCreateApi(generics.ListAPIView):
                 fields={"scope.kind": [f"Members cannot write {write.scope.kind} memory."]}
             )
         result = memory_remember(member=request.user, write=write, actor=Actor.of(request.user))
-        return _remember_response(result)
+        return remember_response(result)
 
 
 class MemoryEditInputSerializer(StrictInputSerializer):
@@ -472,7 +459,7 @@ class MemoryScopeChangeApi(APIView):
     )
     def post(self, request, pk):
         entry = _own_entry(request, pk)
-        data = _json_object(request)
+        data = json_object(request)
         scope = data.get("scope")
         if isinstance(scope, dict) and "user_id" not in scope:
             data["scope"] = {**scope, "user_id": str(request.user.pk)}
@@ -576,7 +563,7 @@ class OffTheRecordApi(APIView):
         responses={200: OffTheRecordStateSerializer, **error_responses(400)},
     )
     def get(self, request):
-        session_id = _session_id(request.query_params.get("session_id"))
+        session_id = session_id_of(request.query_params.get("session_id"))
         return Response(self._state(request, session_id))
 
     @extend_schema(
@@ -586,7 +573,7 @@ class OffTheRecordApi(APIView):
     def put(self, request):
         serializer = self.OffTheRecordInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        session_id = _session_id(serializer.validated_data["session_id"])
+        session_id = session_id_of(serializer.validated_data["session_id"])
         memory_off_the_record_set(
             member=request.user,
             active=serializer.validated_data["active"],
@@ -691,232 +678,3 @@ class MemoryNoticeAnswerApi(APIView):
                 notice=notice, accept=data["accept"], actor=Actor.of(request.user)
             )
         return Response(MemoryNoticeSerializer(notice).data)
-
-
-# --- Surfaces (service clients) -----------------------------------------------------------
-
-
-@content_view(reads=[ContentKind.ENTRY], through=WRITE_ECHO)
-class MemberMemoryRememberApi(APIView):
-    """Remember on a member's behalf through the consent-checked write path.
-
-    201: stored (possibly superseding an older fact). 200 `kept-existing`: the conflict
-    ladder kept what was there (with a notice when the member's own word was at stake);
-    `entry` is that memory only if the read gate would show it to this surface (a paused
-    memory, another scope's or an opted-out one is kept in silence: `entry` is null).
-    422: refused with the seed's reason (`sensitive-category-without-consent`,
-    `sensitive-inference-requires-confirmation`, `paused`, `scope-suppressed`,
-    `user-stated-needs-member-turn`, `provenance-turn-not-found`, ...).
-    403: this surface may not write the scope or assert the origin (`origin-not-allowed`:
-    `user-confirmed` comes only from the member's confirmation, `operator-copilot` only
-    from operators), or the member is not in that tenant.
-
-    The origin is bound to the writer: `user-stated` needs a `session-turn` provenance
-    link naming a turn the member spoke; anything else is an inference. A write into the
-    profile comes from a conversation (`session_id`, or the quoted turns' session; else
-    400 `session-required`) and is a session → profile promotion: the member's quoted
-    words, or the fact's third occurrence in session memory, promote it; otherwise it is
-    stored as session memory of that conversation. Either way the response says so in
-    `Iris-Promotion` (the rule's reason code) and `Iris-Stored-As` (`profile` or
-    `session`). Off the record holds for every conversation the write comes from.
-    """
-
-    permission_classes = [IsServiceClient]
-
-    @idempotent(
-        Scope.MEMORY_SURFACE_REMEMBER, replay=surface_remember_replay, reference=remember_reference
-    )
-    @extend_schema(
-        request=MemoryRememberInputSerializer,
-        parameters=[
-            OpenApiParameter(
-                "session_id",
-                OpenApiTypes.STR,
-                OpenApiParameter.QUERY,
-                required=False,
-                description="The conversation the write comes from: checked against off "
-                "the record, and where a profile write that is not promoted is kept. "
-                "Required for profile writes that quote no turn.",
-            )
-        ],
-        responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 409, 413, 422)},
-    )
-    def post(self, request, member_id):
-        member = member_or_404(member_id)
-        write = MemoryWriteRequest.model_validate(
-            _json_object(request), context={"user_id": member.pk}
-        )
-        # The client's write kinds (the blueprints' allow-lists, narrowed per client by a
-        # platform operator); the service re-checks the blueprint itself.
-        principal_capabilities(request.user).require_write_kind(write.scope.kind)
-        session_id = _session_id(request.query_params.get("session_id"))
-        result = memory_remember(
-            member=member,
-            write=write,
-            actor=Actor.of(request.user),
-            consumer=request.user.consumer,
-            session_id=session_id,
-        )
-        # The answer to a write echoes what this surface sent; a memory the ladder kept
-        # instead is shown only if the read gate would show it to this surface.
-        echo = result.created or kept_entry_visible(
-            request.user, member_id=member.pk, entry_id=result.entry.pk, session_id=session_id
-        )
-        return _remember_response(result, echo_kept=echo)
-
-
-@content_view(reads=[ContentKind.TURN], through=WRITE_ECHO)
-class ConversationTurnAppendApi(APIView):
-    """Append one turn to a member's session log (what `session-turn` provenance names).
-    With `redact_pii`, emails, phones, cards and addresses become tokens before storage."""
-
-    class ConversationTurnInputSerializer(StrictInputSerializer):
-        speaker = serializers.ChoiceField(choices=ConversationTurn.Speaker.choices)
-        text = serializers.CharField(max_length=MAX_TURN_LENGTH, trim_whitespace=False)
-        redact_pii = serializers.BooleanField(default=False)
-
-        def validate_text(self, value: str) -> str:
-            if "\x00" in value or not value.strip():
-                raise serializers.ValidationError("Give visible text without NUL characters.")
-            return value
-
-    permission_classes = [IsServiceClient]
-
-    @idempotent(Scope.MEMORY_TURN, replay=turn_replay)
-    @extend_schema(
-        request=ConversationTurnInputSerializer,
-        responses={
-            201: ConversationTurnOutputSerializer,
-            **error_responses(400, 404, 409, 413, 422),
-        },
-    )
-    def post(self, request, member_id, session_id):
-        member = member_or_404(member_id)
-        session_id = _session_id(session_id)
-        serializer = self.ConversationTurnInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        turn = conversation_turn_append(
-            member=member,
-            session_id=session_id,
-            consumer=request.user.consumer,
-            actor=Actor.of(request.user),
-            **serializer.validated_data,
-        )
-        return Response(ConversationTurnOutputSerializer(turn).data, status=status.HTTP_201_CREATED)
-
-
-# --- the member's controls: how Iris uses my memory, forget several at once ---------------
-
-
-class MemorySettingsSerializer(serializers.Serializer):
-    """How Iris may use my memory. `auto_forget_months` maps each of my scope kinds to 3,
-    12 or 18 months, or null for never; `paused_consumers` are the surfaces that neither
-    read nor write my memory until I resume them."""
-
-    stop_using = serializers.BooleanField()
-    auto_forget_months = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True), allow_empty=True
-    )
-    paused_consumers = serializers.ListField(
-        child=serializers.ChoiceField(choices=Consumer.choices), allow_empty=True
-    )
-
-
-class MemorySettingsInputSerializer(StrictInputSerializer):
-    stop_using = serializers.BooleanField()
-    auto_forget_months = serializers.DictField(
-        child=serializers.IntegerField(allow_null=True), allow_empty=True
-    )
-    paused_consumers = serializers.ListField(
-        child=serializers.ChoiceField(choices=Consumer.choices), allow_empty=True, max_length=50
-    )
-
-    def to_internal_value(self, data):
-        # Strict: a boolean is not a number of months, "true" is not a boolean.
-        if isinstance(data, dict):
-            if "stop_using" in data and not isinstance(data["stop_using"], bool):
-                raise serializers.ValidationError({"stop_using": ["Give true or false."]})
-            months = data.get("auto_forget_months")
-            if isinstance(months, dict) and any(
-                isinstance(v, bool) or not (v is None or isinstance(v, int))
-                for v in months.values()
-            ):
-                raise serializers.ValidationError(
-                    {"auto_forget_months": ["Give 3, 12 or 18 months, or null for never."]}
-                )
-        return super().to_internal_value(data)
-
-
-@content_free
-class MemorySettingsApi(APIView):
-    """How Iris uses my memory. *Stop using my memories*: no surface recalls any of it
-    (the recall envelope counts it under `member-stopped-use`); writes still follow my
-    consents. *Forget automatically after…*: my memories of a scope older than 3, 12 or
-    18 months are not used from that instant (`member-auto-forget`) and the retention
-    sweep erases them within the hour (it can only shorten retention). *Pause a
-    surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three."""
-
-    permission_classes = [IsMember]
-
-    @extend_schema(responses={200: MemorySettingsSerializer, **error_responses()})
-    def get(self, request):
-        return Response(member_memory_settings_get(member_id=request.user.pk).as_dict())
-
-    @extend_schema(
-        request=MemorySettingsInputSerializer,
-        responses={200: MemorySettingsSerializer, **error_responses(400)},
-    )
-    def put(self, request):
-        serializer = MemorySettingsInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        updated = member_memory_settings_set(
-            member=request.user,
-            actor=Actor.of(request.user),
-            stop_using=data["stop_using"],
-            auto_forget_months=data["auto_forget_months"],
-            paused_consumers=data["paused_consumers"],
-        )
-        return Response(updated.as_dict())
-
-
-class MemoryForgetSelectedResultSerializer(serializers.Serializer):
-    forgotten_ids = serializers.ListField(child=serializers.UUIDField())
-    forgotten_count = serializers.IntegerField()
-    by_category = serializers.DictField(child=serializers.IntegerField())
-
-
-@content_free
-class MemoryForgetSelectedApi(APIView):
-    """Forget several of my memories at once, all or none: each is forgotten as one
-    memory is (its text erased everywhere now). An id that is not one of my listed
-    memories answers 404 for the whole request, and nothing is forgotten."""
-
-    class MemoryForgetSelectedInputSerializer(StrictInputSerializer):
-        ids = serializers.ListField(
-            child=serializers.UUIDField(), allow_empty=False, max_length=MAX_SELECTED
-        )
-
-    permission_classes = [IsMember]
-
-    @extend_schema(
-        operation_id="v1_me_memories_forget_selected",
-        request=MemoryForgetSelectedInputSerializer,
-        responses={200: MemoryForgetSelectedResultSerializer, **error_responses(400, 404, 409)},
-    )
-    def post(self, request):
-        serializer = self.MemoryForgetSelectedInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        result = memory_forget_selected(
-            member=request.user,
-            entry_ids=serializer.validated_data["ids"],
-            actor=Actor.of(request.user),
-        )
-        return Response(
-            {
-                "forgotten_ids": list(result.entry_ids),
-                "forgotten_count": result.count,
-                "by_category": result.by_category,
-            }
-        )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.http import apis
+from memory.http import apis, controls, surfaces
 from memory.http import entities as entity_apis
 from memory.http import scopes as policy_apis
 
@@ -14,7 +14,7 @@ me_api_urlpatterns = [
     path("memories/clear/", apis.MemoryClearApi.as_view(), name="memory-clear"),
     path(
         "memories/forget/",
-        apis.MemoryForgetSelectedApi.as_view(),
+        controls.MemoryForgetSelectedApi.as_view(),
         name="memory-forget-selected",
     ),
     path("memories/<uuid:pk>/", apis.MemoryDetailApi.as_view(), name="memory-detail"),
@@ -50,7 +50,7 @@ me_api_urlpatterns = [
         name="member-entity-retire",
     ),
     path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
-    path("memory-settings/", apis.MemorySettingsApi.as_view(), name="memory-settings"),
+    path("memory-settings/", controls.MemorySettingsApi.as_view(), name="memory-settings"),
     path("scope-policies/", policy_apis.MyScopePolicyListApi.as_view(), name="scope-policies"),
     path("notices/", apis.MemoryNoticeListApi.as_view(), name="memory-notices"),
     path(
@@ -63,12 +63,12 @@ me_api_urlpatterns = [
 service_api_urlpatterns = [
     path(
         "<uuid:member_id>/memories/",
-        apis.MemberMemoryRememberApi.as_view(),
+        surfaces.MemberMemoryRememberApi.as_view(),
         name="memory-remember",
     ),
     path(
         "<uuid:member_id>/sessions/<str:session_id>/turns/",
-        apis.ConversationTurnAppendApi.as_view(),
+        surfaces.ConversationTurnAppendApi.as_view(),
         name="conversation-turns",
     ),
     path(

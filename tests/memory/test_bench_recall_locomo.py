@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from memory.bench import recall_locomo as bench
-from memory.http import apis
+from memory.http import surfaces
 from memory.models import MemoryEntry
 from memory.recall import apis as recall_apis
 from memory.recall.rankers import TermStats
@@ -42,8 +42,8 @@ SAMPLE = {
 
 def test_the_bench_uses_the_services_the_api_uses():
     # the very functions the remember, turn and recall endpoints call
-    assert bench.memory_remember is apis.memory_remember
-    assert bench.conversation_turn_append is apis.conversation_turn_append
+    assert bench.memory_remember is surfaces.memory_remember
+    assert bench.conversation_turn_append is surfaces.conversation_turn_append
     assert bench.recall_request_build is recall_apis.recall_request_build
     assert bench.recall_run is recall_apis.recall_run
     assert bench.principal_capabilities is recall_apis.principal_capabilities
