@@ -47,23 +47,35 @@ DEFAULT_LOCOMO = Path(settings.BASE_DIR).parent / "shared/benchmarks/locomo/loco
 
 def _store_of(checkout: str | None):
     """Another checkout's `memory.recall.store`, loaded beside this one (the rest of the
-    code is this checkout's: a comparison of the store alone), or None."""
+    code is this checkout's: a comparison of the store alone), or None.
+
+    The store is a package, memory/recall/store/, whose modules import one another
+    relatively: it is loaded as a package under one name, its modules under that name
+    too, so they are the other checkout's. Older checkouts have it as one module, at the
+    package's place (memory/recall/store/__init__.py alone) or at memory/recall_store.py;
+    those load the same way."""
     if checkout is None:
         return None
-    # The store moved from memory/recall_store.py into the recall package; older
-    # checkouts still have it at the old place.
-    places = [
-        Path(checkout) / "memory" / p for p in ("recall/store/__init__.py", "recall_store.py")
-    ]
-    path = next((p for p in places if p.is_file()), None)
-    if path is None:
+    package = Path(checkout) / "memory" / "recall" / "store"
+    name = "memory._recall_store_against"
+    if (package / "__init__.py").is_file():
+        spec = importlib.util.spec_from_file_location(
+            name, package / "__init__.py", submodule_search_locations=[str(package)]
+        )
+    elif (Path(checkout) / "memory" / "recall_store.py").is_file():
+        spec = importlib.util.spec_from_file_location(
+            name, Path(checkout) / "memory" / "recall_store.py"
+        )
+    else:
         raise CommandError(
             f"No recall store (memory/recall/store/ or recall_store.py) in {checkout}"
         )
-    name = "memory._recall_store_against"
-    spec = importlib.util.spec_from_file_location(name, path)
+    # A store loaded before (another checkout's, or this one's again) goes, its modules
+    # with it: a relative import would otherwise find the earlier ones.
+    for loaded in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
+        del sys.modules[loaded]
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up by name
+    sys.modules[name] = module  # its dataclasses and its modules look it up by name
     spec.loader.exec_module(module)
     return module
 

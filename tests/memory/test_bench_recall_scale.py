@@ -3,6 +3,7 @@ this one, query by query on the same data, so a before/after is one command."""
 
 import io
 import json
+import sys
 from unittest import mock
 
 import pytest
@@ -12,6 +13,7 @@ from django.core.management.base import CommandError, OutputWrapper
 from iris_site.models import User
 from memory.bench import recall_scale as bench
 from memory.bench.recall import _store_of
+from memory.recall.store import recall_resolve
 
 pytestmark = pytest.mark.django_db
 
@@ -20,6 +22,30 @@ def test_no_checkout_means_no_comparison_and_a_checkout_without_a_store_is_refus
     assert _store_of(None) is None
     with pytest.raises(CommandError, match=r"No recall store"):
         _store_of(str(tmp_path))
+
+
+def test_a_store_package_loads_with_its_own_modules_and_a_one_file_store_still_loads(tmp_path):
+    """The store is a package whose modules import one another relatively: loaded from
+    a checkout, every module of it is that checkout's, under the loaded name. Older
+    checkouts hold it as one file, at the package's place or at memory/recall_store.py."""
+    # given this checkout's package
+    against = _store_of(str(settings.BASE_DIR))
+    # then its interface comes from its own modules, not this checkout's
+    assert against.__name__ == "memory._recall_store_against"
+    assert against.recall_resolve.__module__ == "memory._recall_store_against.plan"
+    assert sys.modules["memory._recall_store_against.bounds"].__file__.startswith(
+        str(settings.BASE_DIR)
+    )
+    assert against.recall_resolve is not recall_resolve
+    # and a one-file store loads, wherever an older checkout kept it (a load replaces
+    # the package loaded before, its modules with it)
+    for place in ("memory/recall/store/__init__.py", "memory/recall_store.py"):
+        checkout = tmp_path / place.split("/")[-2]
+        (checkout / place).parent.mkdir(parents=True)
+        (checkout / place).write_text(f"def recall_resolve(**kwargs):\n    return {place!r}\n")
+        old = _store_of(str(checkout))
+        assert old.recall_resolve() == place
+        assert "memory._recall_store_against.plan" not in sys.modules
 
 
 def test_against_times_the_other_store_in_the_same_rounds_and_compares_its_ids():

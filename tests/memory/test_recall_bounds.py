@@ -1,13 +1,13 @@
 """The stems' bounds over postings, without a database: what a stem can add to any
 entry's BM25 is never less than what it adds to one that holds it, so the shortlist's
-certificate (`memory.recall.store`) stays exact however the bounds were widened."""
+certificate (`memory.recall.store.plan`) stays exact however the bounds were widened."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory.models import MemoryEntry
+from memory.models import MemoryEntry, ranking
 from memory.recall.rankers import BM25, CorpusStats, TermStats
-from memory.recall.store import _NO_BOUNDS, _impact, _posting_bounds, _widened
+from memory.recall.store.bounds import NO_BOUNDS, impact, posting_bounds, widened
 
 STEM = "garden"
 
@@ -42,7 +42,7 @@ def test_a_stem_never_weighs_more_in_an_entry_than_its_bounds_allow(
 ):
     # given the bounds of every posting the stem has had, for any BM25 and corpus
     entries = [entry_holding(*posting) for posting in held]
-    bounds = _posting_bounds(entries)[STEM]
+    bounds = posting_bounds(entries)[STEM]
     ranker = BM25(k1=k1, b=b, context_weight=context_weight)
     corpus = CorpusStats(
         document_count=1000,
@@ -51,7 +51,7 @@ def test_a_stem_never_weighs_more_in_an_entry_than_its_bounds_allow(
         document_frequency={STEM: len(entries)},
     )
     # when
-    ceiling = _impact(ranker, corpus, bounds)
+    ceiling = impact(ranker, corpus, bounds)
     # then no entry's term part (its normalised score times k1 + 1) exceeds it
     score = ranker.bind(STEM, corpus)
     for entry in entries:
@@ -64,22 +64,29 @@ def test_a_stem_never_weighs_more_in_an_entry_than_its_bounds_allow(
 @given(st.lists(postings, min_size=1, max_size=8), st.lists(postings, min_size=1, max_size=8))
 def test_bounds_widen_in_any_order_and_never_narrow(first, then):
     # given the bounds of some postings
-    before = _posting_bounds([entry_holding(*p) for p in first])[STEM]
+    before = posting_bounds([entry_holding(*p) for p in first])[STEM]
     # when more are written (widened one write at a time)
     after = before
     for posting in then:
-        after = _widened(after, _posting_bounds([entry_holding(*posting)])[STEM])
+        after = widened(after, posting_bounds([entry_holding(*posting)])[STEM])
     # then they are the bounds of all of them at once, and cover what they covered
-    assert after == _posting_bounds([entry_holding(*p) for p in first + then])[STEM]
+    assert after == posting_bounds([entry_holding(*p) for p in first + then])[STEM]
     assert after[0] >= before[0] and after[1] >= before[1]
     assert after[2] <= before[2] and after[3] <= before[3]
 
 
 def test_a_stem_without_postings_adds_nothing():
     corpus = CorpusStats(document_count=10, total_length=40, document_frequency={})
-    assert _impact(BM25(), corpus, _NO_BOUNDS) == 0.0
+    assert impact(BM25(), corpus, NO_BOUNDS) == 0.0
 
 
 class _Scorable:
     def __init__(self, stats: TermStats) -> None:
         self.term_stats = stats
+
+
+def test_no_posting_length_is_the_model_s():
+    """The pure module spells the vocabulary rows' default shortest lengths itself."""
+    assert NO_BOUNDS[2:] == (ranking.NO_POSTING_LENGTH, ranking.NO_POSTING_LENGTH)
+    stem = ranking.MemoryStem()
+    assert (stem.min_length, stem.min_context_length) == NO_BOUNDS[2:]

@@ -1,0 +1,253 @@
+"""The read gate and the pipeline's reachability in SQL, as ORM conditions: which of a
+member's rows a recall can reach at all (`REACHABLE_KINDS`, `reach_parts`), which kinds
+the gate withholds as a whole and how many rows that withholds (`reach`,
+`withheld_counts`: one aggregate query, no row read), and which rows pass stages 1-5 of
+the pipeline (`gate_failures`, `survivors`)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, F, Q, QuerySet
+
+from memory.access.gate import ContentKind, MemberState, Reader, kind_reason
+from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
+from memory.models import MemoryEntry
+from memory.recall import RecallRequest
+from memory.recall.pipeline import (
+    CRISIS_FRAME,
+    DELETION_HOLD,
+    MULTI_ACTOR_SENSITIVE_CONTEXTS,
+    SCOPE_MISMATCH,
+    SENSITIVE_CONTEXTS,
+    SENSITIVE_OUTSIDE_CONTEXT,
+    SENSITIVE_WITHOUT_CONSENT,
+    TENANT_MISMATCH,
+)
+
+# Which stored scope kinds a recall in each kind can possibly reach; the pipeline's
+# reachability stage then checks the identifiers. Filtering here keeps unreachable
+# rows out of the query instead of loading and discarding them.
+REACHABLE_KINDS: dict[str, tuple[str, ...]] = {
+    ScopeKind.PROFILE: (ScopeKind.PROFILE,),
+    ScopeKind.SESSION: (ScopeKind.SESSION, ScopeKind.PROFILE),
+    ScopeKind.SCENE: (ScopeKind.SCENE, ScopeKind.SESSION, ScopeKind.PROFILE),
+    ScopeKind.POSE: (ScopeKind.POSE, ScopeKind.SCENE, ScopeKind.SESSION, ScopeKind.PROFILE),
+    ScopeKind.NOTEBOOK: (ScopeKind.NOTEBOOK, ScopeKind.PROFILE, ScopeKind.TENANT),
+    ScopeKind.CRISIS: tuple(
+        k for k in ScopeKind.values if k not in (ScopeKind.OPERATOR_COPILOT, ScopeKind.TENANT)
+    ),
+    ScopeKind.OPERATOR_COPILOT: (ScopeKind.OPERATOR_COPILOT,),
+    ScopeKind.TENANT: (ScopeKind.TENANT,),
+}
+
+# What a recall can weigh at all: a forgotten (tombstoned) entry is never there.
+NOT_FORGOTTEN = ~Q(lifecycle=Lifecycle.TOMBSTONED)
+
+
+def member_rows(member_id, kinds: Iterable[str] | None = None) -> QuerySet[MemoryEntry]:
+    rows = MemoryEntry.objects.filter(member_id=member_id).order_by()
+    return rows if kinds is None else rows.filter(scope_kind__in=list(kinds))
+
+
+def pool_of(request: RecallRequest, kinds: Iterable[str]) -> QuerySet[MemoryEntry]:
+    """The member's active rows of ``kinds`` (held ones included: the gate withholds
+    them): every entry that can surface, but for ended timed pauses (which
+    `index.statistics` lists and a recall's first load reads). Served by the
+    `memory_recall_live` partial index. Built only where a recall reads it."""
+    return member_rows(request.user_id, kinds).filter(lifecycle=Lifecycle.ACTIVE)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The scope kinds a recall can reach, split by what the read gate says of each kind
+    as a whole (`memory.access.gate.kind_reason`)."""
+
+    kinds: tuple[str, ...]  # read row by row
+    withheld: Mapping[str, str]  # kind → the gate's reason for withholding all of it
+
+
+def reach_of(request: RecallRequest, reader: Reader, state: MemberState) -> Reach:
+    kinds, withheld = [], {}
+    for kind in REACHABLE_KINDS[request.scope.kind]:
+        reason = kind_reason(ContentKind.ENTRY, kind, reader, state)
+        if reason is None:
+            kinds.append(kind)
+        else:
+            withheld[kind] = reason
+    return Reach(tuple(kinds), withheld)
+
+
+def withheld_counts(request: RecallRequest, reach: Reach) -> dict[str, int]:
+    """The member's rows in reach (tenant boundary, reachability) of the kinds the gate
+    withholds as a whole, by the gate's reason: one aggregate query, no row read."""
+    parts = reach_parts(request)
+    wanted = [parts[kind] for kind in reach.withheld if kind in parts]
+    if not wanted or canonical_uuid(request.user_id) is None:
+        return {}
+    in_reach = wanted[0]
+    for part in wanted[1:]:
+        in_reach |= part
+    rows = (
+        member_rows(request.user_id)
+        .filter(NOT_FORGOTTEN, tenant_ok(request), in_reach)
+        .values_list("scope_kind")
+        .annotate(n=Count("pk"))
+    )
+    counts: dict[str, int] = {}
+    for kind, n in rows:
+        reason = reach.withheld[kind]
+        counts[reason] = counts.get(reason, 0) + n
+    return counts
+
+
+# Recall kinds that reach profile rows (`pipeline.is_reachable`).
+_PROFILE_REACHERS = frozenset(
+    {
+        ScopeKind.PROFILE,
+        ScopeKind.SESSION,
+        ScopeKind.SCENE,
+        ScopeKind.POSE,
+        ScopeKind.NOTEBOOK,
+        ScopeKind.CRISIS,
+    }
+)
+# A condition true for every row, for a gate that drops everything it sees.
+_EVERY_ROW = Q(pk__isnull=False)
+
+
+def canonical_uuid(value: str | None) -> str | None:
+    """The value if it is the text the pipeline compares a stored UUID against (its
+    canonical form), else None: a UUID column matches other spellings in SQL, while
+    the pipeline's string comparison does not."""
+    if not value:
+        return None
+    try:
+        return value if str(uuid.UUID(value)) == value else None
+    except ValueError:
+        return None
+
+
+def reach_parts(request: RecallRequest) -> dict[str, Q]:
+    """`pipeline.is_reachable` for stored rows, per stored scope kind (a kind absent is
+    not reachable at all)."""
+    scope, kind = request.scope, request.scope.kind
+    parts: dict[str, Q] = {}
+    if kind in _PROFILE_REACHERS:
+        parts[ScopeKind.PROFILE] = Q(scope_kind=ScopeKind.PROFILE)
+    if kind == ScopeKind.CRISIS:
+        for target in (
+            ScopeKind.SESSION,
+            ScopeKind.SCENE,
+            ScopeKind.POSE,
+            ScopeKind.NOTEBOOK,
+            ScopeKind.CRISIS,
+        ):
+            parts[target] = Q(scope_kind=target)
+    if kind in (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE):
+        parts[ScopeKind.SESSION] = Q(scope_kind=ScopeKind.SESSION, session_id=scope.session_id)
+    if kind in (ScopeKind.SCENE, ScopeKind.POSE):
+        parts[ScopeKind.SCENE] = Q(
+            scope_kind=ScopeKind.SCENE, session_id=scope.session_id, scene_id=scope.scene_id
+        )
+    if kind == ScopeKind.POSE:
+        parts[ScopeKind.POSE] = Q(
+            scope_kind=ScopeKind.POSE,
+            session_id=scope.session_id,
+            scene_id=scope.scene_id,
+            pose_id=scope.pose_id,
+        )
+    if kind == ScopeKind.NOTEBOOK:
+        parts[ScopeKind.NOTEBOOK] = Q(scope_kind=ScopeKind.NOTEBOOK, notebook_id=scope.notebook_id)
+        if request.effective_tenant_id is not None:
+            parts[ScopeKind.TENANT] = Q(scope_kind=ScopeKind.TENANT)
+    if kind == ScopeKind.OPERATOR_COPILOT and (operator := canonical_uuid(scope.operator_id)):
+        parts[ScopeKind.OPERATOR_COPILOT] = Q(
+            scope_kind=ScopeKind.OPERATOR_COPILOT, operator_id=operator
+        )
+    if kind == ScopeKind.TENANT and (tenant := canonical_uuid(scope.tenant_id)):
+        parts[ScopeKind.TENANT] = Q(scope_kind=ScopeKind.TENANT, tenant_id=tenant)
+    return parts
+
+
+def _reachable(request: RecallRequest) -> Q | None:
+    """`pipeline.is_reachable` for stored rows, or None when nothing is reachable."""
+    parts = list(reach_parts(request).values())
+    if not parts:
+        return None
+    reach = parts[0]
+    for part in parts[1:]:
+        reach |= part
+    return reach
+
+
+def tenant_ok(request: RecallRequest) -> Q:
+    """Rows that pass the tenant boundary: no tenant, or the recall's."""
+    tenant = canonical_uuid(request.effective_tenant_id)
+    return Q(tenant_id__isnull=True) | Q(tenant_id=tenant) if tenant else Q(tenant_id=None)
+
+
+def gate_failures(request: RecallRequest, now: datetime) -> list[tuple[str | F, Q]]:
+    """Stages 1-5 as (suppression-count key, failure condition) in the pipeline's
+    order, for rows of `pool_of` (active rows of the kinds the gate does not withhold as a
+    whole): a row fails at the first condition it meets, and passes when it meets none."""
+    failures: list[tuple[str | F, Q]] = []
+    # 1. Tenant boundary.
+    failures.append((TENANT_MISMATCH, ~tenant_ok(request)))
+    # 2. Reachability (the owner is the member by construction of the pool).
+    reach = _reachable(request)
+    failures.append((SCOPE_MISMATCH, _EVERY_ROW if reach is None else ~reach))
+    # 3. Crisis frame.
+    if request.crisis_frame:
+        safe = Q(category=MemoryCategory.SAFETY)
+        failures.append((CRISIS_FRAME, ~safe if request.safety_critical_context else _EVERY_ROW))
+    # 4. Active suppression, under its own reason (lifecycle is active in the pool), then
+    # the deletion hold.
+    active = ~Q(suppression_reason="") & (
+        Q(suppression_ends_at__isnull=True) | Q(suppression_ends_at__gt=now)
+    )
+    failures.append((F("suppression_reason"), active))
+    failures.append((DELETION_HOLD, Q(deletion_hold__isnull=False)))
+    # 5. Sensitive categories and sensitive multi-actor interactions, in the context the
+    # reader may claim.
+    context = request.reader().effective_context
+    consented = request.consented_categories
+    no_consent = sorted(c for c in SENSITIVE_CATEGORIES if c not in consented)
+    off_context = sorted(
+        c for c in SENSITIVE_CATEGORIES if c in consented and context not in SENSITIVE_CONTEXTS[c]
+    )
+    actor_sensitive = Q(sensitive_interaction=True) & ~Q(actor_handle="")
+    consent_fail = [Q(category__in=no_consent)] if no_consent else []
+    if not request.multi_actor_consented:
+        consent_fail.append(actor_sensitive)
+    context_fail = [Q(category__in=off_context)] if off_context else []
+    if context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
+        context_fail.append(actor_sensitive)
+    for key, conditions in (
+        (SENSITIVE_WITHOUT_CONSENT, consent_fail),
+        (SENSITIVE_OUTSIDE_CONTEXT, context_fail),
+    ):
+        if conditions:
+            condition = conditions[0]
+            for other in conditions[1:]:
+                condition |= other
+            failures.append((key, condition))
+    return failures
+
+
+def survivors(
+    request: RecallRequest, pool: QuerySet[MemoryEntry], now: datetime
+) -> QuerySet[MemoryEntry]:
+    """Rows of ``pool`` that pass stages 1-5 of the pipeline (and only those)."""
+    if canonical_uuid(request.user_id) is None:
+        # The pipeline compares the member's id as canonical text: nothing would match.
+        return MemoryEntry.objects.none()
+    rows = pool
+    for _, condition in gate_failures(request, now):
+        if condition is _EVERY_ROW:
+            return MemoryEntry.objects.none()
+        rows = rows.exclude(condition)
+    return rows

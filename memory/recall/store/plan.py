@@ -1,0 +1,391 @@
+"""The plan: `recall_resolve`, a recall's rounds over the two streams until its result
+is certified.
+
+`recall_resolve` is the production path. It hands the pipeline a shortlist instead of
+every live entry of the member, chosen so that the returned entries are exactly what
+the pipeline returns over all of them (same ids, order, scores and rationales):
+
+1. Under BM25 an entry that shares no stem with the query has semantic factor 0, so its
+   score is a non-decreasing function of its weighted prior (recency, references,
+   origin); any entry scores at most the blend of an upper bound of its semantic
+   factor and an upper bound of its prior (`bounds.Shape.bound`).
+2. Two ranked streams, each with a bound for what it has not produced yet:
+   - matches, from the `MemoryEntryTerm` postings index alone: the entries holding
+     one of the query's rarer stems, best first by their score (BM25 over every query
+     stem from the stored counts and lengths, the common stems' postings only probed
+     for these entries, never scanned: MaxScore; the prior from the entry's counters,
+     joined by its key in the same query, for the best few hundred by BM25 and every
+     further match that could still reach the result, the others bounded by the BM25
+     where the join stopped and the best prior). Entries holding
+     only common stems are bounded by what those stems can weigh in any entry: each
+     stem's highest counts and shortest lengths over its postings (`MemoryStem`, widened
+     as postings are written), not BM25's ceiling of ``k1 + 1``;
+   - live entries by prior, read best first from the `memory_recall_prior` index one
+     (scope partition, reference bucket, origin) class at a time, in which the prior
+     falls with the recency anchor, a class read deeper only while its next row could
+     still win (PostgreSQL; elsewhere one sort).
+3. A prefix of each stream is loaded, with every live entry sharing a conflict key with
+   a loaded one (dedupe must see whole clusters) in the same statement, and the pipeline
+   runs on it.
+4. The result stands only if its last entry beats the best score any entry outside the
+   shortlist could reach (the streams' bounds, widened by a margin far above the
+   floating-point disagreement between SQL and Python); otherwise the blocking stream
+   grows and it runs again: while the result is short of entries, only the matching
+   stream (the cheapest rows to fill it with), then the others. Exhausted streams
+   bound nothing, and past a number of rounds every live entry is read, so the loop
+   always ends, always exact.
+
+What is read, and what the audit envelope counts:
+
+- Kinds the read gate withholds as a whole (`memory.access.gate.kind_reason`: not on the
+  reader's allow-list, a missing base consent or an opt-out, a pending full clear, off the
+  record) are in no stream and never read row by row: one aggregate query counts the
+  member's rows of those kinds in reach (tenant boundary and reachability in SQL,
+  forgotten rows excluded) under the gate's reason for the kind. When every reachable
+  kind is withheld no ranking query runs at all.
+- Of the other reachable kinds the shortlist loads, and the pipeline gates one by one
+  and counts under the first reason it fails: every entry the matching stream lists in
+  the prefix read, whatever its lifecycle or hold (paused, draft and superseded entries
+  under their suppression's reason or `lifecycle-<state>`, held ones under
+  `deletion-hold`; forgotten entries have no postings); the best active entries by prior
+  (held ones among them; the prior index holds active rows only); every paused entry
+  whose timed pause has ended by the recall's `now` (the gate sees it as active, so the
+  store reads it whatever the caller did; `recall_run` resumes such entries first); the
+  live entries sharing a conflict key with a loaded one. A crisis frame, where
+  nearly everything is withheld, loads every entry that survives it instead.
+
+So `suppression_counts` is exact for the kind-level reasons and, for the rest, covers
+what the shortlist read; `evaluated_count` is the kind-level count plus the shortlist's
+size. A match the shortlist did not read (past the prefix it needed, or holding only the
+query's common stems) is not counted, nor is a row out of reach.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory.enums import ScopeKind
+from memory.recall import (
+    BM25,
+    DEFAULT_BLEND,
+    AdditiveBlend,
+    Blend,
+    CorpusStats,
+    RecallCandidate,
+    RecallRequest,
+    RecallResult,
+    RelevanceFirstBlend,
+    blend_named,
+    bm25,
+    budget_for,
+    query_terms,
+    resolve,
+)
+from memory.recall.rankers import SemanticFn
+
+from .bounds import BOUND_MARGIN, Query, Shape, Stream, essential_count
+from .gates import (
+    NOT_FORGOTTEN,
+    member_rows,
+    pool_of,
+    reach_of,
+    survivors,
+    withheld_counts,
+)
+from .index import corpus_stats_get, statistics
+from .reads import candidates, entries_load
+from .streams import matching_stream, prior_partitions, prior_stream
+
+
+def shape_of(blend: Blend) -> Shape | None:
+    """The blend's shape (`bounds.Shape`), or None for a blend whose bounds the store
+    cannot vouch for."""
+    if isinstance(blend, RelevanceFirstBlend) and isinstance(blend.prior, AdditiveBlend):
+        prior = blend.prior
+        if blend.lift < 0 or blend.floor < 0:
+            return None
+    elif isinstance(blend, AdditiveBlend):
+        prior = blend
+    else:
+        return None
+    weights = (prior.recency, prior.reference, prior.origin, prior.semantic)
+    if min(weights) < 0 or prior.recency + prior.reference + prior.origin <= 0:
+        return None
+    if isinstance(blend, RelevanceFirstBlend):
+        return Shape(
+            prior.recency, prior.reference, prior.origin, prior.semantic, blend.lift, blend.floor
+        )
+    return Shape(prior.recency, prior.reference, prior.origin, prior.semantic)
+
+
+_CHUNK = 1000
+# Past this many entries in the shortlist, or this many rounds, the loop reads every
+# live entry instead (the result is the same; only massive ties get there).
+SHORTLIST_CEILING = 20_000
+# How many of the best matches by BM25 the matching stream first joins to their rows
+# for a result of `MATCHING_DEPTH_FOR` entries (the assistant's budget) or more: on the
+# bench's 100k member, interleaved per query in one process, 256 answers about 0.7 ms
+# sooner at the median than 512 (fewer rows joined) and 128 about 4 ms later (more
+# queries need a deeper second read); the same at 1k. A smaller result joins
+# proportionally fewer (`matching_depth`); past them the same statement joins at most
+# `streams.MATCHING_EXTRA_DEPTH` more that could still outscore the result's last entry.
+MATCHING_DEPTH = 256
+MATCHING_DEPTH_FOR = 12
+MAX_ROUNDS = 12
+# How many times the result's size (plus 8) a recall's first round loads: on the bench's
+# 100k member, one time left 33 of 50 recalls short after the first round (two or three
+# rounds); two leaves 18 (only 2 with three), and three gains nothing more.
+FIRST_PREFIX = 2
+
+
+def per_class(limit: int) -> int:
+    """How many rows of each prior class the first read of the prior stream takes for a
+    result of ``limit`` entries, beside the few classes read as deep as the prefix
+    (`streams.deep_from`), which hold the best priors more often than not: three for the
+    assistant's twelve (interleaved on the bench's 100k member, a recall without a
+    query 0.5 ms sooner than five; two send some 1k recalls to a second read), a sixth
+    of a larger result. A class cut short bounds its unread rows, so this decides how
+    soon the result is certified, never what it is."""
+    return max(3, limit // 6 + 1)
+
+
+def matching_depth(limit: int) -> int:
+    """How many matches the first matching statement joins for a result of ``limit``
+    entries: `MATCHING_DEPTH` from `MATCHING_DEPTH_FOR` entries on, proportionally fewer
+    below (at least a quarter of it). The shell's three entries are certified among the
+    best 64 as often as twelve among the best 256, a millisecond sooner on the bench's
+    100k member; the depth only decides how soon the result is certified, never what it
+    is."""
+    scaled = MATCHING_DEPTH * min(limit, MATCHING_DEPTH_FOR) // MATCHING_DEPTH_FOR
+    return max(MATCHING_DEPTH // 4, scaled)
+
+
+def chunks(values: list, size: int = _CHUNK):
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+@dataclass
+class Plan:
+    """How far each stream is read; the loop grows it until the result is certified."""
+
+    essential: int = 0
+    matching_size: int = 0
+    matching_depth: int = 0
+    per_class: int = 0
+    prior_size: int = 0
+
+
+def recall_resolve(
+    *,
+    request: RecallRequest,
+    now: datetime,
+    semantic: SemanticFn | None = None,
+    blend: Blend | str | None = None,
+) -> RecallResult:
+    """The pipeline's result over every entry of the member, from a certified shortlist
+    (see the module docstring)."""
+    ranker = semantic or bm25
+    chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
+    reader, state = request.reader(), request.member_state()
+    reach = reach_of(request, reader, state)
+    withheld = withheld_counts(request, reach) if reach.withheld else {}
+    if not reach.kinds:
+        # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
+        return resolve((), request, now, semantic=ranker, blend=chosen, withheld=withheld)
+    shape = shape_of(chosen)
+    if not isinstance(ranker, BM25) or shape is None:
+        # Only BM25 promises "no shared stem, no semantic factor": read everything.
+        corpus = corpus_stats_get(member_id=request.user_id)
+        every = member_rows(request.user_id, reach.kinds).filter(NOT_FORGOTTEN)
+        return resolve(
+            candidates(every, many=True).values(),
+            request,
+            now,
+            semantic=ranker,
+            blend=chosen,
+            corpus_stats=corpus,
+            withheld=withheld,
+        )
+
+    def run(loaded: Mapping[str, RecallCandidate]) -> RecallResult:
+        return resolve(
+            loaded.values(),
+            request,
+            now,
+            semantic=ranker,
+            blend=chosen,
+            corpus_stats=corpus,
+            withheld=withheld,
+        )
+
+    has_query = request.has_query
+    terms = query_terms(request.query) if has_query else ()
+    (count, length, context), vocabulary, ended = statistics(request.user_id, terms, ended_by=now)
+    stem_ids = vocabulary.ids
+    corpus = CorpusStats(count, length, context, vocabulary.frequency)
+    query = Query.of(terms, corpus, ranker, vocabulary.bounds)
+    _, budget = budget_for(request.surface)
+    limit = budget.max_entries
+    if request.budget is not None:
+        limit = min(limit, request.budget)
+    # The first prefix read of each stream: the gate and the dedupe drop part of it (other
+    # lifecycles, holds, clusters), and a round short of entries costs two more statements.
+    first = FIRST_PREFIX * limit + 8
+    plan = Plan()
+    # The reachable partitions of the kinds read row by row (None: not listable), for
+    # both streams.
+    reachable = prior_partitions(request)
+    if reachable is not None:
+        reachable = [p for p in reachable if p[0] in reach.kinds]
+
+    def read_matching() -> Stream:
+        return matching_stream(
+            shape,
+            now,
+            ranker,
+            corpus,
+            query,
+            stem_ids,
+            plan.essential,
+            plan.matching_size,
+            max(plan.matching_depth, plan.matching_size),
+            wanted=limit,
+            partitions=reachable,
+        )
+
+    def read_prior(partitions=None, previous=None, deepen=None) -> Stream:
+        return prior_stream(
+            request,
+            reach.kinds,
+            shape,
+            now,
+            plan.per_class,
+            plan.prior_size,
+            partitions=reachable if partitions is None else partitions,
+            previous=previous,
+            deepen=deepen,
+        )
+
+    loaded: dict[str, RecallCandidate] = {}
+    # The paused entries whose timed pause has ended are read with the first load.
+    pending = ended
+
+    def load(entry_ids: Sequence[str]) -> None:
+        nonlocal pending
+        # Each id once, however many pauses ended unswept; a chunk at most a statement.
+        for chunk in chunks([i for i in dict.fromkeys([*entry_ids, *pending]) if i not in loaded]):
+            for entry_id, candidate in entries_load(request, reach.kinds, chunk).items():
+                loaded.setdefault(entry_id, candidate)
+        pending = []
+
+    matching = prior = None
+    if limit and query.terms:
+        plan.essential, plan.matching_size = essential_count(query, corpus, limit), first
+        plan.matching_depth = matching_depth(limit)
+        matching = read_matching()
+    if limit and request.crisis_frame:
+        # Almost everything is withheld: whatever survives is few, and all of it is read,
+        # beside the best matches and the best profile entries by prior (for the audit).
+        passing = survivors(request, pool_of(request, reach.kinds), now)
+        loaded.update(candidates(passing, many=True))
+        plan.per_class, plan.prior_size = per_class(limit), first
+        frame = [(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")]
+        prior = read_prior([p for p in frame if p[0] in reach.kinds])
+    elif limit and (not query.terms or query.held_by(corpus) < limit):
+        # Without a query the prior ranks everything. With fewer entries holding the
+        # query's stems than the result takes, entries ranked by their prior alone fill
+        # the rest: that stream is read in the same round, not after a round of matches
+        # that cannot fill the result. (Not with fewer than the first prefix: where the
+        # matches did fill it, the prior's 30-odd rows loaded and gated for nothing
+        # cost a 1k recall 1-3 ms.)
+        plan.per_class, plan.prior_size = per_class(limit), first
+        prior = read_prior()
+    margin = BOUND_MARGIN
+    for round_ in range(MAX_ROUNDS + 1):
+        # Each stream's bound for what it lists past the loaded prefix ("next") and for
+        # what it did not list at all ("rest").
+        wanted: list[str] = []
+        matching_next = matching_rest = prior_next = prior_rest = None
+        if matching is not None:
+            ids, matching_next, matching_rest = matching.prefix(plan.matching_size)
+            wanted += ids
+        if prior is not None:
+            ids, prior_next, prior_rest = prior.prefix(plan.prior_size)
+            wanted += ids
+        if len(wanted) > SHORTLIST_CEILING or round_ == MAX_ROUNDS:
+            # Only with massive ties at a cut-off: reading every live entry once is
+            # cheaper than growing the streams again.
+            unread = pool_of(request, reach.kinds).exclude(pk__in=list(loaded))
+            loaded.update(candidates(unread, many=True))
+            if pending:
+                load([])
+            return run(loaded)
+        missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
+        # A listed match of any lifecycle is loaded, so the gate counts it.
+        if missing or pending:
+            load(missing)
+        result = run(loaded)
+        if not limit or request.crisis_frame:
+            return result  # nothing to return, or every entry that can be is loaded
+        if prior is not None and prior_next is None and prior_rest is None:
+            return result  # the prior stream listed every live entry, and all are loaded
+        last = result.entries[-1].score if len(result.entries) >= limit else -math.inf
+
+        # Could an entry outside the shortlist still beat the last one? Per way of being
+        # left out: a listed match, one with only unread (common) stems, any by prior.
+        unread_prior = shape.best_prior
+        if prior is not None:
+            unread_prior = max(v for v in (prior_next, prior_rest) if v is not None)
+        common = query.share(query.terms[plan.essential :])
+
+        def beats(semantic: float, prior_value: float | None, last: float) -> bool:
+            if prior_value is None:
+                return False
+            bound = shape.bound(semantic + margin, prior_value + margin, has_query=has_query)
+            return bound >= last
+
+        listed = matching_next is not None and matching_next + margin >= last
+        deeper = matching_rest is not None and matching_rest + margin >= last
+        # While a match the stream already listed could still beat the last entry (or
+        # the result is short and the stream holds more): load more of those first, the
+        # cheapest rows to fill the result with, and only then ask what deeper matches,
+        # a common stem or the prior could add. A result filled, past its few visible
+        # matches, by weak entries the first load brought along (a cluster's fresher
+        # entry, an ended pause) would otherwise send every stream deeper at once.
+        matches_first = listed or (last == -math.inf and deeper)
+        common_blocks = not matches_first and common > 0 and beats(common, unread_prior, last)
+        # Short of entries with a common stem still unread: its holders are read first
+        # (a match nearly always outranks an entry only its prior lifts), and the prior
+        # stream only if the result is still open after them.
+        prior_first = not matches_first and not (last == -math.inf and common_blocks)
+        prior_blocks = prior_first and beats(0.0, prior_rest if prior else shape.best_prior, last)
+        prior_next_blocks = prior_first and beats(0.0, prior_next, last)
+        if not (listed or deeper or common_blocks or prior_blocks or prior_next_blocks):
+            return result
+        if common_blocks:
+            plan.essential += 1  # read the next stem's postings too
+        if listed:
+            plan.matching_size *= 4
+        # The listed matches come first: the stream joins more of the best by BM25 to
+        # their priors only once those are used up.
+        deepen = deeper and not listed
+        if deepen:
+            plan.matching_depth *= 4
+        if common_blocks or deepen or (listed and not matching.holds(plan.matching_size)):
+            matching = read_matching()
+        if prior_blocks:
+            if prior is None:
+                plan.per_class, plan.prior_size = per_class(limit), first
+                prior = read_prior()
+            else:
+                # A class was cut too early: read deeper in each one that could still win.
+                plan.per_class *= 4
+                prior = read_prior(
+                    previous=prior, deepen=lambda cut, last=last: beats(0.0, cut, last)
+                )
+        elif prior_next_blocks:
+            plan.prior_size *= 2  # more of what was read, before reading more

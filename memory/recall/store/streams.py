@@ -1,0 +1,333 @@
+"""The two ranked streams a recall's shortlist is read from, each with a bound for what
+it has not listed yet (`bounds.Stream`):
+
+- `matching_stream`: the entries holding one of the query's rarer stems, best first by
+  their score, from the `MemoryEntryTerm` postings index (its statement:
+  `sql.matching_statement`);
+- `prior_stream`: live entries by weighted prior, best first, from the
+  `memory_recall_prior` index one class at a time on PostgreSQL
+  (`sql.prior_classes_statement`), elsewhere by one sort (`prior_expression`, the
+  prior as an ORM expression).
+
+Which rows a stream lists, and how deep, only decides how soon the plan
+(`memory.recall.store.plan`) can certify its result, never what the result is.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import Case, FloatField, Func, Value, When
+from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
+
+from iris_site.rawsql import bound_cursor
+from memory.enums import ScopeKind
+from memory.recall import BM25, CorpusStats, RecallRequest
+from memory.recall.pipeline import ORIGIN_WEIGHTS, RECENCY_TIME_CONSTANT, REFERENCE_SATURATION
+
+from .bounds import BOUND_MARGIN, PriorClass, Query, Shape, Stream
+from .gates import pool_of
+from .sql import Dialect, matching_statement, prior_classes_statement
+
+# How many more matches than the depth it was asked for the matching statement may join
+# when they could still outscore the result's last entry (`matching_stream`; the depth:
+# `plan.MATCHING_DEPTH`).
+MATCHING_EXTRA_DEPTH = 1792
+# How many times the prefix it needs the matching stream lists (the prefix grows by as
+# much when the gate withholds too many of it).
+MATCHING_READ_AHEAD = 4
+# Two stems weigh nearly alike for the matching stream's choice of a tail when the
+# lighter's idf is at least this share of the heavier's: the default blend lets an
+# entry's prior lift its score by a quarter at most (1 / 1.25).
+TIED_IDF = 0.8
+
+
+# --- the prior as an ORM expression -----------------------------------------------------
+
+
+class EpochSeconds(Func):
+    """Seconds since 1970 of a timestamp (SQLite: from its stored UTC text). On
+    PostgreSQL ``date_part``, in double precision, not ``EXTRACT``, which returns NUMERIC
+    since PostgreSQL 14 (about half a microsecond more a row, thousands of rows a
+    recall on a large member)."""
+
+    output_field = FloatField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="date_part('epoch', %(expressions)s)",
+            **extra_context,
+        )
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return self.as_sql(
+            compiler,
+            connection,
+            template="((julianday(%(expressions)s) - 2440587.5) * 86400.0)",
+            **extra_context,
+        )
+
+
+def prior_expression(shape: Shape, now: datetime):
+    """``w_r * recency + w_ref * references + w_o * origin`` in SQL, the factors as the
+    pipeline computes them (recency from the last reference, else the last update)."""
+    anchor = Coalesce("last_referenced_at", "updated_at")
+    age = Greatest(Value(0.0), Value(now.timestamp()) - EpochSeconds(anchor))
+    recency = Exp(-age / Value(RECENCY_TIME_CONSTANT.total_seconds()))
+    reference = Least(
+        Value(1.0),
+        Cast("reference_count", FloatField()) / Value(float(REFERENCE_SATURATION)),
+    )
+    origin = Case(
+        *(When(origin=name, then=Value(float(weight))) for name, weight in ORIGIN_WEIGHTS.items()),
+        default=Value(0.0),
+        output_field=FloatField(),
+    )
+    return (
+        Value(shape.recency) * recency
+        + Value(shape.reference) * reference
+        + Value(shape.origin) * origin
+    )
+
+
+# --- matches ----------------------------------------------------------------------------
+
+
+def _stem_weights(query: Query, terms, ids: Mapping[str, int]) -> dict[int, float]:
+    """The vocabulary rows of ``terms`` by id, with their idf (a stem the member's
+    vocabulary lacks has no posting)."""
+    return {ids[term]: query.idf[term] for term in terms if term in ids}
+
+
+def matching_stream(
+    shape: Shape,
+    now: datetime,
+    ranker: BM25,
+    corpus: CorpusStats,
+    query: Query,
+    ids: Mapping[str, int],
+    essential: int,
+    size: int,
+    depth: int,
+    *,
+    wanted: int,
+    partitions: Sequence[tuple[str, str, str]] | None,
+) -> Stream:
+    """Entries with a posting for one of the ``essential`` rarest stems, best first by
+    their score as far as the postings tell it: BM25 over every query stem (the common
+    stems' postings are only probed for these entries, never scanned for others:
+    MaxScore) from the counts and lengths, blended with the entry's prior (its counters,
+    read from the entry row by its key). An entry without any of those stems scores at
+    most the common stems' share, which the caller bounds. ``ids``: the query stems'
+    vocabulary rows, which scope the postings to the member. One raw query
+    (`sql.matching_statement`): the ORM would spend longer building it than the
+    database spends running it.
+
+    The ``depth`` entries with the highest BM25 are joined to their rows for the prior,
+    and then, in the same statement, every further match (at most
+    ``MATCHING_EXTRA_DEPTH``, best by BM25 first) that could still outscore the
+    ``wanted``-th best of them that can surface: an active row of one of ``partitions``
+    (`prior_partitions`), a superset of what the read gate lets through, so that score
+    is never below the one the recall ends with and the guess joins too few rather
+    than too many. Where hundreds of entries hold the query's stems with nearly equal
+    BM25 and only their priors tell them apart, they are joined at once instead of in a
+    second, deeper statement. The score grows with both BM25 and the prior, so any
+    entry not joined scores at most the blend of the highest BM25 of a match not joined
+    (without a tail, the lowest joined: no lower) and the best prior, the stream's
+    ``rest`` (None when every match was joined). A
+    query stem held by thousands of entries is otherwise summed from its postings alone,
+    never joined entry by entry. Which rows are joined only decides how soon the caller
+    can certify its result, never what the result is."""
+    ceiling = sum(query.idf.values()) * (ranker.k1 + 1.0)
+    weights = _stem_weights(query, query.terms, ids)
+    rare = sorted(_stem_weights(query, query.terms[:essential], ids))
+    if ceiling <= 0 or not rare:
+        return Stream([], None)  # no entry holds a stem the stream lists
+    common = set(weights) - set(rare)
+    # Rows past the prefix cost next to nothing here (all joined rows are ranked anyway)
+    # and spare a second query when the gate withholds part of the prefix.
+    fetch = MATCHING_READ_AHEAD * size + 1
+    # A tail is only likely to be needed where more entries state the rare stems than
+    # ``depth`` and, but for the commonest of them, too few to fill the prefix: the
+    # result's last entries then hold that one stem alike and only their priors tell
+    # them apart. So too where no common stem is left to lift the holders of two stems
+    # above the rest and the two commonest stems read weigh nearly alike (`TIED_IDF`):
+    # the holders of either then tie on BM25, however many hold the rarer. Else the
+    # statement is the head alone, smaller for PostgreSQL to plan and run (the tail's
+    # threshold and bound cost about half a millisecond on a 10k member). Either way the
+    # stream's bound is exact, so a wrong guess costs time, never a result.
+    stated = sorted(corpus.document_frequency.get(t, 0) for t in query.terms[:essential])
+    weights_read = sorted(
+        query.idf[t] for t in query.terms[:essential] if corpus.document_frequency.get(t, 0)
+    )
+    tied = not common and len(weights_read) > 1 and weights_read[0] >= TIED_IDF * weights_read[1]
+    tail = not (sum(stated) <= depth or (sum(stated[:-1]) > size and not tied))
+    statement, params = matching_statement(
+        shape,
+        now,
+        ranker,
+        corpus,
+        weights,
+        rare,
+        ceiling,
+        tail=tail,
+        depth=depth,
+        fetch=fetch,
+        wanted=wanted,
+        extra_depth=MATCHING_EXTRA_DEPTH,
+        partitions=partitions,
+    )
+    with bound_cursor() as cursor:
+        cursor.execute(statement, params)
+        found = cursor.fetchall()
+    if not tail:
+        rows = [(entry_id, value) for entry_id, value, _, _ in found]
+        # A match past the ``depth`` joined has at most the lowest BM25 joined.
+        following = found[0][2] if found and found[0][3] > depth else None
+    else:
+        rows = [(entry_id, value) for entry_id, value, _ in found]
+        following = found[0][2] if found else None
+    rest = None
+    if following is not None:
+        rest = shape.bound(min(1.0, following / ceiling), shape.best_prior, has_query=True)
+    # PostgreSQL returns the UUID itself; SQLite its hex, spelt canonically here.
+    canonical = str if Dialect().postgres else (lambda value: str(uuid.UUID(str(value))))
+    ranked = [(canonical(entry_id), value) for entry_id, value in rows]
+    return Stream(ranked, rest, truncated=len(rows) == fetch)
+
+
+# --- priors -----------------------------------------------------------------------------
+
+# Kinds whose rows carry the session id, each reaching the ones before it.
+_SESSION_BOUND = (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE)
+
+
+def prior_partitions(request: RecallRequest) -> list[tuple[str, str, str]] | None:
+    """The (scope kind, session id, notebook id) prefixes of `memory_recall_prior` that
+    hold every row this recall can reach, or None when they cannot be listed (a crisis
+    recall reaches every session). Check constraints keep the identifier columns empty
+    for kinds that do not carry them."""
+    scope, kind = request.scope, request.scope.kind
+    profile = (ScopeKind.PROFILE, "", "")
+    if kind == ScopeKind.PROFILE:
+        return [profile]
+    if kind in _SESSION_BOUND:
+        kinds = _SESSION_BOUND[: _SESSION_BOUND.index(kind) + 1]
+        return [profile, *((k, scope.session_id or "", "") for k in kinds)]
+    if kind == ScopeKind.NOTEBOOK:
+        partitions = [profile, (ScopeKind.NOTEBOOK, "", scope.notebook_id or "")]
+        if request.effective_tenant_id is not None:
+            partitions.append((ScopeKind.TENANT, "", ""))
+        return partitions
+    if kind in (ScopeKind.TENANT, ScopeKind.OPERATOR_COPILOT):
+        return [(kind, "", "")]
+    return None
+
+
+def prior_stream(
+    request: RecallRequest,
+    kinds: Sequence[str],
+    shape: Shape,
+    now: datetime,
+    per_class: int,
+    size: int,
+    *,
+    partitions: Sequence[tuple[str, str, str]] | None,
+    previous: Stream | None = None,
+    deepen: Callable[[float], bool] | None = None,
+) -> Stream:
+    """Active entries of the reachable partitions of ``kinds`` by weighted prior, best
+    first. ``partitions``: those partitions, each of one of ``kinds`` (the caller's
+    `prior_partitions`, narrowed to the kinds read), or None where they cannot be
+    listed.
+
+    On PostgreSQL each (partition, reference bucket, origin) class is one range of the
+    `memory_recall_prior` index, in which the prior falls with the recency anchor: the
+    first ``per_class`` rows of each class are read, and a class cut short bounds its
+    unread rows by its last row's prior. Read again with the ``previous`` stream, only
+    the classes cut short whose bound ``deepen`` says could still win are read further
+    (four times as deep); the others keep what they read. Elsewhere the pool
+    (`gates.pool_of`) is sorted by prior."""
+    classes = dict(previous.classes) if previous is not None and previous.classes else {}
+    if classes:
+        cut_short = {key: part for key, part in classes.items() if part.cut is not None}
+        blocking = {k: p for k, p in cut_short.items() if deepen is None or deepen(p.cut)}
+        depths = {key: 4 * part.depth for key, part in (blocking or cut_short).items()}
+        read = prior_classes_read(request, shape, now, depths=depths) if depths else {}
+        classes.update((key, read.get(key, PriorClass((), d))) for key, d in depths.items())
+    else:
+        if partitions is not None and not partitions:
+            return Stream([], None)
+        if connection.vendor != "postgresql" or partitions is None:
+            rows = list(
+                pool_of(request, kinds)
+                .annotate(prior=prior_expression(shape, now))
+                .order_by("-prior", "id")
+                .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
+            )
+            ranked = [(str(entry_id), prior) for entry_id, prior in rows]
+            cut = max(size, 8 * per_class)
+            return Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
+        # A class without a row has nothing to list nor to bound.
+        classes = prior_classes_read(
+            request, shape, now, partitions=partitions, depth=per_class, deep=size
+        )
+    ranked = sorted(
+        (row for part in classes.values() for row in part.rows),
+        key=lambda item: (-item[1], item[0]),
+    )
+    cut = max((p.cut for p in classes.values() if p.cut is not None), default=None)
+    return Stream(ranked, cut, classes=classes)
+
+
+def prior_classes_read(
+    request: RecallRequest,
+    shape: Shape,
+    now: datetime,
+    *,
+    partitions: Sequence[tuple[str, str, str]] = (),
+    depth: int = 0,
+    deep: int = 0,
+    depths: Mapping[tuple, int] | None = None,
+) -> dict[tuple, PriorClass]:
+    """The first ``depth`` rows (and the one after them) of every class of
+    ``partitions``, ``deep`` rows of the few classes whose references and origin could
+    hold the best priors (`deep_from`), or of each class of ``depths`` as deep as it
+    says, by prior, in one statement (`sql.prior_classes_statement`): class → its rows,
+    best first (classes without rows absent)."""
+    statement, params = prior_classes_statement(
+        shape,
+        now,
+        uuid.UUID(request.user_id),
+        partitions=partitions,
+        depth=depth,
+        deep=deep,
+        deep_from=deep_from(shape),
+        depths=depths,
+    )
+    with bound_cursor() as cursor:
+        cursor.execute(statement, params)
+        rows = cursor.fetchall()
+    read: dict[tuple, tuple[int, list[tuple[str, float]]]] = {}
+    for kind, session_id, notebook_id, bucket, origin, read_depth, entry_id, prior in rows:
+        key = (kind, session_id, notebook_id, bucket, origin)
+        read.setdefault(key, (read_depth, []))[1].append((str(entry_id), prior))
+    return {
+        key: PriorClass(tuple(sorted(part, key=lambda item: -item[1])), read_depth)
+        for key, (read_depth, part) in read.items()
+    }
+
+
+def deep_from(shape: Shape) -> float:
+    """The least weighted reference and origin part of a class read ``deep`` at first:
+    the best class's, less one reference step. Recency falls alike in every class, so
+    the classes of much-used entries stated by the member hold the best priors unless
+    their entries are old, and a recall without a query would otherwise read them a
+    second time (reading a few dozen rows more costs less than a round)."""
+    best = shape.reference + shape.origin * max(ORIGIN_WEIGHTS.values())
+    return best - shape.reference / REFERENCE_SATURATION - BOUND_MARGIN
