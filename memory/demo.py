@@ -17,8 +17,9 @@ from iris_site.models import User
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ScopeKind, is_sensitive_category
 from memory.models import MemoryEntry
+from memory.pauses import memory_pause
 from memory.policy.scopes import evaluate_kind_policy
-from memory.services import memory_edit, memory_pause, memory_remember
+from memory.services import memory_edit, memory_remember
 from memory.turns import conversation_turn_append
 
 

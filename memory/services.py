@@ -31,7 +31,6 @@ from memory.enums import (
     Origin,
     ProvenanceKind,
     ScopeKind,
-    SuppressionReason,
     is_sensitive_category,
 )
 from memory.forgetting import fingerprints
@@ -660,59 +659,6 @@ def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
     reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
     return entry
-
-
-@transaction.atomic
-def memory_pause(
-    *, entry: MemoryEntry, actor: Actor, ends_at: datetime | None = None
-) -> MemoryEntry:
-    entry = entry_lock(entry)
-    now = timezone.now()
-    if entry.lifecycle != Lifecycle.ACTIVE:
-        raise Conflict("Only an active memory can be paused.", code="not-active")
-    if ends_at is not None and ends_at <= now:
-        raise InvalidInput(fields={"ends_at": ["Must be in the future."]})
-    entry.lifecycle = Lifecycle.PAUSED
-    entry.suppression_reason = SuppressionReason.USER_PAUSE
-    entry.suppression_started_at = now
-    entry.suppression_ends_at = ends_at
-    entry.suppression_notes = ""
-    revision_append(entry, action=EntryAuditAction.PAUSED, actor=actor, now=now, restated=False)
-    return entry
-
-
-@transaction.atomic
-def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
-    entry = entry_lock(entry)
-    if entry.lifecycle != Lifecycle.PAUSED:
-        raise Conflict("Only a paused memory can be resumed.", code="not-paused")
-    entry.lifecycle = Lifecycle.ACTIVE
-    entry.suppression_reason = ""
-    entry.suppression_started_at = None
-    entry.suppression_ends_at = None
-    revision_append(
-        entry, action=EntryAuditAction.RESUMED, actor=actor, now=timezone.now(), restated=False
-    )
-    return entry
-
-
-def memory_pause_expire_due(*, now: datetime | None = None, member_id=None) -> int:
-    """Resume every timed pause that has ended (only ``member_id``'s, when given), each
-    through `memory_resume` as a revision by the system. Idempotent: an entry resumed,
-    re-paused or forgotten meanwhile is left as it is. Returns how many were resumed."""
-    now = now or timezone.now()
-    due = MemoryEntry.objects.filter(lifecycle=Lifecycle.PAUSED, suppression_ends_at__lte=now)
-    if member_id is not None:
-        due = due.filter(member_id=member_id)
-    resumed = 0
-    for entry_id in due.order_by().values_list("pk", flat=True):
-        with transaction.atomic():
-            # Re-checked under the row lock: a pause the member renewed since stands.
-            entry = due.select_for_update().filter(pk=entry_id).first()
-            if entry is not None:
-                memory_resume(entry=entry, actor=Actor.system("pause-expired"))
-                resumed += 1
-    return resumed
 
 
 @transaction.atomic

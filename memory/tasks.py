@@ -4,7 +4,7 @@ from crontask import cron
 from django.tasks import task
 
 from memory.forgetting.services import memory_clear_purge_due, memory_tombstone_purge_due
-from memory.services import memory_pause_expire_due
+from memory.pauses import memory_pause_expire_due
 from memory.sweeps.retention import retention_sweep
 
 

@@ -18,7 +18,6 @@ from iris_site.audit.events import Actor, audit_event_append
 from iris_site.errors import Conflict
 from iris_site.models import User
 from iris_site.services import member_lock
-from memory.entities.services import person_forget
 from memory.enums import (
     Lifecycle,
     Origin,
@@ -137,11 +136,6 @@ def derived_summaries_forget(
     return entries_forget(
         MemoryEntry.objects.filter(pk__in=derived), actor=actor, fingerprint=fingerprint
     )
-
-
-def memory_forget_actor(*, member: User, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
-    """Forget every mention of a person (`memory.entities.services.person_forget`)."""
-    return person_forget(member=member, actor_handle=actor_handle, actor=actor)
 
 
 CLEAR_REASON = "full-clear"

@@ -35,12 +35,12 @@ from memory.contracts import (
     MemoryWriteRequest,
     Subject,
 )
+from memory.entities.services import person_forget
 from memory.enums import MemoryCategory, Origin, ScopeKind
 from memory.filters import MemoryEntryFilter
 from memory.forgetting.services import (
     memory_clear_cancel,
     memory_clear_request,
-    memory_forget_actor,
     memory_forget_category,
     memory_tombstone,
 )
@@ -63,6 +63,7 @@ from memory.http.serializers import (
     OffTheRecordStateSerializer,
 )
 from memory.models import MemoryEntry, MemoryNotice, MemoryRevision
+from memory.pauses import memory_pause, memory_resume
 from memory.policy.handles import ACTOR_HANDLE_PATTERN
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.selectors import (
@@ -83,9 +84,7 @@ from memory.services import (
     memory_edit_preview,
     memory_notice_answer,
     memory_off_the_record_set,
-    memory_pause,
     memory_remember,
-    memory_resume,
 )
 
 RECENT_RECALLS = 10
@@ -534,7 +533,7 @@ class MemoryForgetActorApi(APIView):
     def post(self, request, actor_handle):
         if not re.fullmatch(ACTOR_HANDLE_PATTERN, actor_handle):
             raise InvalidInput(fields={"actor_handle": ["Not an actor handle."]})
-        ids = memory_forget_actor(
+        ids = person_forget(
             member=request.user, actor_handle=actor_handle, actor=Actor.of(request.user)
         )
         return Response({"tombstoned_ids": [str(i) for i in ids], "tombstoned_count": len(ids)})

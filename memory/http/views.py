@@ -62,6 +62,7 @@ from memory.labels import (
     scope_label,
 )
 from memory.models import MemoryNotice
+from memory.pauses import memory_pause, memory_resume
 from memory.policy.scopes import evaluate_scope_change
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.scopes import member_scope_policies, opt_out_rows, scope_rows
@@ -83,8 +84,6 @@ from memory.services import (
     memory_edit_preview,
     memory_notice_answer,
     memory_off_the_record_set,
-    memory_pause,
-    memory_resume,
 )
 from memory.sweeps.auto_forget import member_memory_settings_set
 

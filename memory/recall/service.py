@@ -17,10 +17,10 @@ from memory.access.capabilities import Capabilities
 from memory.entities.selectors import entries_live_at, recall_entity_entry_ids
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RecallRecord
+from memory.pauses import memory_pause_expire_due
 from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
 from memory.recall.store import corpus_stats_get, recall_candidates, recall_resolve
 from memory.selectors import member_read_state
-from memory.services import memory_pause_expire_due
 
 POLICY_ID = "iris.memory.recall.v1"
 

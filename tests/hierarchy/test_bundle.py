@@ -28,8 +28,9 @@ from memory.access.capabilities import capabilities_for
 from memory.forgetting.dsar import memory_hold_place, memory_hold_release
 from memory.forgetting.services import memory_clear_request, memory_purge_entries, memory_tombstone
 from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities
+from memory.pauses import memory_pause, memory_resume
 from memory.selectors import principal_capabilities
-from memory.services import memory_edit, memory_off_the_record_set, memory_pause, memory_resume
+from memory.services import memory_edit, memory_off_the_record_set
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import events, member_with, write
 from tests.iris_site.factories import ServiceClientFactory

@@ -39,7 +39,8 @@ from memory.enums import SENSITIVE_CATEGORIES, MemoryCategory, RecallContext
 from memory.forgetting.dsar import memory_hold_place, memory_hold_release
 from memory.forgetting.services import memory_clear_request, memory_tombstone
 from memory.models import MemoryEntry
-from memory.services import memory_off_the_record_set, memory_pause, memory_resume
+from memory.pauses import memory_pause, memory_resume
+from memory.services import memory_off_the_record_set
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import (
     assert_no_content_in_chain,

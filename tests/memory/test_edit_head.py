@@ -9,7 +9,7 @@ from iris_site.audit.events import Actor
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from tests.conftest import http_request
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member

@@ -16,9 +16,8 @@ from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
 from memory.entities.derive import entity_label
 from memory.entities.selectors import entity_detail, member_entities, recalled_graph
-from memory.entities.services import entity_retire
+from memory.entities.services import entity_retire, person_forget
 from memory.forgetting.erasure import memory_erasure_residue
-from memory.forgetting.services import memory_forget_actor
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import principal_capabilities
@@ -219,7 +218,7 @@ def test_retiring_is_idempotent_refuses_the_member_themself_and_never_reaches_an
 def test_forgetting_every_mention_by_handle_retires_the_person_entity_too():
     member = consenting_member()
     entry = sam(member).entry
-    memory_forget_actor(member=member, actor_handle=entry.actor_handle, actor=Actor.of(member))
+    person_forget(member=member, actor_handle=entry.actor_handle, actor=Actor.of(member))
     assert entity_of(member, "person").state == "retired"
 
 

@@ -13,6 +13,7 @@ from hierarchy.models import ShortTermMemory
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
+from memory.entities.services import person_forget
 from memory.enums import Lifecycle, ScopeKind
 from memory.forgetting.fingerprints import (
     fingerprint_refusal,
@@ -22,7 +23,6 @@ from memory.forgetting.fingerprints import (
 from memory.forgetting.services import (
     memory_clear_purge_due,
     memory_clear_request,
-    memory_forget_actor,
     memory_tombstone,
 )
 from memory.models import ForgottenFact, MemoryEntry, RetiredActorHandle
@@ -336,7 +336,7 @@ def _forgotten_fact_and_person(member):
     anna = remember(
         member, category="relationship", body="Anna visits", multi_actor={"actor_name": "Anna"}
     ).entry
-    memory_forget_actor(member=member, actor_handle=anna.actor_handle, actor=actor)
+    person_forget(member=member, actor_handle=anna.actor_handle, actor=actor)
     assert ForgottenFact.objects.filter(member=member).exists()
     assert RetiredActorHandle.objects.filter(member=member).exists()
 

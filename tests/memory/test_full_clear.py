@@ -31,7 +31,7 @@ from memory.models import (
     MemoryRevision,
     RecallRecord,
 )
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from memory.sweeps.compaction import conversation_turns_compact
 from tests.conftest import http_request
 from tests.continuity.factories import token_body

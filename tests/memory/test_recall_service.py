@@ -15,10 +15,11 @@ from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, RecallRecord
+from memory.pauses import memory_pause, memory_pause_expire_due
 from memory.recall import resolve
 from memory.recall.service import recall_request_build, recall_run
 from memory.recall.store import corpus_stats_get, recall_candidates
-from memory.services import memory_pause, memory_pause_expire_due, memory_remember
+from memory.services import memory_remember
 from memory.tasks import expire_memory_pauses
 from tests.conftest import bearer_client
 from tests.consent.factories import record

@@ -24,6 +24,7 @@ from memory.enums import (
 )
 from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryDeletionHold, MemoryEntry, MemoryEntryTerm, MemoryStem
+from memory.pauses import memory_pause
 from memory.policy.conflicts import conflict_key
 from memory.recall import (
     RELEVANCE_V1,
@@ -56,7 +57,7 @@ from memory.recall.store import (
     recall_resolve,
     streams,
 )
-from memory.services import memory_edit, memory_pause
+from memory.services import memory_edit
 from tests.iris_site.factories import MemberFactory
 from tests.memory.factories import consenting_member, remember
 

@@ -12,9 +12,11 @@ from django.utils import timezone
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
-from memory.forgetting.services import memory_clear_request, memory_forget_actor
+from memory.entities.services import person_forget
+from memory.forgetting.services import memory_clear_request
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
-from memory.services import memory_off_the_record_set, memory_pause, memory_remember
+from memory.pauses import memory_pause
+from memory.services import memory_off_the_record_set, memory_remember
 from memory.sweeps.compaction import conversation_turns_compact, extractive_summarizer
 from memory.sweeps.retention import memory_forget_notebook, retention_sweep
 from memory.tasks import purge_cleared_memory, sweep_memory_retention
@@ -339,7 +341,7 @@ def test_a_summary_keeps_the_person_it_mentions_so_forgetting_them_reaches_it():
     summary = MemoryEntry.objects.get(origin="summarized-from-session")
     assert summary.actor_handle == entry.actor_handle
     assert summary.relationship_note == "my sister"
-    forgotten = memory_forget_actor(
+    forgotten = person_forget(
         member=member, actor_handle=entry.actor_handle, actor=Actor.of(member)
     )
     assert summary.pk in forgotten

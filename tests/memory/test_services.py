@@ -12,12 +12,12 @@ from django.utils import timezone
 from iris_site.audit.events import Actor
 from iris_site.crypto import keyed_digest
 from iris_site.errors import Conflict, NotPermitted, PolicyRefusal
+from memory.entities.services import person_forget
 from memory.enums import ConflictRule, Lifecycle, Origin
 from memory.forgetting.services import (
     memory_clear_cancel,
     memory_clear_purge_due,
     memory_clear_request,
-    memory_forget_actor,
     memory_tombstone,
 )
 from memory.models import (
@@ -434,7 +434,7 @@ def test_forgetting_an_actor_tombstones_every_entry_that_mentions_them():
     handle = anna[0].actor_handle
     assert {e.actor_handle for e in anna} == {handle} and ben.actor_handle != handle
     # when
-    ids = memory_forget_actor(member=member, actor_handle=handle, actor=Actor.of(member))
+    ids = person_forget(member=member, actor_handle=handle, actor=Actor.of(member))
     # then
     assert sorted(ids) == sorted(e.pk for e in anna)
     assert {lifecycle(e) for e in anna} == {Lifecycle.TOMBSTONED}

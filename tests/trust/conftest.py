@@ -28,7 +28,7 @@ from iris_site.audit.events import Actor
 from iris_site.enums import Consumer, OperatorRole
 from iris_site.models import User
 from iris_site.services import token_issue
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from tests.continuity.factories import write as continuation_write
 from tests.datarights.factories import EXPORT, process, submit
 from tests.hierarchy.stm_factories import service_actor

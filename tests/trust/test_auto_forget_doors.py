@@ -241,7 +241,7 @@ def test_a_consolidation_kept_out_by_a_paused_memory_does_not_name_it_even_on_a_
     the member has paused that memory, the answer (and its idempotent replay) names no
     entry, as a write's answer does (`memory.http.replays.kept_entry_visible`)."""
     from iris_site.audit.events import Actor
-    from memory.services import memory_pause
+    from memory.pauses import memory_pause
 
     member = consenting_member()
     stated = remember(member, body=OLD_BODY, subject="coffee").entry

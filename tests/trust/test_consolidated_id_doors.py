@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from iris_site.audit.events import Actor
 from memory.models import MemoryEntry
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from tests.hierarchy.test_bundle import bundle
 from tests.memory.factories import consenting_member, memory_settings, remember
 from tests.trust.test_member_controls_attacks import surface, url

@@ -25,17 +25,17 @@ from datarights.models import DataRightsRequest
 from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor
 from iris_site.services import token_issue
+from memory.entities.services import person_forget
 from memory.enums import Lifecycle
 from memory.forgetting.erasure import memory_erasure_residue
 from memory.forgetting.services import (
     memory_clear_purge_due,
     memory_clear_request,
-    memory_forget_actor,
     memory_forget_category,
 )
 from memory.forgetting.stores import registered_stores
 from memory.models import MemoryEntry, RecallRecord
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from memory.sweeps.retention import memory_forget_notebook, retention_sweep
 from memory.turns import conversation_turn_append
 from tests.conftest import http_request
@@ -200,7 +200,7 @@ def run_path(path: str, member, entry, request) -> bool:
     elif path == "category":
         memory_forget_category(member=member, category="medical", actor=actor)
     elif path == "actor":
-        memory_forget_actor(member=member, actor_handle=entry.actor_handle, actor=actor)
+        person_forget(member=member, actor_handle=entry.actor_handle, actor=actor)
     elif path == "cascade":
         # The withdrawal's signal runs the cascade after the consent commits.
         record(member, "category:medical", kind="withdrawal")

@@ -56,10 +56,11 @@ from memory.access.gate import ReaderKind, ScopeKey, decide
 from memory.enums import RecallContext, ScopeKind
 from memory.forgetting.dsar import memory_hold_place
 from memory.forgetting.services import memory_clear_request
+from memory.pauses import memory_pause
 from memory.recall.service import recall_request_build, recall_run
 from memory.recall.store import member_candidates
 from memory.selectors import member_read_state, principal_capabilities
-from memory.services import memory_off_the_record_set, memory_pause, service_client_capabilities_set
+from memory.services import memory_off_the_record_set, service_client_capabilities_set
 from tests.consent.factories import record
 from tests.continuity.factories import write as token_write
 from tests.hierarchy.stm_factories import write as stm_write

@@ -47,7 +47,8 @@ from memory.access.capabilities import capabilities_for
 from memory.access.gate import CONSUMER_NOT_ALLOWED, CROSS_DEVICE_REQUIRED
 from memory.enums import RecallContext
 from memory.models import MemoryEntry
-from memory.services import memory_pause, service_client_capabilities_set
+from memory.pauses import memory_pause
+from memory.services import service_client_capabilities_set
 from memory.turns import conversation_turn_append
 from tests.conftest import HttpResponse, http_request
 from tests.consent.factories import record

@@ -14,7 +14,7 @@ from iris_site.enums import Consumer
 from iris_site.services import token_issue
 from memory.forgetting.dsar import memory_hold_place
 from memory.models import MemoryEntry, RecallRecord
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from tests.conftest import http_request
 from tests.consent.factories import record
 from tests.iris_site.factories import ServiceClientFactory, TenantFactory

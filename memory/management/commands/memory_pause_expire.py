@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from memory.services import memory_pause_expire_due
+from memory.pauses import memory_pause_expire_due
 
 
 class Command(BaseCommand):
