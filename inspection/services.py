@@ -114,7 +114,7 @@ def _incident_ref_verifies(ref: str, member_id) -> bool:
 
 
 def _verified_incident_ref(raw: str | None, *, member_id) -> str:
-    """A given reference must verify for this member (README "Four eyes")."""
+    """A given reference must verify for this member (docs/design.md "Four eyes")."""
     ref = _normalise_incident_ref(raw)
     if ref and not _incident_ref_verifies(ref, member_id):
         raise InvalidInput(

@@ -11,8 +11,8 @@ The one sanctioned way around them is `purge_bypass(...)`, used by erasure and t
 data-rights hard delete. On PostgreSQL it opens a *purge permit* for the current
 transaction through `iris_purge.permit_open`, a `SECURITY DEFINER` function of the
 table owner in a schema closed to PUBLIC: only the owner and the roles granted it by
-name (those that erase: README) can open one. A permit lets DELETE through on tables
-declared `purgeable` (on the consent ledger whole consent types only, checked at
+name (those that erase: docs/design.md, "Append-only tables") can open one. A permit
+lets DELETE through on tables declared `purgeable` (on the consent ledger whole consent types only, checked at
 commit) and, where declared, an UPDATE that changes nothing but the chain columns (the
 ledger's re-chain after a purge). It never lets content be rewritten, and tables that
 are not purgeable (audit, DSAR trail, inspection trail) refuse every UPDATE and DELETE
@@ -154,7 +154,7 @@ def append_only_triggers(
 # table owner). The permit table and the two functions that write it live in their own
 # schema with no rights for PUBLIC, so blanket grants on schema `public` ("ALL TABLES",
 # "ALL FUNCTIONS") never reach them: a runtime role opens permits only when granted
-# USAGE on `iris_purge` and EXECUTE on the functions by name (README). The guard's
+# USAGE on `iris_purge` and EXECUTE on the functions by name (README "Operations"). The guard's
 # check is in `public` and only reads the caller's own transaction's permits.
 PURGE_PERMIT_SQL = """
 CREATE SCHEMA iris_purge;

@@ -12,7 +12,8 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("production needs SECRET_KEY of at least 50 characters")
 
-# The audit signing key is provisioned, never generated on a server (README).
+# The audit signing key is provisioned, never generated on a server
+# (docs/design.md, "Tamper evidence").
 AUDIT_SIGNING_KEY_GENERATE = env_bool("AUDIT_SIGNING_KEY_GENERATE", default=False)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -284,8 +284,8 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
-# The API docs page only (Redoc, README "API docs"): Redoc sets style attributes and adds
-# style elements without a nonce, and builds its search index in a blob: worker. The page
+# The API docs page only (Redoc, docs/design.md "The API: docs, tokens and retries"): Redoc
+# sets style attributes and adds style elements without a nonce, and builds its search index in a blob: worker. The page
 # shows the public schema, never member content; its scripts still need the nonce.
 IRIS_DOCS_CSP = {
     **SECURE_CSP,
@@ -300,7 +300,7 @@ X_FRAME_OPTIONS = "DENY"
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 # The key the incident system signs its incident references with (HMAC-SHA256; format in
-# `inspection.policy`, README "Four eyes"). Unset: no reference verifies, so no
+# `inspection.policy`, docs/design.md "Four eyes"). Unset: no reference verifies, so no
 # incident-escalation inspection is ever granted.
 INCIDENT_SIGNING_KEY = os.environ.get("INCIDENT_SIGNING_KEY", "")
 
@@ -356,8 +356,8 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Iris <no-reply@iris.localhost>")
 
-# Audit checkpoints (iris_site/audit/checkpoint.py, README "Tamper evidence"): the Ed25519 key
-# that signs them lives outside the database: `AUDIT_SIGNING_KEY` (PEM or base64 of 32
+# Audit checkpoints (iris_site/audit/checkpoint.py, docs/design.md "Tamper evidence"): the
+# Ed25519 key that signs them lives outside the database: `AUDIT_SIGNING_KEY` (PEM or base64 of 32
 # raw bytes), else the key file, generated with mode 0600 on first use in development.
 # After a rotation, list the old public keys in `AUDIT_VERIFY_KEYS` (comma-separated).
 AUDIT_SIGNING_KEY = os.environ.get("AUDIT_SIGNING_KEY", "")

@@ -8,7 +8,7 @@ writes the signed statement to an append-only sink outside the database. Someone
 rewrite the database can recompute every hash of a chain, but not re-sign the sink's
 statement: `audit_verify` finds the chain no longer ending in the sealed head.
 
-Settings (README "Tamper evidence"):
+Settings (docs/design.md, "Tamper evidence"):
 - `AUDIT_SIGNING_KEY`: the Ed25519 private key, PEM or base64 of its 32 raw bytes. Unset:
   the key file `AUDIT_SIGNING_KEY_FILE`, generated with mode 0600 on first use when
   `AUDIT_SIGNING_KEY_GENERATE` (development; production settings switch it off).

@@ -9,7 +9,7 @@ downgraded. A platform operator may narrow one client further in the admin
 can never widen it.
 
 Where the seed is silent the table grants the least that still lets the surface do its
-job; each row says why (the README's "Capabilities" table is generated from the same
+job; each row says why (docs/design.md's "Capabilities" table is generated from the same
 reasons, and a test holds the two together).
 """
 
@@ -212,7 +212,7 @@ def capabilities_for(consumer: str) -> Capabilities:
 
 
 def capability_table_markdown() -> str:
-    """The table as Markdown: the README's "Capabilities" section and the OpenAPI
+    """The table as Markdown: docs/design.md's "Capabilities" section and the OpenAPI
     descriptions of recall, the context bundle and short-term memory print this."""
     lines = [
         "| consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |",

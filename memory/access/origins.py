@@ -142,7 +142,7 @@ def evaluate_origin(
 
 
 def origin_table_markdown() -> str:
-    """The table as Markdown (README "Origins" section; a test holds them together)."""
+    """The table as Markdown (docs/design.md "Origins"; a test holds them together)."""
     lines = ["| writer | may assert | why |", "|---|---|---|"]
     for writer, grant in ORIGINS_BY_WRITER.items():
         origins = ", ".join(
