@@ -7,16 +7,16 @@ PostgreSQL: each model declares `append_only_triggers()` in `Meta.triggers`
 or a superuser. SQLite: pgtrigger installs nothing there, so each app's migration adds
 `SQLiteAppendOnly(<model>)`, which creates native triggers.
 
-The one sanctioned way around them is `purge_bypass(...)`, used by erasure and the
-data-rights hard delete. On PostgreSQL it opens a *purge permit* for the current
-transaction through `iris_purge.permit_open`, a `SECURITY DEFINER` function of the
-table owner in a schema closed to PUBLIC: only the owner and the roles granted it by
-name (those that erase: docs/design.md, "Append-only tables") can open one. A permit
-lets DELETE through on tables declared `purgeable` (on the consent ledger whole consent types only, checked at
-commit) and, where declared, an UPDATE that changes nothing but the chain columns (the
-ledger's re-chain after a purge). It never lets content be rewritten, and tables that
-are not purgeable (audit, DSAR trail, inspection trail) refuse every UPDATE and DELETE
-whatever the role holds short of ownership.
+The one sanctioned way around them is `purge_bypass(...)`, used by erasure and the data-
+rights hard delete. On PostgreSQL it opens a *purge permit* for the current transaction
+through `iris_purge.permit_open`, a `SECURITY DEFINER` function of the table owner in a
+schema closed to PUBLIC: only the owner and the roles granted it by name (those that
+erase: docs/design.md, "Append-only tables") can open one. A permit lets DELETE through
+on tables declared `purgeable` (on the consent ledger whole consent types only, checked
+at commit) and, where declared, an UPDATE that changes nothing but the chain columns
+(the ledger's re-chain after a purge). It never lets content be rewritten, and tables
+that are not purgeable (audit, DSAR trail, inspection trail) refuse every UPDATE and
+DELETE whatever the role holds short of ownership.
 """
 
 import contextlib

@@ -285,8 +285,9 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 # The API docs page only (Redoc, docs/design.md "The API: docs, tokens and retries"): Redoc
-# sets style attributes and adds style elements without a nonce, and builds its search index in a blob: worker. The page
-# shows the public schema, never member content; its scripts still need the nonce.
+# sets style attributes and adds style elements without a nonce, and builds its search
+# index in a blob: worker. The page shows the public schema, never member content; its
+# scripts still need the nonce.
 IRIS_DOCS_CSP = {
     **SECURE_CSP,
     "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
