@@ -93,7 +93,7 @@ class MemoryEntry(models.Model):
             ),
             models.Index(fields=["member", "lifecycle", "-updated_at"], name="memory_member_life"),
             # A member's conflict clusters, freshest last: recall reads a cluster from an
-            # instant on (`memory.recall.store._entries_load`).
+            # instant on (`memory.recall.store.reads.entries_load`).
             models.Index(
                 fields=["member", "conflict_key", "updated_at"], name="memory_member_conflict"
             ),

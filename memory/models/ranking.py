@@ -2,7 +2,8 @@ from django.conf import settings
 from django.db import models
 
 # A length no posting has (postings hold small integers): the shortest length of a stem
-# no posting has held yet.
+# no posting has held yet (`memory.recall.store.bounds` spells it too, needing no model;
+# a test keeps the two equal).
 NO_POSTING_LENGTH = 32767
 
 
@@ -14,7 +15,7 @@ class MemoryStem(models.Model):
     row. A stem no entry holds any more is deleted. A stem, never text."""
 
     # Stems longer than this are kept under a prefix and a digest of the whole stem
-    # (`memory.recall.store.stem_key`): distinct stems stay distinct rows.
+    # (`memory.recall.store.index.stem_key`): distinct stems stay distinct rows.
     KEY_LENGTH = 64
 
     id = models.BigAutoField(primary_key=True)
@@ -29,7 +30,7 @@ class MemoryStem(models.Model):
     # were: still bounds): the highest own and context counts and the shortest lengths.
     # Widened by `GREATEST`/`LEAST` as postings are written, so a write touches only its
     # own stems; a recall bounds what the stem can add to any entry's BM25 from them
-    # (`memory.recall.store._impact`) instead of BM25's own ceiling of ``k1 + 1``.
+    # (`memory.recall.store.bounds.impact`) instead of BM25's own ceiling of ``k1 + 1``.
     max_own_count = models.PositiveSmallIntegerField(default=0)
     max_context_count = models.PositiveSmallIntegerField(default=0)
     min_length = models.PositiveSmallIntegerField(default=NO_POSTING_LENGTH)

@@ -46,9 +46,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--against",
             metavar="CHECKOUT",
-            help="with --scale: also time another checkout's memory/recall/store/__init__.py (a git"
-            " worktree of an earlier commit), alternating with this one query by query in"
-            " the same rounds, on the same data",
+            help="with --scale: also time another checkout's recall store (memory/recall/store/,"
+            " or an older checkout's one-file store; a git worktree of an earlier commit),"
+            " alternating with this one query by query in the same rounds, on the same data",
         )
 
     def handle(self, *args, **options) -> None:
