@@ -32,6 +32,7 @@ APPS = (
     "inspection",
     "hierarchy",
     "console",
+    "interfaces",
 )
 _APP = "(?:" + "|".join(APPS) + ")"
 _PART = r"[a-z][a-z0-9_]*"

@@ -114,6 +114,39 @@ def test_every_policy_id_has_the_one_spelling():
         assert POLICY_ID_SCHEME.match(policy_id), (where, policy_id)
 
 
+WRITERS = {
+    "audit_event_append",  # the one writer, and the helpers that call it
+    "access_record_append",
+    "operator_read_audit",
+    "stm_audit",
+    "entity_audit",
+    "entry_audit",
+    "_alert",
+    "_audit",
+    "_job_event",
+}
+
+
+def test_no_writer_spells_an_action_itself():
+    """Writers name actions through the catalogue (`AuditAction.…`), never as a string of
+    their own: a literal or an f-string passed as the action is how vocabularies drift."""
+    spelt = []
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name not in WRITERS:
+                    continue
+                given = [k.value for k in node.keywords if k.arg == "action"] + node.args[:1]
+                if any(isinstance(v, ast.Constant | ast.JoinedStr) for v in given):
+                    spelt.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert spelt == []
+
+
 # --- the writer refuses what is not declared ------------------------------------------------
 
 
