@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from memory.models import MemoryEntry, ranking
 from memory.recall.rankers import BM25, CorpusStats, TermStats
-from memory.recall.store.bounds import NO_BOUNDS, impact, posting_bounds, widened
+from memory.recall.store.bounds import NO_BOUNDS, Shape, impact, posting_bounds, widened
 
 STEM = "garden"
 
@@ -90,3 +90,31 @@ def test_no_posting_length_is_the_model_s():
     assert NO_BOUNDS[2:] == (ranking.NO_POSTING_LENGTH, ranking.NO_POSTING_LENGTH)
     stem = ranking.MemoryStem()
     assert (stem.min_length, stem.min_context_length) == NO_BOUNDS[2:]
+
+
+weight = st.floats(0.0, 1.0)
+unit = st.floats(0.0, 1.0)
+
+
+@given(
+    weights=st.tuples(weight, weight, weight, weight).filter(lambda w: w[0] + w[1] + w[2] > 0),
+    relevance_first=st.booleans(),
+    lift=st.floats(0.0, 2.0),
+    floor=st.floats(0.0, 0.5),
+    semantic=st.tuples(unit, unit).map(sorted),
+    prior=st.tuples(unit, unit).map(sorted),
+    has_query=st.booleans(),
+)
+def test_a_blend_s_bound_never_falls_as_the_factors_rise(
+    weights, relevance_first, lift, floor, semantic, prior, has_query
+):
+    """The certificate bounds an unread entry by the blend at bounds of its factors: the
+    blend must not fall where a factor rises (step 1 of `memory.recall.store.plan`)."""
+    recency, reference, origin, semantic_weight = weights
+    shape = Shape(recency, reference, origin, semantic_weight)
+    if relevance_first:
+        shape = Shape(recency, reference, origin, semantic_weight, lift, floor)
+    scaled = [p * shape.best_prior for p in prior]  # weighted priors, at most the best
+    low = shape.bound(semantic[0], scaled[0], has_query=has_query)
+    high = shape.bound(semantic[1], scaled[1], has_query=has_query)
+    assert low <= high + 1e-12
