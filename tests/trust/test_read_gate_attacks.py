@@ -595,7 +595,7 @@ from iris_site.audit.events import Actor
 from iris_site.models import User
 from memory.forgetting.dsar import memory_hold_place
 from memory.models import MemoryEntry
-from memory.services import memory_pause
+from memory.pauses import memory_pause
 from tests.consent.factories import record
 
 what, ident = sys.argv[1], sys.argv[2]
