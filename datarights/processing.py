@@ -14,8 +14,9 @@ them); soft only: hold them (hidden from recall and lists) for the grace window;
 their text (sealed, for the check); erase them, a batch per transaction, through the one
 erasure service (`memory.forgetting.erasure`), which purges every registered content store (turns,
 recall records, notices, the term index, short-term memory, continuation tokens, export
-files, revisions, entries, the bundle cache's generation); then what is tied to no entry
-(short-term rows of the deleted categories, or all of them when every scope is deleted);
+files, revisions, entries, the bundle cache's generation); then what is tied to no entry,
+by the delete's extent (`Erasure.covers`: the turn log with session memory, short-term
+rows of the deleted scope kinds and categories, all of it when every scope is deleted);
 purge consent events when asked; then the forget-completeness check over the same
 registry decides `completed` (with the fingerprint of the sorted deleted-id set; the
 sealed text is dropped) or `failed` (with a critical audit alert).
@@ -475,9 +476,11 @@ def _sealed_texts(request: DataRightsRequest) -> list[str]:
 
 
 def _member_wide(payload: DeletePayload) -> dict:
-    """What of the member's content tied to no entry the delete covers: rows of its
-    categories, and everything when it names every scope and no category."""
+    """The delete's extent over the member's content tied to no entry (the turn log,
+    short-term memory): rows of its scope kinds and categories (`Erasure.covers`), and
+    everything when it names every scope and no category."""
     return {
+        "scope_kinds": list(payload.scopes),
         "categories": list(payload.categories),
         "everything": set(payload.scopes) == set(ScopeKind.values) and not payload.categories,
     }
@@ -511,8 +514,7 @@ def _erase(request_id, targets: list[str], payload: DeletePayload, now: datetime
         )
         return {name.replace("-", "_"): count for name, count in report.counts.items()}
 
-    if payload.categories or _member_wide(payload)["everything"]:
-        _step(request_id, "erase-member-stores", erase_member_stores, now)
+    _step(request_id, "erase-member-stores", erase_member_stores, now)
     consent_types = payload.consent_types_to_purge
     if consent_types:
 

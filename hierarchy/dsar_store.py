@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.models_stm import ShortTermMemory
-from hierarchy.stm import POLICY_ID, stm_content, stm_purge_member
+from hierarchy.stm import POLICY_ID, stm_content, stm_gate_kind, stm_purge_member
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
@@ -16,12 +16,14 @@ from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
 def _matching(erasure: Erasure) -> list[ShortTermMemory]:
     """Rows that point at an erased entry (or consolidated into one), repeat its text
     (sensitive rows are decrypted to be compared: their content is encrypted at rest), or
-    are covered whatever they hold (a delete of their category, or of every scope)."""
+    are covered whatever they hold: in the erasure's extent by their category and the
+    memory scope kind the read gate sees them in (`stm_gate_kind`: a user session's rows
+    are session memory, the workbench's operator-copilot, the others profile memory)."""
     targets = set(erasure.entry_ids)
     return [
         row
         for row in ShortTermMemory.objects.filter(member_id=erasure.member_id).iterator()
-        if erasure.covers_category(row.category)
+        if erasure.covers(stm_gate_kind(row.scope_kind), row.category)
         or targets & {str(i) for i in row.related_entry_ids}
         or (row.consolidated_to is not None and str(row.consolidated_to) in targets)
         or erasure.matcher.text_in(stm_content(row))

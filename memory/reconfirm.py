@@ -113,7 +113,14 @@ def memory_reconfirm_answer(*, notice: MemoryNotice, answer: str, actor: Actor) 
         notice.refresh_from_db()
         return notice
     reconfirm_settle(entry, state=MemoryNotice.State.FORGOTTEN, actor=actor, now=now)
-    entry_forget(entry, actor=actor, now=now, reason=FORGET_REASON, fingerprint=True)
+    entry_forget(
+        entry,
+        actor=actor,
+        now=now,
+        reason=FORGET_REASON,
+        fingerprint=True,
+        earlier_wordings=True,
+    )
     notice.state, notice.answered_at = MemoryNotice.State.FORGOTTEN, now
     notice.entry = MemoryEntry.objects.get(pk=entry.pk)
     return notice

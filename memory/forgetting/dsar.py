@@ -11,14 +11,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from iris_site.appendonly import purge_bypass
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from memory.enums import Origin, ProvenanceKind
+from memory.enums import EntryAuditAction, Lifecycle, Origin, ProvenanceKind
 from memory.models import (
     ConversationTurn,
     MemoryDeletionHold,
@@ -28,6 +28,7 @@ from memory.models import (
     OffTheRecordSession,
     RecallRecord,
 )
+from memory.policy import conflicts
 
 POLICY_ID = "iris.memory.dsar.v1"
 BATCH = 500
@@ -125,6 +126,71 @@ def memory_dsar_linked_turn_ids(*, member_id, entry_ids: Sequence[str]) -> list[
             ).values_list("pk", flat=True)
         }
     return sorted(known)
+
+
+def _revision_key(content) -> str:
+    content = content if isinstance(content, dict) else {}
+    multi_actor = content.get("multi_actor") or {}
+    return conflicts.conflict_key(
+        category=content.get("category") or "",
+        actor_handle=multi_actor.get("actor_handle") if isinstance(multi_actor, dict) else "",
+        subject=content.get("subject"),
+    )
+
+
+def memory_superseded_wordings(*, member_id, entry_ids: Sequence[str]) -> list[str]:
+    """The earlier wordings of these facts, to a fixpoint: every superseded entry of the
+    member that one of them (or an earlier wording found) superseded, not among them.
+
+    The supersede link: the write that states a newer wording (a conflict won, an edit,
+    an accepted correction) supersedes, in the same transaction and at the same instant,
+    the live entries sharing the newer one's conflict key. So X was superseded by H when,
+    at the instant of X's `superseded` revision, H's latest revision was live and read
+    under X's conflict key (H's key then, not now: a later edit may have moved it)."""
+    superseded: dict[str, tuple[str, object, object]] = {}
+    for pk, key, tenant, when in (
+        MemoryEntry.objects.filter(member_id=member_id, lifecycle=Lifecycle.SUPERSEDED)
+        .annotate(
+            superseded_at=Max(
+                "revisions__created_at",
+                filter=Q(revisions__action=EntryAuditAction.SUPERSEDED),
+            )
+        )
+        .values_list("pk", "conflict_key", "tenant_id", "superseded_at")
+    ):
+        if when is not None:
+            superseded[str(pk)] = (key, tenant, when)
+    given = {str(i) for i in entry_ids}
+    found: set[str] = set()
+    frontier = set(given)
+    while frontier and superseded:
+        tenants = dict(
+            MemoryEntry.objects.filter(member_id=member_id, pk__in=sorted(frontier)).values_list(
+                "pk", "tenant_id"
+            )
+        )
+        # Each newer entry's revisions, oldest first: (instant, key, live).
+        timelines: dict = {pk: [] for pk in tenants}
+        for entry_id, created_at, content in (
+            MemoryRevision.objects.filter(member_id=member_id, entry_id__in=list(tenants))
+            .order_by("entry_id", "created_at", "number")
+            .values_list("entry_id", "created_at", "content")
+        ):
+            lifecycle = (content or {}).get("lifecycle") if isinstance(content, dict) else None
+            live = lifecycle in (Lifecycle.ACTIVE, Lifecycle.PAUSED)
+            timelines[entry_id].append((created_at, _revision_key(content), live))
+        added = set()
+        for pk, (key, tenant, when) in superseded.items():
+            if pk in found or pk in given:
+                continue
+            for newer, timeline in timelines.items():
+                then = [state for state in timeline if state[0] <= when]
+                if tenants[newer] == tenant and then and then[-1][1:] == (key, True):
+                    added.add(pk)
+                    break
+        found |= added
+        frontier = added
+    return sorted(found)
 
 
 def _is_uuid(value: str) -> bool:

@@ -42,11 +42,12 @@ from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import keyed_digest
 from iris_site.services import member_lock
-from memory.enums import EntryAuditAction, Lifecycle
+from memory.enums import EntryAuditAction, Lifecycle, ScopeKind
 from memory.forgetting.dsar import (
     memory_dsar_linked_turn_ids,
     memory_dsar_texts,
     memory_recall_records_scrub,
+    memory_superseded_wordings,
     memory_turn_texts,
     memory_turns_purge,
 )
@@ -163,6 +164,8 @@ def memory_erase(
     fingerprint: bool = False,
     categories: Iterable[str] = (),
     everything: bool = False,
+    scope_kinds: Iterable[str] = (),
+    earlier_wordings: bool = False,
     now: datetime | None = None,
 ) -> ErasureReport:
     """Erase these entries of the member from every content store, in this transaction.
@@ -170,13 +173,21 @@ def memory_erase(
     `purge`: the rows go too (full clear, data-rights delete); otherwise the tombstones
     stay without their text. `fingerprint`: keep keyed fingerprints of the facts so no
     surface or job re-creates them (a member's forget; not the retention sweep, whose
-    summaries carry the facts on on purpose). `categories` / `everything`: content not
-    tied to an entry goes too when it is of these categories / whatever it is (a data-
-    rights delete; short-term memory is such content). Ids of other members are ignored.
+    summaries carry the facts on on purpose). `scope_kinds` / `categories` /
+    `everything`: the extent, content not tied to an entry that goes too when it is of
+    these memory scope kinds and categories / whatever it is (a data-rights delete, a
+    full clear; the turn log and short-term memory hold such content: `Erasure.covers`).
+    `earlier_wordings`: the entries are facts the member forgets, each with every
+    wording it had: the entries it superseded go too (`memory_superseded_wordings`).
+    Ids of other members are ignored.
     """
     now = now or timezone.now()
     member_lock(member_id=member_id)
     wanted = sorted({str(i) for i in entry_ids})
+    if earlier_wordings:
+        wanted = sorted(
+            {*wanted, *memory_superseded_wordings(member_id=member_id, entry_ids=wanted)}
+        )
     entries: list[MemoryEntry] = []
     for chunk in _chunks(wanted):
         # No joined revision under the lock (see `memory.services._lock`).
@@ -207,6 +218,7 @@ def memory_erase(
         reason=reason,
         categories=frozenset(categories),
         everything=everything,
+        scope_kinds=frozenset(scope_kinds),
     )
     counts = {store.name: store.erase(erasure) for store in registered_stores()}
     for entry in holding:
@@ -244,6 +256,7 @@ def memory_erasure_residue(
     purge: bool,
     categories: Iterable[str] = (),
     everything: bool = False,
+    scope_kinds: Iterable[str] = (),
 ) -> dict[str, int]:
     """What of an erasure remains in any registered store (the forget-completeness
     check): rows that belong to its entries, or hold their text. Empty when nothing does."""
@@ -255,6 +268,7 @@ def memory_erasure_residue(
         reason="residue-check",
         categories=frozenset(categories),
         everything=everything,
+        scope_kinds=frozenset(scope_kinds),
     )
     residue = {store.name: store.residue(erasure) for store in registered_stores()}
     return {name: count for name, count in residue.items() if count}
@@ -316,7 +330,14 @@ def _recall_records_residue(erasure: Erasure) -> int:
 
 
 def _turns(erasure: Erasure) -> list[str]:
-    """Turns the entries cite as their provenance, or that repeat their text."""
+    """Turns the entries cite as their provenance, or that repeat their text; every turn
+    when the extent covers the turn log. The log is the member's conversations, session
+    memory with no category: deleting session memory (or everything) deletes every
+    session's log, a delete of categories only the turns their erased entries cite or
+    repeat."""
+    if erasure.covers(ScopeKind.SESSION, None):
+        turns = ConversationTurn.objects.filter(member_id=erasure.member_id)
+        return sorted(str(pk) for pk in turns.values_list("pk", flat=True))
     doomed = set(
         memory_dsar_linked_turn_ids(member_id=erasure.member_id, entry_ids=erasure.entry_ids)
     )

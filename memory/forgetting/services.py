@@ -23,7 +23,6 @@ from memory.enums import (
     Origin,
     is_sensitive_category,
 )
-from memory.forgetting.dsar import memory_turns_purge
 from memory.forgetting.erasure import memory_erase
 from memory.models import (
     ConversationTurn,
@@ -51,27 +50,38 @@ def entry_forget(
     now: datetime,
     reason: str = RETENTION_REASON,
     fingerprint: bool = False,
+    earlier_wordings: bool = False,
 ) -> None:
     """Forget one entry through the erasure service: tombstoned, its text erased from
-    every content store in the caller's transaction."""
+    every content store in the caller's transaction. `earlier_wordings`: the member
+    forgets the fact, so the entries it superseded (its earlier wordings) go too."""
     memory_erase(
         member_id=entry.member_id,
         entry_ids=[entry.pk],
         actor=actor,
         reason=reason,
         fingerprint=fingerprint,
+        earlier_wordings=earlier_wordings,
         now=now,
     )
 
 
 @transaction.atomic
 def memory_tombstone(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
-    """The member forgets one memory: its text is erased everywhere now, a fingerprint
-    keeps it from coming back by itself, and the tombstone keeps ids and times only."""
+    """The member forgets one memory: its text, and that of every earlier wording of the
+    fact (the entries it superseded), is erased everywhere now, a fingerprint keeps it
+    from coming back by itself, and the tombstones keep ids and times only."""
     # The member lock before the row lock, in the order `memory_remember` takes them.
     member_lock(member_id=entry.member_id)
     entry = entry_lock(entry)
-    entry_forget(entry, actor=actor, now=timezone.now(), reason=FORGET_REASON, fingerprint=True)
+    entry_forget(
+        entry,
+        actor=actor,
+        now=timezone.now(),
+        reason=FORGET_REASON,
+        fingerprint=True,
+        earlier_wordings=True,
+    )
     entry.refresh_from_db()
     return entry
 
@@ -234,11 +244,10 @@ def memory_tombstone_purge_due(*, now: datetime | None = None) -> int:
 def _clear_purge(request: MemoryClearRequest) -> dict[str, int]:
     """Erase everything the member has now, not only what was there at the request,
     through the erasure service: every entry and revision whatever its lifecycle, what
-    every content store holds of them, and (`everything`) short-term memory; then the
-    rest of the turn log, which no entry cites."""
+    every content store holds of them, and (`everything`) what no entry is tied to: the
+    whole turn log and short-term memory."""
     member_id = request.member_id
-    turns = ConversationTurn.objects.filter(member_id=member_id)
-    turn_count = turns.count()
+    turn_count = ConversationTurn.objects.filter(member_id=member_id).count()
     report = memory_erase(
         member_id=member_id,
         entry_ids=MemoryEntry.objects.filter(member_id=member_id).values_list("pk", flat=True),
@@ -246,9 +255,6 @@ def _clear_purge(request: MemoryClearRequest) -> dict[str, int]:
         reason=CLEAR_REASON,
         purge=True,
         everything=True,
-    )
-    memory_turns_purge(
-        member_id=member_id, turn_ids=turns.values_list("pk", flat=True), reason=CLEAR_REASON
     )
     return {"purged_entry_count": len(report.entry_ids), "purged_turn_count": turn_count}
 

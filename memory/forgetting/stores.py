@@ -89,10 +89,22 @@ class Erasure:
     # the tombstones stay (ids, timestamps, a keyed digest) with their text erased.
     purge: bool
     reason: str
-    # Rows not tied to any entry that go too: those of these categories, or — with
-    # `everything` (a delete of every scope) — all of the member's.
+    # The extent: rows not tied to any entry that go too. With `everything` (a delete of
+    # every scope, a full clear) all of the member's; else those of these memory scope
+    # kinds *and* of these categories (either left empty: any), when one is named.
     categories: frozenset[str] = frozenset()
     everything: bool = False
+    scope_kinds: frozenset[str] = frozenset()
+
+    def covers(self, scope_kind: str, category: str | None) -> bool:
+        """Whether a row of this memory scope kind and category (None: the row has no
+        category, e.g. a conversation turn) is in the extent whatever it holds."""
+        if self.everything:
+            return True
+        if not (self.scope_kinds or self.categories):
+            return False
+        in_scope = not self.scope_kinds or scope_kind in self.scope_kinds
+        return in_scope and (not self.categories or category in self.categories)
 
     def covers_category(self, category: str) -> bool:
         return self.everything or category in self.categories

@@ -310,7 +310,8 @@ def test_after_a_hard_delete_nothing_holds_the_text_the_chain_verifies_and_the_p
     purged = AuditEvent.objects.get(action="memory.entries.purged", target_member_id=member.pk)
     assert purged.payload["entry_ids"] == deleted_ids
     steps = [e.payload.get("step") for e in audit_for(request, "datarights.request.step_completed")]
-    assert steps == ["snapshot", "collect-text", "erase-entries"]
+    # the last step erases what no entry is tied to in the delete's extent (its scopes)
+    assert steps == ["snapshot", "collect-text", "erase-entries", "erase-member-stores"]
 
 
 def test_a_hard_delete_by_category_purges_the_consent_ledger_when_asked():
@@ -356,10 +357,10 @@ def test_residue_left_anywhere_fails_the_request_and_alerts_operators():
 def test_a_registered_store_is_purged_and_searched():
     member = consenting_member()
     _entry(member, COFFEE)
-    seen = {}
+    seen = {"erase": []}
 
     def erase(erasure):
-        seen["erase"] = list(erasure.entry_ids)
+        seen["erase"] += erasure.entry_ids  # the entries, then the extent (no entry)
         return 2
 
     def residue(erasure):
