@@ -254,8 +254,9 @@ def is_finished(status: str) -> bool:
     return status in FINISHED_STATUSES
 
 
-# Steps an operator's retry of a failed delete runs again (all idempotent).
-RERUN_ON_RETRY = ("erase-entries", "erase-member-stores", "purge-consent-ledger")
+# Steps an operator's retry of a failed delete runs again (all idempotent). The text is
+# collected again: a failed request keeps none, so the retry seals what is still stored.
+RERUN_ON_RETRY = ("collect-text", "erase-entries", "erase-member-stores", "purge-consent-ledger")
 
 
 def retry_progress(progress: dict) -> dict:

@@ -18,8 +18,12 @@ files, revisions, entries, the bundle cache's generation); then what is tied to 
 by the delete's extent (`Erasure.covers`: the turn log with session memory, short-term
 rows of the deleted scope kinds and categories, all of it when every scope is deleted);
 purge consent events when asked; then the forget-completeness check over the same
-registry decides `completed` (with the fingerprint of the sorted deleted-id set; the
-sealed text is dropped) or `failed` (with a critical audit alert).
+registry decides `completed` (with the fingerprint of the sorted deleted-id set) or
+`failed` (with a critical audit alert); either way the sealed text is dropped in that
+same transaction. The check looks where the delete reached (its entries' rows and the
+stores they reach), never for a placeholder or a short common string. An operator's
+retry collects the text again from what is still stored and says how it searched
+(`checked`: by id and text, or by id only for what was purged before the failure).
 """
 
 import base64
@@ -488,9 +492,14 @@ def _member_wide(payload: DeletePayload) -> dict:
 
 def _erase(request_id, targets: list[str], payload: DeletePayload, now: datetime) -> None:
     def collect(locked: DataRightsRequest) -> dict:
+        """Seal the text the check searches for. A retry collects again (a failed request
+        keeps none): what was purged before the failure is searched by id only, and the
+        count says how much of the first collection that is."""
         texts = memory_erasure_texts(member_id=locked.member_id, entry_ids=targets)
         locked.work_state = crypto.seal({"texts": texts}, server_secret=conf.server_secret())
-        return {"text_count": len(texts)}
+        before = locked.progress.get("counts", {}).get("collect-text", {})
+        first = before.get("first_text_count", before.get("text_count", len(texts)))
+        return {"text_count": len(texts), "first_text_count": first}
 
     _step(request_id, "collect-text", collect, now)
     _batched_step(
@@ -562,9 +571,9 @@ def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: 
         if request.status != RequestStatus.IN_PROGRESS:
             raise _Stop
         residue = forget_residue(request, _sealed_texts(request), payload)
+        checked = _checked(request.progress)
         if not residue:
             fingerprint = deleted_set_fingerprint(targets)
-            request.work_state = ""  # the erased text, sealed for this check: not kept
             datarights_request_transition(
                 request=request,
                 to=RequestStatus.COMPLETED,
@@ -572,25 +581,49 @@ def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: 
                 enqueue=False,
                 now=now,
                 result_fingerprint=fingerprint,
-                detail={"result_fingerprint": fingerprint, "deleted_count": len(targets)},
+                # the erased text, sealed for this check, is not kept (the transition)
+                work_state="",
+                detail={
+                    "result_fingerprint": fingerprint,
+                    "deleted_count": len(targets),
+                    **checked,
+                },
             )
             return
         _alert(
             request,
             AuditAction.DATARIGHTS_FORGET_CHECK_FAILED,
-            {"residue": residue, "residue_count": sum(residue.values())},
+            {"residue": residue, "residue_count": sum(residue.values()), **checked},
         )
+        # The entries are erased; traces were found. Failed in this same transaction with
+        # the sealed text dropped: the failed request holds none of it (ids and counts in
+        # the trail), and an operator's retry runs the erasure and the check again.
         datarights_request_transition(
             request=request,
             to=RequestStatus.FAILED,
             actor=ACTOR,
             now=now,
             failure_code=FailureCode.FORGET_INCOMPLETE,
+            work_state="",
             detail={
                 "failure_code": FailureCode.FORGET_INCOMPLETE,
+                "deleted_count": len(targets),
+                "residue": residue,
                 "residue_count": sum(residue.values()),
+                **checked,
             },
         )
+
+
+def _checked(progress: dict) -> dict:
+    """How the check searched: by id and by every erased text, or — a retry after the
+    text of purged entries was dropped with the failure — by id and what text was still
+    stored (`text_count` of `first_text_count`)."""
+    counts = progress.get("counts", {}).get("collect-text", {})
+    found, first = counts.get("text_count", 0), counts.get("first_text_count", 0)
+    if found >= first:
+        return {"checked": "ids-and-text"}
+    return {"checked": "ids" if not found else "ids-and-some-text", "texts_not_kept": first - found}
 
 
 # --- Scheduled work ------------------------------------------------------------------------

@@ -149,9 +149,13 @@ def datarights_request_transition(
         locked.finished_at = None
     if to in FINISHED_STATUSES:
         locked.finished_at = now
-    if to in (RequestStatus.COMPLETED, RequestStatus.CANCELLED, RequestStatus.EXPIRED):
-        # Scratch never outlives the work; a failed delete keeps its sealed text so a
-        # retry can search again, until it completes.
+    if to in (RequestStatus.COMPLETED, RequestStatus.CANCELLED, RequestStatus.EXPIRED) or (
+        to == RequestStatus.FAILED and locked.kind == RequestKind.DELETE
+    ):
+        # Scratch never outlives the work. A delete's is the erased text, sealed for its
+        # check: a failed delete keeps none of it either (a retry collects again what is
+        # still stored, `datarights.processing`). A failed export keeps its sealed key, the
+        # member's own, so a retry can still encrypt the bundle.
         locked.work_state = ""
     locked.updated_at = now
     locked.save()

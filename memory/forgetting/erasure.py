@@ -53,10 +53,12 @@ from memory.forgetting.dsar import (
 )
 from memory.forgetting.fingerprints import fingerprints_record
 from memory.forgetting.stores import (
+    FORGOTTEN_PLACEHOLDER,
     ContentStore,
     Erasure,
     ResidueMatcher,
     content_store_register,
+    erased_text_meaningful,
     registered_stores,
 )
 from memory.models import (
@@ -74,8 +76,9 @@ from memory.recall.store import corpus_stats_apply, entry_terms_drop
 from memory.revisions import revision_append
 
 POLICY_ID = "iris.memory.erasure.v1"
-# What a forgotten entry's body reads: a fixed word, never the member's.
-FORGOTTEN_BODY = "(forgotten)"
+# What a forgotten entry's body reads: a fixed word, never the member's (and so never
+# collected as erased text: `memory.forgetting.stores.erased_text_meaningful`).
+FORGOTTEN_BODY = FORGOTTEN_PLACEHOLDER
 BATCH = 500
 
 
@@ -145,12 +148,15 @@ def _chunks(ids: Sequence[str]) -> Iterable[list[str]]:
 
 def memory_erasure_texts(*, member_id, entry_ids: Sequence[str]) -> list[str]:
     """The text an erasure of these entries removes: theirs as it ever was (entry and
-    every revision) and what the registered stores hold for them."""
+    every revision) and what the registered stores hold for them. Never what an erasure
+    wrote in their place ("(forgotten)": an entry forgotten before holds no text of the
+    member's) nor texts too short or common to be anyone's (`erased_text_meaningful`):
+    searched for, those are found in every other tombstone and every "ok"."""
     texts = set(memory_dsar_texts(member_id=member_id, entry_ids=list(entry_ids)))
     for store in registered_stores():
         if store.texts is not None and entry_ids:
             texts.update(store.texts(member_id, entry_ids))
-    return sorted(t for t in texts if t)
+    return sorted(t for t in texts if erased_text_meaningful(t))
 
 
 @transaction.atomic
@@ -317,15 +323,15 @@ def _recall_records_erase(erasure: Erasure) -> int:
 
 
 def _recall_records_residue(erasure: Erasure) -> int:
+    """Records still naming an erased entry, or keeping the rationale it surfaced with
+    (the erasure scrubs exactly those; another entry's rationale is that entry's)."""
     doomed = set(erasure.entry_ids)
     return sum(
         1
         for returned, rationales in RecallRecord.objects.filter(member_id=erasure.member_id)
         .values_list("returned_ids", "rationales")
         .iterator(chunk_size=2000)
-        if doomed & {str(i) for i in returned}
-        or doomed & {str(k) for k in rationales}
-        or any(erasure.matcher.text_in(str(v)) for v in rationales.values())
+        if doomed & {str(i) for i in returned} or doomed & {str(k) for k in rationales}
     )
 
 
@@ -429,20 +435,15 @@ def _entries_erase(erasure: Erasure) -> int:
 
 
 def _entries_residue(erasure: Erasure) -> int:
-    """The erased entries still there (a purge) or still holding text (a forget), and any
-    other entry of the member repeating their text."""
+    """The erased entries still there (a purge) or still holding text (a forget). Only
+    they: the member's other entries are outside the extent — a tombstone forgotten
+    before reads the same placeholder, a memory in a scope not deleted may share a word
+    or a whole sentence, and the erasure rightly leaves both (the extent names what goes:
+    a fact's every wording, a summary with its sources)."""
     entries = _entries(erasure)
     if erasure.purge:
-        left = entries.count()
-    else:
-        left = entries.filter(Q(erased_digest="") | ~Q(lifecycle=Lifecycle.TOMBSTONED)).count()
-    others = (
-        MemoryEntry.objects.filter(member_id=erasure.member_id)
-        .exclude(pk__in=erasure.entry_ids)
-        .values_list("body", "subject", "relationship_note")
-        .iterator(chunk_size=2000)
-    )
-    return left + sum(1 for texts in others if any(map(erasure.matcher.text_in, texts)))
+        return entries.count()
+    return entries.filter(Q(erased_digest="") | ~Q(lifecycle=Lifecycle.TOMBSTONED)).count()
 
 
 MEMORY_STORES = (

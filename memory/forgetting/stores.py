@@ -22,17 +22,42 @@ from dataclasses import dataclass
 MIN_SUBSTRING_LENGTH = 16
 _PATTERN_BATCH = 400
 
+# What an erasure writes in place of the member's words (`memory.forgetting.erasure`
+# imports it from here): never the member's text, so never collected or searched for —
+# every member who forgot something has it in each tombstone.
+FORGOTTEN_PLACEHOLDER = "(forgotten)"
+PLACEHOLDER_TEXTS = frozenset({FORGOTTEN_PLACEHOLDER})
+# Too short or too common to say anything about anyone: a field reading only this is
+# no trace of a forgotten memory (and erasing every turn that reads "ok" would be wrong).
+MIN_ERASED_TEXT_CHARACTERS = 4  # letters and digits ("4821" counts, "Mum" does not)
+COMMON_TEXTS = frozenset(
+    {"yes", "no", "okay", "ok", "sure", "thanks", "thank you", "none", "n/a", "maybe", "unknown"}
+)
+
 
 def normalise_text(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def erased_text_meaningful(text: str | None) -> bool:
+    """Whether a text is worth collecting as erased text and searching for: not a
+    placeholder an erasure writes, not a common word, and at least four letters or digits."""
+    if not text:
+        return False
+    folded = normalise_text(text)
+    if folded in PLACEHOLDER_TEXTS or folded.strip(".!?") in COMMON_TEXTS:
+        return False
+    return sum(c.isalnum() for c in folded) >= MIN_ERASED_TEXT_CHARACTERS
+
+
 class ResidueMatcher:
     """Finds any of the erased texts in a field: whole-field for short texts, substring
-    for longer ones (whitespace and case folded), and any erased id anywhere."""
+    for longer ones (whitespace and case folded), and any erased id anywhere. Texts that
+    mean nothing (placeholders, common words, under four letters) are left out: a field
+    holding one is no trace of anything."""
 
     def __init__(self, texts: Iterable[str], ids: Iterable[str] = ()) -> None:
-        normalised = {normalise_text(t) for t in texts if t and t.strip()}
+        normalised = {normalise_text(t) for t in texts if erased_text_meaningful(t)}
         self._exact = frozenset(normalised)
         long = sorted((t for t in normalised if len(t) >= MIN_SUBSTRING_LENGTH), key=len)
         self._patterns = [

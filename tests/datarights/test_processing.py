@@ -342,15 +342,24 @@ def test_a_hard_delete_by_category_purges_the_consent_ledger_when_asked():
 def test_residue_left_anywhere_fails_the_request_and_alerts_operators():
     member = consenting_member()
     _entry(member, COFFEE)
-    # The same words kept in a place the delete does not cover: the text survives.
-    _entry(member, COFFEE, scope={"kind": "session", "session_id": "s-1"}, subject="dup")
-    request = process(submit(member, "delete", HARD_DELETE))
+    # A copy of the words in a store the delete reaches, which its erasure misses.
+    content_store_register(
+        ContentStore(
+            "a-leaky-store",
+            erase=lambda erasure: 0,
+            residue=lambda erasure: int(erasure.matcher.text_in(f"copied: {COFFEE}")),
+        )
+    )
+    try:
+        request = process(submit(member, "delete", HARD_DELETE))
+    finally:
+        content_store_unregister("a-leaky-store")
     assert request.status == RequestStatus.FAILED
     assert request.failure_code == "forget-incomplete"
     alert = AuditEvent.objects.get(action="datarights.forget_check.failed")
-    assert alert.severity == "critical" and alert.payload["residue"]["entries"] == 1
+    assert alert.severity == "critical" and alert.payload["residue"] == {"a_leaky_store": 1}
     assert COFFEE not in json.dumps(alert.payload)
-    assert request.work_state  # sealed text kept so a retry can search again
+    assert request.work_state == ""  # a failed request keeps none of the erased text
     assert not request.result_fingerprint
 
 
