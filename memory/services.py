@@ -54,6 +54,7 @@ from memory.selectors import (
     memory_conflicting_entries,
     memory_off_the_record,
     memory_session_occurrences,
+    scope_of,
 )
 
 PROVENANCE_TURN_NOT_FOUND = "provenance-turn-not-found"
@@ -493,7 +494,14 @@ def _remember(
 
 @transaction.atomic
 def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) -> MemoryNotice:
-    """The member answers "should I update?": accept promotes the draft, else it is dropped."""
+    """The member answers "should I update?". Accepting makes the proposal their confirmed
+    word in the corrected fact's scope (`conflicts.accept_correction`: where the fact was,
+    not where the proposal was held, e.g. the conversation the promotion rule kept an
+    assistant's profile inference in) and supersedes the old wording; the scope is checked
+    as a write there (refused: nothing changes, the question stays open). Declining drops
+    the draft. Audited with ids and scope kinds only."""
+    # The member lock first, as every writer: the scope check reads opt-outs under it.
+    member_lock(member_id=notice.member_id)
     notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
     if notice.state != MemoryNotice.State.OPEN:
         raise Conflict("This question was already answered.", code="notice-answered")
@@ -501,20 +509,51 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
         raise Conflict("This notice has no proposal to accept or decline.", code="no-proposal")
     now = timezone.now()
     proposal = entry_lock(notice.proposed_entry)
+    stored_in = moved_from = None
     if accept:
-        proposal.lifecycle = Lifecycle.ACTIVE
-        proposal.origin = Origin.USER_CONFIRMED
-        proposal.confidence = storage.confidence_for_origin(Origin.USER_CONFIRMED)
-        revision_append(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
         existing = entry_lock(notice.entry)
+        decision = conflicts.accept_correction(
+            corrected_scope_kind=existing.scope_kind, proposed_scope_kind=proposal.scope_kind
+        )
+        scope = SCOPE_KEY_ADAPTER.validate_python(scope_of(existing))
+        _check_scope(
+            member=User.objects.get(pk=notice.member_id),
+            scope=scope,
+            consumer=None,
+            active=consent_active(member_id=notice.member_id, now=now).types,
+        )
+        _apply_scope(proposal, scope)
+        proposal.lifecycle = Lifecycle.ACTIVE
+        proposal.origin = decision.origin
+        proposal.confidence = storage.confidence_for_origin(decision.origin)
+        revision_append(proposal, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
         existing.lifecycle = Lifecycle.SUPERSEDED
         revision_append(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+        stored_in, moved_from = decision.scope_kind, decision.moved_from
+        notice.entry = existing
     else:
         proposal.lifecycle = Lifecycle.TOMBSTONED
         revision_append(proposal, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+    notice.proposed_entry = proposal  # the answer shows the entries as they are now
     notice.state = MemoryNotice.State.ACCEPTED if accept else MemoryNotice.State.DISMISSED
     notice.answered_at = now
     notice.save(update_fields=["state", "answered_at"])
+    audit_event_append(
+        action=AuditAction.MEMORY_CONFLICT_ANSWERED,
+        policy_id=POLICY_ID,
+        actor=actor,
+        target_member_id=notice.member_id,
+        target_tenant_id=proposal.tenant_id,
+        payload={
+            "notice_id": str(notice.pk),
+            "entry_id": str(notice.entry_id),
+            "proposed_entry_id": str(proposal.pk),
+            "answer": notice.state,
+            "scope_kind": stored_in,
+            "moved_from_scope_kind": moved_from,
+        },
+        occurred_at=now,
+    )
     return notice
 
 

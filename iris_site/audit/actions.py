@@ -79,6 +79,7 @@ class AuditAction(StrEnum):
     MEMORY_MEMBER_CONTENT_PURGED = "memory.member_content.purged"
     MEMORY_FORGOTTEN_RESTATED = "memory.forgotten.restated"
     MEMORY_CONFLICT_RESOLVED = "memory.conflict.resolved"
+    MEMORY_CONFLICT_ANSWERED = "memory.conflict.answered"  # "should I update?" answered
     MEMORY_RECONFIRM_ANSWERED = "memory.reconfirm.answered"
     MEMORY_CATEGORY_FORGOTTEN = "memory.category.forgotten"
     MEMORY_CLEAR_REQUESTED = "memory.clear.requested"

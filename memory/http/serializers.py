@@ -5,6 +5,7 @@ Entries leave the API as `memory.selectors.entry_contract(entry).model_dump(mode
 schema. Write bodies are validated by the pydantic contracts, not by these serializers.
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from memory.contracts import MAX_BODY_LENGTH, MAX_NOTE_LENGTH, MAX_SUBJECT_LENGTH
@@ -18,6 +19,7 @@ from memory.enums import (
     ScopeKind,
     SuppressionReason,
 )
+from memory.labels import scope_label
 from memory.models import ConversationTurn, MemoryClearRequest, MemoryNotice, MemoryRevision
 
 
@@ -107,6 +109,11 @@ class MemoryRecentRecallSerializer(serializers.Serializer):
     rationale = serializers.CharField(allow_null=True)
 
 
+class MemoryNoticeStoredInSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ScopeKind.choices)
+    label = serializers.CharField(help_text="The scope in the member's words, e.g. `About you`.")
+
+
 class MemoryNoticeSerializer(serializers.ModelSerializer):
     """A question Iris asks instead of deciding silently ("you mentioned X earlier —
     should I update?"): the member's entry and the proposal that would replace it."""
@@ -115,6 +122,11 @@ class MemoryNoticeSerializer(serializers.ModelSerializer):
     entry_body = serializers.CharField(source="entry.body", read_only=True)
     proposed_entry_id = serializers.UUIDField(read_only=True, allow_null=True)
     proposed_body = serializers.SerializerMethodField()
+    stored_in = serializers.SerializerMethodField(
+        help_text="Where accepting stores the proposal (an open question) or stored it "
+        "(accepted): the corrected memory's scope, as its kind and in the member's words. "
+        "Null once declined, and for a question without a proposal."
+    )
 
     class Meta:
         model = MemoryNotice
@@ -127,12 +139,21 @@ class MemoryNoticeSerializer(serializers.ModelSerializer):
             "entry_body",
             "proposed_entry_id",
             "proposed_body",
+            "stored_in",
             "created_at",
             "answered_at",
         ]
 
     def get_proposed_body(self, notice: MemoryNotice) -> str | None:
         return notice.proposed_entry.body if notice.proposed_entry_id else None
+
+    @extend_schema_field(MemoryNoticeStoredInSerializer(allow_null=True))
+    def get_stored_in(self, notice: MemoryNotice) -> dict | None:
+        if notice.proposed_entry_id is None or notice.state == MemoryNotice.State.DISMISSED:
+            return None
+        accepted = notice.state == MemoryNotice.State.ACCEPTED
+        kind = (notice.proposed_entry if accepted else notice.entry).scope_kind
+        return {"kind": kind, "label": str(scope_label(kind))}
 
 
 class MemoryEntryDetailSerializer(MemoryEntrySerializer):

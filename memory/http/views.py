@@ -523,7 +523,9 @@ def notice_answer_view(request, notice_id):
     _attempt(
         request,
         lambda: memory_notice_answer(notice=notice, accept=accept, actor=Actor.of(request.user)),
-        "Updated your memory to what the assistant now thinks."
+        # Accepting writes into the corrected memory's scope (`memory_notice_answer`).
+        "Updated your memory to what the assistant now thinks, as your own word, kept "
+        f"under “{scope_label(notice.entry.scope_kind)}”."
         if accept
         else "Kept what you said before; your memory is unchanged.",
     )

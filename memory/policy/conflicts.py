@@ -12,6 +12,7 @@ from memory.enums import (
     ConflictRule,
     Origin,
     PromotionReason,
+    ScopeKind,
     SourceKind,
 )
 
@@ -167,3 +168,36 @@ def resolve_write_conflict(
             return decide(rule, keep)
     outcome = replace if new_updated_at >= existing_updated_at else keep
     return decide(ConflictRule.MOST_RECENT_WINS, outcome)
+
+
+# --- Accepting a correction -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedCorrection:
+    """What accepting "you mentioned X earlier — should I update?" stores."""
+
+    # The corrected fact's scope kind: the new wording replaces the old one where it was.
+    scope_kind: str
+    # The member's own word, confirmed: it now outranks any inference in the ladder.
+    origin: str
+    # The scope kind the proposal was held in, when it was not the corrected fact's (an
+    # assistant's profile inference the promotion rule kept in its conversation).
+    moved_from: str | None
+
+
+def accept_correction(*, corrected_scope_kind: str, proposed_scope_kind: str) -> AcceptedCorrection:
+    """Accepting a correction writes into the corrected fact's scope.
+
+    The proposal was held wherever its writer's rules put it; the member accepting it
+    corrects *their* fact, so it takes that fact's place and lives as long as that fact
+    would have. Kept in a conversation instead, it would be swept with the conversation
+    while the fact it replaced stays superseded: nothing left at all."""
+    for kind in (corrected_scope_kind, proposed_scope_kind):
+        if kind not in ScopeKind.values:
+            raise ValueError(f"unknown scope kind {kind!r}")
+    return AcceptedCorrection(
+        scope_kind=corrected_scope_kind,
+        origin=Origin.USER_CONFIRMED,
+        moved_from=proposed_scope_kind if proposed_scope_kind != corrected_scope_kind else None,
+    )
