@@ -87,6 +87,7 @@ from memory.forgetting.dsar import (
 )
 from memory.forgetting.erasure import memory_erase, memory_erasure_residue, memory_erasure_texts
 from memory.forgetting.services import memory_purge_entries
+from memory.forgetting.stores import Hold, extent_hold
 
 logger = logging.getLogger(__name__)
 
@@ -452,14 +453,27 @@ def _process_delete(request_id, now: datetime) -> None:
                 release_after=locked.grace_ends_at,
                 actor=ACTOR,
             )
+            # What is tied to no entry (short-term memory) is hidden by the same extent.
+            extent = _member_wide(payload)
+            rows = extent_hold(
+                Hold(
+                    member_id=locked.member_id,
+                    request_id=locked.pk,
+                    release_after=locked.grace_ends_at,
+                    scope_kinds=frozenset(extent["scope_kinds"]),
+                    categories=frozenset(extent["categories"]),
+                    everything=extent["everything"],
+                )
+            )
+            counts = {"held_count": held, "held_rows": sum(rows.values())}
             trail_append(
                 request=locked,
                 event=TrailEvent.HELD,
                 actor=ACTOR,
-                detail={"held_count": held, "grace_ends_at": iso(locked.grace_ends_at)},
+                detail={**counts, "grace_ends_at": iso(locked.grace_ends_at)},
                 now=now,
             )
-            return {"held_count": held}
+            return counts
 
         request = _step(request_id, "hold", hold, now)
         if now < request.grace_ends_at:

@@ -494,8 +494,9 @@ def datarights_cancel(
     *, request: DataRightsRequest, actor: Actor, now: datetime | None = None
 ) -> DataRightsRequest:
     """Withdraw a request before work starts; inside a soft delete's grace window this
-    re-activates the held entries exactly as they were."""
+    re-activates the held entries (and short-term rows) exactly as they were."""
     from memory.forgetting.dsar import memory_hold_release
+    from memory.forgetting.stores import extent_release
 
     now = now or timezone.now()
     locked = _lock(request.pk)
@@ -509,11 +510,12 @@ def datarights_cancel(
         released = memory_hold_release(
             member_id=locked.member_id, request_id=locked.pk, actor=actor
         )
+        rows = extent_release(member_id=locked.member_id, request_id=locked.pk)
         trail_append(
             request=locked,
             event=TrailEvent.REACTIVATED,
             actor=actor,
-            detail={"released_count": released},
+            detail={"released_count": released, "released_rows": sum(rows.values())},
             now=now,
         )
     return datarights_request_transition(

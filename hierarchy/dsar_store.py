@@ -4,13 +4,15 @@ bundle's cache."""
 
 from collections.abc import Iterable
 
+from django.utils import timezone
+
 from hierarchy.bundle_cache import bundle_generation_bump
-from hierarchy.models_stm import ShortTermMemory
+from hierarchy.models_stm import ShortTermHold, ShortTermMemory
 from hierarchy.stm import POLICY_ID, stm_content, stm_gate_kind, stm_purge_member
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure
+from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure, Hold
 
 
 def _matching(erasure: Erasure) -> list[ShortTermMemory]:
@@ -66,6 +68,58 @@ def _residue(erasure: Erasure) -> int:
     return len(_matching(erasure))
 
 
+def _hold(hold: Hold) -> int:
+    """A soft delete hides the rows of its extent at once: the read gate withholds a held
+    row from every surface (`hierarchy.stm.stm_item`), its content untouched. Rows held
+    already (by this or another request) keep their hold; the audit event (ids and counts)
+    also moves the member's bundle generation on, so no cached bundle serves them."""
+    rows = ShortTermMemory.objects.filter(member_id=hold.member_id, deletion_hold__isnull=True)
+    ids = [
+        pk
+        for pk, scope_kind, category in rows.values_list("pk", "scope_kind", "category")
+        if hold.covers(stm_gate_kind(scope_kind), category)
+    ]
+    now = timezone.now()
+    ShortTermHold.objects.bulk_create(
+        [
+            ShortTermHold(
+                row_id=pk,
+                member_id=hold.member_id,
+                request_id=hold.request_id,
+                placed_at=now,
+                release_after=hold.release_after,
+            )
+            for pk in ids
+        ]
+    )
+    audit_event_append(
+        action=AuditAction.HIERARCHY_STM_HELD,
+        policy_id=POLICY_ID,
+        actor=Actor.system("datarights"),
+        target_member_id=hold.member_id,
+        payload={
+            "dsar_request_id": str(hold.request_id),
+            "held_count": len(ids),
+            "stm_ids": sorted(str(i) for i in ids)[:1000],
+        },
+    )
+    return len(ids)
+
+
+def _release(member_id, request_id) -> int:
+    """A cancelled soft delete: its rows are served again exactly as they were (those
+    still alive: a row's TTL ran on while it was held)."""
+    released, _ = ShortTermHold.objects.filter(member_id=member_id, request_id=request_id).delete()
+    audit_event_append(
+        action=AuditAction.HIERARCHY_STM_RELEASED,
+        policy_id=POLICY_ID,
+        actor=Actor.system("datarights"),
+        target_member_id=member_id,
+        payload={"dsar_request_id": str(request_id), "released_count": released},
+    )
+    return released
+
+
 def _export(member_id) -> Iterable[dict]:
     for row in ShortTermMemory.objects.filter(member_id=member_id).order_by("created_at"):
         yield {
@@ -89,7 +143,9 @@ SHORT_TERM_STORE = ContentStore(
     texts=_texts,
     order=20,
     encrypted=True,
-    tables=(ShortTermMemory._meta.db_table,),
+    tables=(ShortTermMemory._meta.db_table, ShortTermHold._meta.db_table),
+    hold=_hold,
+    release=_release,
 )
 
 

@@ -21,6 +21,7 @@ class BundleGeneration(models.Model):
 from hierarchy.models_stm import (  # noqa: E402
     OperatorAccessRecord,
     ReconfirmRequest,
+    ShortTermHold,
     ShortTermMemory,
 )
 
@@ -28,5 +29,6 @@ __all__ = [
     "BundleGeneration",
     "OperatorAccessRecord",
     "ReconfirmRequest",
+    "ShortTermHold",
     "ShortTermMemory",
 ]

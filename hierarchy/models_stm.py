@@ -92,6 +92,33 @@ class ShortTermMemory(models.Model):
         return f"{self.scope_kind} row {self.id}"
 
 
+class ShortTermHold(models.Model):
+    """A pending deletion of a short-term row: while it stands, the read gate withholds
+    the row from every surface (the short-term list and reads, the context bundle, MCP),
+    its content untouched, so releasing the hold restores it exactly. Placed by a
+    data-rights soft delete on the rows of its extent (`memory.forgetting.stores.Hold`);
+    when the grace window ends the rows are erased (the hold goes with them). The
+    short-term counterpart of `memory.MemoryDeletionHold`."""
+
+    row = models.OneToOneField(
+        ShortTermMemory, on_delete=models.CASCADE, primary_key=True, related_name="deletion_hold"
+    )
+    # Denormalized owner: every query on member data filters by it.
+    member_id = models.UUIDField()
+    # The data-rights request that placed it: a plain id, as on memory's holds.
+    request_id = models.UUIDField()
+    placed_at = models.DateTimeField()
+    release_after = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["member_id", "request_id"], name="stm_hold_member_request"),
+        ]
+
+    def __str__(self) -> str:
+        return f"deletion hold on {self.row_id}"
+
+
 class OperatorAccessRecord(models.Model):
     """Why someone read member data through the hierarchy tools (operator API or CLI).
 

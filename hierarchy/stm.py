@@ -25,7 +25,7 @@ from consent.selectors import consent_active, opt_outs_active
 from hierarchy import metrics
 from hierarchy.access import access_record_append, justification_clean
 from hierarchy.enums import StmScopeKind
-from hierarchy.models import ShortTermMemory
+from hierarchy.models import ShortTermHold, ShortTermMemory
 from hierarchy.stm_config import caps_for
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS, default_target_scope, normalize_content
 from hierarchy.transitions import Tier, Transition, episodic_record_check, transition_check
@@ -572,7 +572,8 @@ def stm_sources(rows) -> Sources:
 def stm_item(row: ShortTermMemory, sources: Sources | None = None) -> ContentItem:
     """A row as the read gate sees it (`_gate_scope`): withheld while an entry it is
     derived from is (`stm_sources`, loaded for this row alone unless given; an entry no
-    longer there was purged, and withholds it as forgotten)."""
+    longer there was purged, and withholds it as forgotten), and while a data-rights soft
+    delete holds the row itself (`stm_held`)."""
     if sources is None:
         sources = stm_sources([row])
     member_id = str(row.member_id)
@@ -583,12 +584,23 @@ def stm_item(row: ShortTermMemory, sources: Sources | None = None) -> ContentIte
         member_id=member_id,
         scope=scope,
         category=row.category,
+        held=stm_held(row),
         derived_from=tuple(
             sources.get((member_id, str(entry_id)))
             or Source(entry_id=str(entry_id), lifecycle=Lifecycle.TOMBSTONED)
             for entry_id in row.related_entry_ids
         ),
     )
+
+
+def stm_held(row: ShortTermMemory) -> bool:
+    """Whether a soft delete's grace window holds this row (one query unless the row was
+    read with `select_related("deletion_hold")`, as `stm_rows_for_scope` reads them)."""
+    try:
+        row.deletion_hold  # noqa: B018 - the reverse one-to-one, read for its presence
+    except ShortTermHold.DoesNotExist:
+        return False
+    return True
 
 
 def stm_reader(*, member_id, capabilities: Capabilities, client_id, context: str) -> Reader:
@@ -696,6 +708,7 @@ def stm_rows_for_scope(
     rows = ShortTermMemory.objects.filter(member_id=member_id, scope_id=scope_id)
     if scope_kind:
         rows = rows.filter(scope_kind=scope_kind)
+    rows = rows.select_related("deletion_hold")  # the gate asks each row (`stm_held`)
     return _live(rows, now or timezone.now()).order_by("created_at", "id")
 
 

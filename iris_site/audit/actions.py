@@ -165,6 +165,8 @@ class AuditAction(StrEnum):
     HIERARCHY_STM_ANONYMIZED = "hierarchy.stm.anonymized"
     HIERARCHY_STM_DELETED = "hierarchy.stm.deleted"
     HIERARCHY_STM_PURGED = "hierarchy.stm.purged"
+    HIERARCHY_STM_HELD = "hierarchy.stm.held"  # a soft delete hides rows of its extent
+    HIERARCHY_STM_RELEASED = "hierarchy.stm.released"  # ... and its cancel shows them again
     HIERARCHY_STM_ADMIN_RESCOPED = "hierarchy.stm.admin_rescoped"  # justified
     HIERARCHY_STM_ADMIN_READ = "hierarchy.stm.admin_read"  # justified
     HIERARCHY_STM_CONSOLIDATE_REQUESTED = "hierarchy.stm.consolidate_requested"  # the CLI

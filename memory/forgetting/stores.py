@@ -136,6 +136,33 @@ class Erasure:
 
 
 @dataclass(frozen=True, slots=True)
+class Hold:
+    """A soft delete's hold over its extent, as every store that holds rows tied to no
+    entry sees it: hide the member's rows of these memory scope kinds and categories
+    (`Erasure.covers`) from every read at once, until released or erased."""
+
+    member_id: object
+    request_id: object
+    release_after: object  # a datetime
+    scope_kinds: frozenset[str] = frozenset()
+    categories: frozenset[str] = frozenset()
+    everything: bool = False
+
+    def covers(self, scope_kind: str, category: str | None) -> bool:
+        extent = Erasure(
+            member_id=self.member_id,
+            entry_ids=(),
+            matcher=ResidueMatcher(()),
+            purge=False,
+            reason="hold",
+            categories=self.categories,
+            everything=self.everything,
+            scope_kinds=self.scope_kinds,
+        )
+        return extent.covers(scope_kind, category)
+
+
+@dataclass(frozen=True, slots=True)
 class ContentStore:
     """One place member content lives. Every callable filters by the member id."""
 
@@ -157,6 +184,11 @@ class ContentStore:
     encrypted: bool = False
     # The database tables the store covers ("" for none: a file tree, a cache).
     tables: Sequence[str] = ()
+    # A soft delete: hide the rows of a hold's extent (returns how many), and lift a
+    # request's holds (member id, request id; returns how many). A store whose rows are
+    # all tied to entries needs neither (the entries' holds hide what derives from them).
+    hold: Callable[[Hold], int] | None = None
+    release: Callable[[object, object], int] | None = None
 
 
 _STORES: dict[str, ContentStore] = {}
@@ -176,6 +208,20 @@ def registered_stores() -> list[ContentStore]:
 
 def content_store(name: str) -> ContentStore | None:
     return _STORES.get(name)
+
+
+def extent_hold(hold: Hold) -> dict[str, int]:
+    """Hide a soft delete's extent in every store that declares a hold (rows held)."""
+    return {s.name: s.hold(hold) for s in registered_stores() if s.hold is not None}
+
+
+def extent_release(*, member_id, request_id) -> dict[str, int]:
+    """Lift a soft delete's holds in every store (rows released)."""
+    return {
+        s.name: s.release(member_id, request_id)
+        for s in registered_stores()
+        if s.release is not None
+    }
 
 
 SHORT_TERM_MEMORY = "short-term-memory"

@@ -16,6 +16,7 @@ scheduler runs it; what remains is read over HTTP and in the next export.
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -211,3 +212,53 @@ def test_a_hard_delete_of_the_profile_scope_erases_its_short_term_memory_not_the
     assert http.listed("t-1") == ([], {})
     assert http.listed("s-1")[0] == ["looking at flights for Friday"]
     assert exported_turns(member) == ["Let us plan the trip to Lisbon"]
+
+
+def soft(*scopes: str) -> dict:
+    return {"mode": "soft", "scopes": list(scopes), "retention_grace_ms": 2 * 86_400_000}
+
+
+def test_a_soft_delete_hides_its_short_term_memory_at_once_and_a_cancel_restores_it(
+    live_server,
+):
+    """It used to hide the entries and keep serving the short-term rows of its scopes."""
+    # given: working memory in a user session (session memory), in a research task
+    # (profile memory) and in the operators' workbench (not named by the delete)
+    member = consenting_member()
+    http = Http(live_server, member)
+    http.short_term("user_session", "s-1", "looking at flights for Friday")
+    http.short_term("research_task", "t-1", "comparing espresso grinders")
+    # when the member soft-deletes profile and session memory
+    request = process(http.delete(soft("profile", "session")))
+    # then both scopes' rows are withheld at once from every read, the bundle included
+    assert request.status == "in-progress" and request.grace_ends_at is not None
+    assert http.listed("s-1") == ([], {"deletion-hold": 1})
+    assert http.bundled("s-1") == ([], {"deletion-hold": 1})
+    assert http.listed("t-1") == ([], {"deletion-hold": 1})
+    [row] = ShortTermMemory.objects.filter(member=member, scope_kind="user_session")
+    refresh = http.members(f"short-term/{row.pk}/refresh/", body={})
+    assert refresh.status == 404, refresh.body
+    # the rows are untouched, and a cancel inside the window shows them again
+    http.cancel(request)
+    assert http.listed("s-1") == (["looking at flights for Friday"], {})
+    assert http.bundled("s-1") == (["looking at flights for Friday"], {})
+    assert http.listed("t-1") == (["comparing espresso grinders"], {})
+
+
+def test_a_soft_delete_erases_its_short_term_memory_when_the_window_ends(live_server):
+    member = consenting_member()
+    http = Http(live_server, member)
+    http.turn("s-1", "Let us plan the trip to Lisbon")
+    http.short_term("user_session", "s-1", "looking at flights for Friday")
+    http.short_term("research_task", "t-1", "comparing espresso grinders")
+    request = process(http.delete(soft("session")))
+    assert http.listed("s-1") == ([], {"deletion-hold": 1})
+    assert http.listed("t-1") == (["comparing espresso grinders"], {})
+    # when the grace window ends
+    request = process(request, now=timezone.now() + timedelta(days=3))
+    # then the session's working memory and log are erased, the profile's stays
+    assert request.status == "completed", (request.failure_code, request.progress)
+    assert not ShortTermMemory.objects.filter(member=member, scope_kind="user_session").exists()
+    assert http.listed("s-1") == ([], {})
+    assert not ConversationTurn.objects.filter(member=member).exists()
+    assert http.listed("t-1") == (["comparing espresso grinders"], {})
