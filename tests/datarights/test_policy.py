@@ -279,11 +279,20 @@ def test_codes_are_six_digits_and_stored_keyed():
 
 
 def test_long_texts_match_inside_fields_short_ones_only_whole():
-    matcher = ResidueMatcher(["I take my coffee black every morning", "ok"])
+    matcher = ResidueMatcher(["I take my coffee black every morning", "4821"])
     assert matcher.text_in("Earlier she said: I TAKE my  coffee black every morning!")
     assert not matcher.text_in("I take my coffee with milk")
-    assert matcher.text_in("  OK ")
-    assert not matcher.text_in("ok, see you")
+    assert matcher.text_in("  4821 ")
+    assert not matcher.text_in("4821, see you")
+
+
+def test_placeholders_and_common_short_texts_are_never_traces():
+    # "(forgotten)" is what an erasure writes; "ok" or "Mum" could be anyone's words
+    matcher = ResidueMatcher(["(forgotten)", "ok", "Mum"])
+    assert matcher.empty
+    assert not matcher.text_in("(forgotten)")
+    assert not matcher.text_in("  OK ")
+    assert not matcher.text_in("Mum")
 
 
 def test_ids_match_anywhere():
