@@ -19,6 +19,7 @@ $(VENV)/.installed: pyproject.toml
 	@py="$$($(FIND_PYTHON))" || { echo "Iris needs Python >= 3.12 (Django 6). Install one, or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12" >&2; exit 1; }; \
 	echo "Using $$py ($$("$$py" --version))"; \
 	[ -x $(PY) ] || "$$py" -m venv $(VENV)
+	@pkg-config --exists icu-uc 2>/dev/null || { echo "Iris needs ICU's headers to build PyICU: apt-get install libicu-dev pkg-config g++" >&2; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $@

@@ -9,12 +9,12 @@ from continuity.services import POLICY_ID
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from memory.forgetting.stores import ContentStore, Erasure
+from memory.forgetting.stores import ContentStore, Erasure, ExtentKind
 
 
 def _matching(erasure: Erasure) -> list:
     def hit(*values: str) -> bool:
-        return any(erasure.matcher.anything_in(v) for v in values)
+        return any(erasure.matcher.id_in(v) or erasure.holds(v) for v in values)
 
     slots = {
         pk
@@ -59,4 +59,12 @@ CONTINUATION_TOKENS_STORE = ContentStore(
     residue=_residue,
     order=20,
     tables=(ContinuationToken._meta.db_table, ContinuityNotice._meta.db_table),
+    extents={
+        ExtentKind.FACT: "deletes tokens whose anchor or cursor names or repeats an erased entry",
+        ExtentKind.PERSON: "deletes tokens whose anchor or cursor mentions the person",
+        ExtentKind.CONVERSATION: "deletes tokens naming the conversation's erased entries",
+        ExtentKind.SCOPE: "deletes tokens naming the scope's erased entries",
+        ExtentKind.CATEGORY: "deletes tokens naming the category's erased entries",
+        ExtentKind.EVERYTHING: "deletes tokens naming any erased entry",
+    },
 )

@@ -13,19 +13,20 @@ from datarights.events import trail_append
 from datarights.export import member_dir
 from datarights.selectors import datarights_member_artifacts
 from iris_site.audit.events import Actor
-from memory.forgetting.stores import ContentStore, Erasure, ResidueMatcher
+from memory.forgetting.stores import ContentStore, Erasure, ExtentKind
 
 EXPORT_FILES = "export-files"
 
 
-def _lines_have_residue(lines, matcher: ResidueMatcher, *, ids: bool) -> bool:
+def _lines_have_residue(lines, erasure: Erasure, *, ids: bool) -> bool:
+    matcher = erasure.matcher
     return any(
-        matcher.text_in(line) or matcher.quoted_in(line) or (ids and matcher.id_in(line))
+        erasure.holds(line) or matcher.quoted_in(line) or (ids and matcher.id_in(line))
         for line in lines
     )
 
 
-def _zip_has_residue(path: Path, matcher: ResidueMatcher, *, ids: bool) -> bool:
+def _zip_has_residue(path: Path, erasure: Erasure, *, ids: bool) -> bool:
     """An export zip: data.json line by line as it is, summary.html with its HTML
     escapes undone (its texts are a subset of data.json's, checked anyway); an
     unreadable zip counts as holding the erased content."""
@@ -36,24 +37,24 @@ def _zip_has_residue(path: Path, matcher: ResidueMatcher, *, ids: bool) -> bool:
                     lines = io.TextIOWrapper(member, encoding="utf-8", errors="replace")
                     if name.endswith(".html"):
                         lines = (html.unescape(line) for line in lines)
-                    if _lines_have_residue(lines, matcher, ids=ids):
+                    if _lines_have_residue(lines, erasure, ids=ids):
                         return True
     except (zipfile.BadZipFile, OSError):
         return True
     return False
 
 
-def _file_has_residue(path: Path, matcher: ResidueMatcher, *, ids: bool) -> bool:
+def _file_has_residue(path: Path, erasure: Erasure, *, ids: bool) -> bool:
     """Whether the file holds an erased text (or, with `ids`, an erased id: a purge
     leaves no export naming what it removed; a forget's ids may stay, as in the audit
     chain an export carries). An encrypted or partial file cannot be read here, so it
     cannot be cleared: it counts as holding the erased content."""
     if path.suffix == ".zip":
-        return _zip_has_residue(path, matcher, ids=ids)
+        return _zip_has_residue(path, erasure, ids=ids)
     if path.suffix != ".json":
         return True
     with open(path, encoding="utf-8", errors="replace") as handle:
-        return _lines_have_residue(handle, matcher, ids=ids)
+        return _lines_have_residue(handle, erasure, ids=ids)
 
 
 def _holding(erasure: Erasure) -> list[Path]:
@@ -63,7 +64,7 @@ def _holding(erasure: Erasure) -> list[Path]:
     return [
         path
         for path in sorted(directory.iterdir())
-        if path.is_file() and _file_has_residue(path, erasure.matcher, ids=erasure.purge)
+        if path.is_file() and _file_has_residue(path, erasure, ids=erasure.purge)
     ]
 
 
@@ -98,5 +99,17 @@ def _residue(erasure: Erasure) -> int:
 
 
 EXPORT_FILES_STORE = ContentStore(
-    name=EXPORT_FILES, erase=_erase, residue=_residue, order=30, encrypted=True
+    name=EXPORT_FILES,
+    erase=_erase,
+    residue=_residue,
+    order=30,
+    encrypted=True,
+    extents={
+        ExtentKind.FACT: "deletes every export file holding a wording (a purge: or an id)",
+        ExtentKind.PERSON: "deletes every export file mentioning one of the person's names",
+        ExtentKind.CONVERSATION: "deletes every export file holding the conversation's text",
+        ExtentKind.SCOPE: "deletes every export file holding the scope's erased text",
+        ExtentKind.CATEGORY: "deletes every export file holding the category's erased text",
+        ExtentKind.EVERYTHING: "deletes every export file holding the member's erased text",
+    },
 )

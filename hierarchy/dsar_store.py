@@ -8,11 +8,17 @@ from django.utils import timezone
 
 from hierarchy.bundle_cache import bundle_generation_bump
 from hierarchy.models_stm import ShortTermHold, ShortTermMemory
-from hierarchy.stm import POLICY_ID, stm_content, stm_gate_kind, stm_purge_member
+from hierarchy.stm import (
+    POLICY_ID,
+    stm_content,
+    stm_gate_kind,
+    stm_purge_member,
+    stm_session_id,
+)
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure, Hold
+from memory.forgetting.stores import SHORT_TERM_MEMORY, ContentStore, Erasure, ExtentKind, Hold
 
 
 def _matching(erasure: Erasure) -> list[ShortTermMemory]:
@@ -20,15 +26,18 @@ def _matching(erasure: Erasure) -> list[ShortTermMemory]:
     (sensitive rows are decrypted to be compared: their content is encrypted at rest), or
     are covered whatever they hold: in the erasure's extent by their category and the
     memory scope kind the read gate sees them in (`stm_gate_kind`: a user session's rows
-    are session memory, the workbench's operator-copilot, the others profile memory)."""
+    are session memory, the workbench's operator-copilot, the others profile memory), or
+    by their session (a conversation's rows), or mention a forgotten person."""
     targets = set(erasure.entry_ids)
     return [
         row
         for row in ShortTermMemory.objects.filter(member_id=erasure.member_id).iterator()
-        if erasure.covers(stm_gate_kind(row.scope_kind), row.category)
+        if erasure.covers(
+            stm_gate_kind(row.scope_kind), row.category, session_id=stm_session_id(row)
+        )
         or targets & {str(i) for i in row.related_entry_ids}
         or (row.consolidated_to is not None and str(row.consolidated_to) in targets)
-        or erasure.matcher.text_in(stm_content(row))
+        or erasure.holds(stm_content(row))
     ]
 
 
@@ -146,6 +155,14 @@ SHORT_TERM_STORE = ContentStore(
     tables=(ShortTermMemory._meta.db_table, ShortTermHold._meta.db_table),
     hold=_hold,
     release=_release,
+    extents={
+        ExtentKind.FACT: "deletes rows pointing at, consolidated into or repeating the fact",
+        ExtentKind.PERSON: "deletes rows mentioning one of the person's names",
+        ExtentKind.CONVERSATION: "deletes every row of the conversation's session",
+        ExtentKind.SCOPE: "deletes every row the read gate sees in the scope kinds",
+        ExtentKind.CATEGORY: "deletes every row of the categories",
+        ExtentKind.EVERYTHING: "deletes every row of the member's",
+    },
 )
 
 
@@ -163,6 +180,11 @@ def _bundle_residue(erasure: Erasure) -> int:
     return 0
 
 
+_BUNDLE_EXTENT = "moves the member's bundle generation on: no cached bundle is served"
 BUNDLE_CACHE_STORE = ContentStore(
-    name="bundle-cache", erase=_bundle_erase, residue=_bundle_residue, order=95
+    name="bundle-cache",
+    erase=_bundle_erase,
+    residue=_bundle_residue,
+    order=95,
+    extents=dict.fromkeys(ExtentKind, _BUNDLE_EXTENT),
 )

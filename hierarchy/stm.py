@@ -549,6 +549,11 @@ def stm_gate_kind(scope_kind: str) -> str:
     return _gate_scope(scope_kind, "")["kind"]
 
 
+def stm_session_id(row) -> str | None:
+    """The conversation a row belongs to: a user session's scope id, else none."""
+    return row.scope_id if row.scope_kind == StmScopeKind.USER_SESSION else None
+
+
 Sources = Mapping[tuple[str, str], Source]
 
 

@@ -6,7 +6,7 @@ from consent.signals import consent_ended
 from iris_site.idempotency import idempotency_records_erase, idempotency_records_residue
 from iris_site.models import IdempotencyRecord
 from memory.forgetting.services import memory_consent_cascade
-from memory.forgetting.stores import ContentStore, Erasure, content_store_register
+from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
 from memory.signals import member_content_clear
 
 
@@ -46,6 +46,14 @@ content_store_register(
         residue=_idempotency_residue,
         order=10,
         tables=(IdempotencyRecord._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "marks gone every retry key whose write made an erased entry",
+            ExtentKind.PERSON: "marks gone the keys of the person's erased entries",
+            ExtentKind.CONVERSATION: "marks gone the keys of the conversation's erased entries",
+            ExtentKind.SCOPE: "marks gone the keys of the scope's erased entries",
+            ExtentKind.CATEGORY: "marks gone the keys of the category's erased entries",
+            ExtentKind.EVERYTHING: "marks gone every key whose write made member content",
+        },
     )
 )
 

@@ -38,7 +38,7 @@ from memory.entities.selectors import member_entity_get
 from memory.enums import EntityKind, EntityState, Lifecycle
 from memory.forgetting import fingerprints
 from memory.forgetting.erasure import memory_erase
-from memory.forgetting.stores import ContentStore, Erasure, content_store_register
+from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 
 RETIRE_REASON = "entity-retired"
@@ -176,14 +176,13 @@ def _doomed_links(erasure: Erasure):
 
 
 def _doomed_relationships(erasure: Erasure):
-    """Relationships the erased entries stated, or whose note repeats their text."""
+    """Relationships the erased entries stated, or whose note repeats their text or
+    mentions a forgotten person."""
     rows = MemoryRelationship.objects.filter(member_id=erasure.member_id)
     if erasure.purge and erasure.everything:
         return rows
     repeating = [
-        pk
-        for pk, note in rows.exclude(note="").values_list("pk", "note")
-        if erasure.matcher.text_in(note)
+        pk for pk, note in rows.exclude(note="").values_list("pk", "note") if erasure.holds(note)
     ]
     return rows.filter(Q(source_entry_id__in=erasure.entry_ids) | Q(pk__in=repeating))
 
@@ -238,6 +237,15 @@ ENTITY_STORE = ContentStore(
         MemoryEntryEntity._meta.db_table,
         MemoryRelationship._meta.db_table,
     ),
+    extents={
+        ExtentKind.FACT: "deletes the fact's links and the relationships it states or repeats",
+        ExtentKind.PERSON: "retires the entity (label gone, keyed digest kept), deletes its "
+        "links and every relationship it is in or whose note mentions it",
+        ExtentKind.CONVERSATION: "deletes the links and relationships of its erased entries",
+        ExtentKind.SCOPE: "deletes the links and relationships of the scope's erased entries",
+        ExtentKind.CATEGORY: "deletes the links and relationships of the erased entries",
+        ExtentKind.EVERYTHING: "deletes every entity, link and relationship",
+    },
 )
 
 

@@ -379,10 +379,11 @@ def memory_store_counts(*, member_id) -> dict[str, int]:
 # --- Reads for the erasure's content stores -------------------------------------------
 
 
-def memory_turn_texts(*, member_id) -> Iterator[tuple[str, str]]:
+def memory_turn_texts(*, member_id) -> Iterator[tuple[str, str, str]]:
+    """The member's turns as (id, session id, text)."""
     yield from (
-        (str(pk), text)
-        for pk, text in ConversationTurn.objects.filter(member_id=member_id)
-        .values_list("pk", "text")
+        (str(pk), session_id, text)
+        for pk, session_id, text in ConversationTurn.objects.filter(member_id=member_id)
+        .values_list("pk", "session_id", "text")
         .iterator(chunk_size=2000)
     )

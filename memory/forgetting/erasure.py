@@ -56,6 +56,7 @@ from memory.forgetting.stores import (
     FORGOTTEN_PLACEHOLDER,
     ContentStore,
     Erasure,
+    ExtentKind,
     ResidueMatcher,
     content_store_register,
     erased_text_meaningful,
@@ -71,6 +72,7 @@ from memory.models import (
     RecallRecord,
 )
 from memory.policy import conflicts
+from memory.policy.names import MentionMatcher
 from memory.recall.context import neighbour_context_refresh
 from memory.recall.store import corpus_stats_apply, entry_terms_drop
 from memory.revisions import revision_append
@@ -172,6 +174,10 @@ def memory_erase(
     everything: bool = False,
     scope_kinds: Iterable[str] = (),
     earlier_wordings: bool = False,
+    kind: ExtentKind = ExtentKind.FACT,
+    sessions: Iterable[str] = (),
+    notebooks: Iterable[str] = (),
+    names: Iterable[str] = (),
     now: datetime | None = None,
 ) -> ErasureReport:
     """Erase these entries of the member from every content store, in this transaction.
@@ -185,6 +191,9 @@ def memory_erase(
     full clear; the turn log and short-term memory hold such content: `Erasure.covers`).
     `earlier_wordings`: the entries are facts the member forgets, each with every
     wording it had: the entries it superseded go too (`memory_superseded_wordings`).
+    `sessions` / `notebooks`: a conversation's or a notebook's rows go whatever they
+    hold; `names`: a forgotten person's names, whose every mention goes
+    (`memory.policy.names`). `kind` names the extent for the stores and the audit.
     Ids of other members are ignored.
     """
     now = now or timezone.now()
@@ -225,6 +234,10 @@ def memory_erase(
         categories=frozenset(categories),
         everything=everything,
         scope_kinds=frozenset(scope_kinds),
+        kind=kind,
+        sessions=frozenset(sessions),
+        notebooks=frozenset(notebooks),
+        mentions=MentionMatcher(names),
     )
     counts = {store.name: store.erase(erasure) for store in registered_stores()}
     for entry in holding:
@@ -234,6 +247,7 @@ def memory_erase(
         "entry_ids": list(ids[:1000]),
         "tombstoned_count": len(live) if not purge else 0,
         "reason": reason,
+        "extent": kind.value,
         "stores": counts,
     }
     if purge and not ids:  # only content tied to no entry (a data-rights delete's last step)
@@ -263,6 +277,10 @@ def memory_erasure_residue(
     categories: Iterable[str] = (),
     everything: bool = False,
     scope_kinds: Iterable[str] = (),
+    kind: ExtentKind = ExtentKind.FACT,
+    sessions: Iterable[str] = (),
+    notebooks: Iterable[str] = (),
+    names: Iterable[str] = (),
 ) -> dict[str, int]:
     """What of an erasure remains in any registered store (the forget-completeness
     check): rows that belong to its entries, or hold their text. Empty when nothing does."""
@@ -275,6 +293,10 @@ def memory_erasure_residue(
         categories=frozenset(categories),
         everything=everything,
         scope_kinds=frozenset(scope_kinds),
+        kind=kind,
+        sessions=frozenset(sessions),
+        notebooks=frozenset(notebooks),
+        mentions=MentionMatcher(names),
     )
     residue = {store.name: store.residue(erasure) for store in registered_stores()}
     return {name: count for name, count in residue.items() if count}
@@ -336,11 +358,11 @@ def _recall_records_residue(erasure: Erasure) -> int:
 
 
 def _turns(erasure: Erasure) -> list[str]:
-    """Turns the entries cite as their provenance, or that repeat their text; every turn
-    when the extent covers the turn log. The log is the member's conversations, session
-    memory with no category: deleting session memory (or everything) deletes every
-    session's log, a delete of categories only the turns their erased entries cite or
-    repeat."""
+    """Turns the entries cite as their provenance, that repeat their text or mention a
+    forgotten person, or that the extent covers: every turn when it covers the turn log
+    (the log is the member's conversations, session memory with no category: deleting
+    session memory, or everything, deletes every session's log), a conversation's own
+    turns. A delete of categories takes only the turns its erased entries cite or repeat."""
     if erasure.covers(ScopeKind.SESSION, None):
         turns = ConversationTurn.objects.filter(member_id=erasure.member_id)
         return sorted(str(pk) for pk in turns.values_list("pk", flat=True))
@@ -349,15 +371,15 @@ def _turns(erasure: Erasure) -> list[str]:
     )
     doomed |= {
         pk
-        for pk, text in memory_turn_texts(member_id=erasure.member_id)
-        if erasure.matcher.text_in(text)
+        for pk, session_id, text in memory_turn_texts(member_id=erasure.member_id)
+        if erasure.covers(ScopeKind.SESSION, None, session_id=session_id) or erasure.holds(text)
     }
     return sorted(doomed)
 
 
 def _turns_texts(member_id, entry_ids: Sequence[str]) -> list[str]:
     linked = set(memory_dsar_linked_turn_ids(member_id=member_id, entry_ids=entry_ids))
-    return [text for pk, text in memory_turn_texts(member_id=member_id) if pk in linked]
+    return [text for pk, _, text in memory_turn_texts(member_id=member_id) if pk in linked]
 
 
 def _turns_erase(erasure: Erasure) -> int:
@@ -453,6 +475,14 @@ MEMORY_STORES = (
         residue=_term_index_residue,
         order=10,
         tables=(MemoryEntryTerm._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "drops the erased entries' postings and context anchors",
+            ExtentKind.PERSON: "drops the postings of every entry the person extent erases",
+            ExtentKind.CONVERSATION: "drops the postings of the conversation's erased entries",
+            ExtentKind.SCOPE: "drops the postings of the scope's erased entries",
+            ExtentKind.CATEGORY: "drops the postings of the category's erased entries",
+            ExtentKind.EVERYTHING: "drops every posting of the member's entries",
+        },
     ),
     ContentStore(
         name="notices",
@@ -460,6 +490,14 @@ MEMORY_STORES = (
         residue=lambda erasure: _notices(erasure).count(),
         order=10,
         tables=(MemoryNotice._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "deletes questions about (or proposing) an erased entry",
+            ExtentKind.PERSON: "deletes questions about the person's erased entries",
+            ExtentKind.CONVERSATION: "deletes questions about the conversation's erased entries",
+            ExtentKind.SCOPE: "deletes questions about the scope's erased entries",
+            ExtentKind.CATEGORY: "deletes questions about the category's erased entries",
+            ExtentKind.EVERYTHING: "deletes questions about every erased entry",
+        },
     ),
     ContentStore(
         name="recall-records",
@@ -467,6 +505,14 @@ MEMORY_STORES = (
         residue=_recall_records_residue,
         order=10,
         tables=(RecallRecord._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "removes the erased ids and their rationales from recall records",
+            ExtentKind.PERSON: "removes the person's erased entry ids and rationales",
+            ExtentKind.CONVERSATION: "removes the conversation's erased entry ids and rationales",
+            ExtentKind.SCOPE: "removes the scope's erased entry ids and rationales",
+            ExtentKind.CATEGORY: "removes the category's erased entry ids and rationales",
+            ExtentKind.EVERYTHING: "removes every erased entry id and rationale",
+        },
     ),
     ContentStore(
         name="conversation-turns",
@@ -475,6 +521,14 @@ MEMORY_STORES = (
         texts=_turns_texts,
         order=10,
         tables=(ConversationTurn._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "deletes turns the fact cites as provenance or that repeat a wording",
+            ExtentKind.PERSON: "deletes turns that mention one of the person's names",
+            ExtentKind.CONVERSATION: "deletes every turn of the conversation",
+            ExtentKind.SCOPE: "session scope: deletes the whole log; else as a fact, per entry",
+            ExtentKind.CATEGORY: "deletes turns the category's entries cite or repeat",
+            ExtentKind.EVERYTHING: "deletes the whole conversation log",
+        },
     ),
     ContentStore(
         name="revisions",
@@ -482,6 +536,14 @@ MEMORY_STORES = (
         residue=_revisions_residue,
         order=80,
         tables=(MemoryRevision._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "deletes every revision holding text (the chain restarts erased)",
+            ExtentKind.PERSON: "as a fact, for every entry the person extent erases",
+            ExtentKind.CONVERSATION: "as a fact, for every entry the conversation erases",
+            ExtentKind.SCOPE: "as a fact (a purge: every revision) for the scope's entries",
+            ExtentKind.CATEGORY: "as a fact (a purge: every revision) for the category's entries",
+            ExtentKind.EVERYTHING: "deletes every revision",
+        },
     ),
     ContentStore(
         name="entries",
@@ -489,6 +551,14 @@ MEMORY_STORES = (
         residue=_entries_residue,
         order=90,
         tables=(MemoryEntry._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "blanks and tombstones the entry and every earlier wording",
+            ExtentKind.PERSON: "tombstones entries linked to, tagging or mentioning the person",
+            ExtentKind.CONVERSATION: "tombstones entries whose provenance is only the conversation",
+            ExtentKind.SCOPE: "tombstones (a purge: deletes) the scope's entries",
+            ExtentKind.CATEGORY: "tombstones (a purge: deletes) the category's entries",
+            ExtentKind.EVERYTHING: "deletes every entry",
+        },
     ),
 )
 

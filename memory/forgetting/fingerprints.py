@@ -25,7 +25,7 @@ from django.utils import timezone
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from memory.enums import Origin
-from memory.forgetting.stores import ContentStore, Erasure, content_store_register
+from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
 from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredActorHandle
 from memory.policy.fingerprints import (
     fact_candidate_digests,
@@ -217,6 +217,14 @@ FINGERPRINT_STORE = ContentStore(
     ),
     order=95,
     tables=(ForgottenFact._meta.db_table, RetiredActorHandle._meta.db_table),
+    extents={
+        ExtentKind.FACT: "keeps (adds) the fact's keyed fingerprints: nothing re-creates it",
+        ExtentKind.PERSON: "keeps (adds) keyed digests of the person's names: no return",
+        ExtentKind.CONVERSATION: "keeps the fingerprints (a forget adds the erased facts')",
+        ExtentKind.SCOPE: "keeps the fingerprints (a purge of every scope: deletes them)",
+        ExtentKind.CATEGORY: "keeps the fingerprints (a forget adds the erased facts')",
+        ExtentKind.EVERYTHING: "a purge deletes every fingerprint and retired name",
+    },
 )
 
 

@@ -13,8 +13,11 @@ Pure: no ORM import (the stores' callables do their own reads and writes).
 """
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from memory.policy.names import MentionMatcher
 
 # --- The residue matcher ---------------------------------------------------------------
 
@@ -100,6 +103,17 @@ class ResidueMatcher:
 # --- The registry ----------------------------------------------------------------------
 
 
+class ExtentKind(StrEnum):
+    """What a member (or a job on their behalf) forgets: every forgetting path names one."""
+
+    FACT = "fact"  # an entry with every wording it had (its revisions, superseded entries)
+    PERSON = "person"  # a person or topic: what is about them and what mentions their name
+    CONVERSATION = "conversation"  # one session: its turns, rows and what came only from it
+    SCOPE = "scope"  # every row of these memory scope kinds (a notebook: its own id)
+    CATEGORY = "category"  # every row of these categories
+    EVERYTHING = "everything"  # all of the member's content
+
+
 @dataclass(frozen=True, slots=True)
 class Erasure:
     """One run of the erasure service, as every store sees it."""
@@ -120,16 +134,41 @@ class Erasure:
     categories: frozenset[str] = frozenset()
     everything: bool = False
     scope_kinds: frozenset[str] = frozenset()
+    # What the member asked to forget, as every store's declaration names it.
+    kind: ExtentKind = ExtentKind.FACT
+    # A conversation extent: rows of these sessions go whatever they hold.
+    sessions: frozenset[str] = frozenset()
+    # A notebook's extent: rows of these notebooks go whatever they hold.
+    notebooks: frozenset[str] = frozenset()
+    # A person's extent: rows whose text mentions one of their names go
+    # (`memory.policy.names`: look-alikes and spacing variants included).
+    mentions: MentionMatcher = field(default_factory=lambda: MentionMatcher(()))
 
-    def covers(self, scope_kind: str, category: str | None) -> bool:
+    def covers(
+        self,
+        scope_kind: str,
+        category: str | None,
+        *,
+        session_id: str | None = None,
+        notebook_id: str | None = None,
+    ) -> bool:
         """Whether a row of this memory scope kind and category (None: the row has no
-        category, e.g. a conversation turn) is in the extent whatever it holds."""
+        category, e.g. a conversation turn), of this session or notebook when it has one,
+        is in the extent whatever it holds."""
         if self.everything:
+            return True
+        if session_id and session_id in self.sessions:
+            return True
+        if notebook_id and notebook_id in self.notebooks:
             return True
         if not (self.scope_kinds or self.categories):
             return False
         in_scope = not self.scope_kinds or scope_kind in self.scope_kinds
         return in_scope and (not self.categories or category in self.categories)
+
+    def holds(self, text: str | None) -> bool:
+        """Whether a text repeats an erased text or mentions a forgotten person."""
+        return self.matcher.text_in(text) or self.mentions.in_text(text)
 
     def covers_category(self, category: str) -> bool:
         return self.everything or category in self.categories
@@ -189,12 +228,26 @@ class ContentStore:
     # all tied to entries needs neither (the entries' holds hide what derives from them).
     hold: Callable[[Hold], int] | None = None
     release: Callable[[object, object], int] | None = None
+    # How the store erases each extent kind, in a sentence each: every kind must be
+    # declared (`content_store_register` refuses a store that leaves one out), and the
+    # table of stores and extents in `docs/forgetting.md` is generated from these.
+    extents: Mapping[ExtentKind, str] = field(default_factory=dict)
+
+
+class UndeclaredExtent(Exception):
+    """A content store that does not say how it erases every extent kind."""
 
 
 _STORES: dict[str, ContentStore] = {}
 
 
 def content_store_register(store: ContentStore) -> None:
+    missing = [kind.value for kind in ExtentKind if not store.extents.get(kind)]
+    if missing:
+        raise UndeclaredExtent(
+            f"The content store {store.name!r} does not declare how it erases: "
+            f"{', '.join(missing)}."
+        )
     _STORES[store.name] = store
 
 

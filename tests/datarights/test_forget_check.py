@@ -31,7 +31,7 @@ from memory.forgetting.stores import (
 )
 from memory.models import MemoryEntry
 from tests.datarights.factories import HARD_DELETE, consenting_member, process, remember, submit
-from tests.datarights.test_processing import _everything_text
+from tests.datarights.test_processing import EVERY_EXTENT, _everything_text
 from tests.iris_site.factories import OperatorFactory
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +132,12 @@ def stuck_store():
     """A registered store whose residue check finds something until told otherwise."""
     state = {"residue": 1}
     content_store_register(
-        ContentStore("a-stuck-store", erase=lambda erasure: 0, residue=lambda e: state["residue"])
+        ContentStore(
+            "a-stuck-store",
+            erase=lambda erasure: 0,
+            residue=lambda e: state["residue"],
+            extents=EVERY_EXTENT,
+        )
     )
     yield state
     content_store_unregister("a-stuck-store")

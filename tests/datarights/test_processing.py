@@ -28,7 +28,12 @@ from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
 from memory.forgetting import erasure
 from memory.forgetting.services import memory_tombstone
-from memory.forgetting.stores import ContentStore, content_store_register, content_store_unregister
+from memory.forgetting.stores import (
+    ContentStore,
+    ExtentKind,
+    content_store_register,
+    content_store_unregister,
+)
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord
 from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import memory_entry_list
@@ -56,6 +61,8 @@ COFFEE_V2 = "I take my coffee black, no sugar, with cardamom"
 COFFEE_V3 = "These days I take my coffee with oat milk"
 WALKS = "I walk along the canal every Sunday morning"
 OTHER = "The other member secretly collects antique barometers"
+
+EVERY_EXTENT = dict.fromkeys(ExtentKind, "a test store")
 
 
 def _entry(member, body, **fields):
@@ -348,6 +355,7 @@ def test_residue_left_anywhere_fails_the_request_and_alerts_operators():
             "a-leaky-store",
             erase=lambda erasure: 0,
             residue=lambda erasure: int(erasure.matcher.text_in(f"copied: {COFFEE}")),
+            extents=EVERY_EXTENT,
         )
     )
     try:
@@ -375,7 +383,9 @@ def test_a_registered_store_is_purged_and_searched():
     def residue(erasure):
         return 1 if erasure.matcher.text_in(COFFEE) else 0
 
-    content_store_register(ContentStore("a-new-store", erase=erase, residue=residue))
+    content_store_register(
+        ContentStore("a-new-store", erase=erase, residue=residue, extents=EVERY_EXTENT)
+    )
     try:
         request = process(submit(member, "delete", HARD_DELETE))
     finally:
