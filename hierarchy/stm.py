@@ -68,7 +68,7 @@ from memory.enums import (
     StorageGateReason,
     is_sensitive_category,
 )
-from memory.forgetting.fingerprints import fingerprint_refusal
+from memory.forgetting.fingerprints import fingerprint_refusal, name_refusal
 from memory.recall.store import entries_visible
 from memory.selectors import (
     ensure_no_pending_clear,
@@ -257,7 +257,14 @@ def _create(
             "see their scope policies.",
             code="scope-suppressed",
         )
-    # Working memory is never the member's own statement: a forgotten fact stays out.
+    # Working memory is never the member's own statement: a forgotten fact, or a person
+    # the member had Iris forget (by any spelling of their names), stays out.
+    if refusal := name_refusal(member_id=member.pk, text=content):
+        raise PolicyRefusal(
+            "The member asked Iris to forget everything about this person; only they can "
+            "bring the person back.",
+            code=refusal,
+        )
     if refusal := fingerprint_refusal(member_id=member.pk, conflict_key="", text=content):
         raise PolicyRefusal(
             "The member asked Iris to forget this; only they can state it again.", code=refusal

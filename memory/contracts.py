@@ -300,7 +300,10 @@ class MultiActorWrite(Contract):
     actor_name: (
         Annotated[
             str,
-            StringConstraints(min_length=1, max_length=MAX_ACTOR_NAME_LENGTH, pattern=r"\S"),
+            # At least one letter or digit: a name is compared by its letters and digits.
+            StringConstraints(
+                min_length=1, max_length=MAX_ACTOR_NAME_LENGTH, pattern=r"[\p{L}\p{N}]"
+            ),
         ]
         | None
     ) = None

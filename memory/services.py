@@ -156,16 +156,31 @@ def _session_of(scope) -> str:
 
 
 def _check_not_forgotten(
-    *, member_id, write: MemoryWriteRequest, actor: Actor, conflict_key: str, handle: str
+    *,
+    member_id,
+    write: MemoryWriteRequest,
+    actor: Actor,
+    conflict_key: str,
+    handle: str,
+    name: str = "",
 ) -> None:
     """Nothing the member had Iris forget comes back by itself: a surface, job,
-    consolidation or compaction re-creating a forgotten fact, or tagging a person whose
-    every mention was forgotten, is refused. The member stating it again brings it back."""
+    consolidation or compaction re-creating a forgotten fact, or tagging, naming or
+    mentioning a person the member had Iris forget (by any of their names, in any spelling
+    a reader could not tell apart: `memory.policy.names`), is refused. The member stating
+    it again brings it back."""
+    names = {
+        "handle": handle,
+        "subject": write.subject or "",
+        "text": "\n".join(
+            (write.body, name, write.multi_actor.relationship_note if write.multi_actor else "")
+        ),
+    }
     if fingerprints.restated_by_member(actor=actor, origin=write.origin):
         cleared = fingerprints.fingerprints_clear(
             member_id=member_id, conflict_key=conflict_key, text=write.body
         )
-        reinstated = fingerprints.actor_handle_reinstate(member_id=member_id, actor_handle=handle)
+        reinstated = fingerprints.names_reinstate(member_id=member_id, **names)
         if cleared or reinstated:
             audit_event_append(
                 action=AuditAction.MEMORY_FORGOTTEN_RESTATED,
@@ -175,9 +190,9 @@ def _check_not_forgotten(
                 payload={"fingerprints_cleared": cleared, "handles_reinstated": reinstated},
             )
         return
-    if refusal := fingerprints.actor_handle_refusal(member_id=member_id, actor_handle=handle):
+    if refusal := fingerprints.name_refusal(member_id=member_id, **names):
         raise PolicyRefusal(
-            "The member asked Iris to forget every mention of this person; only they can "
+            "The member asked Iris to forget everything about this person; only they can "
             "bring the person back.",
             code=refusal,
         )
@@ -378,7 +393,12 @@ def _remember(
         category=write.category, actor_handle=handle, subject=write.subject
     )
     _check_not_forgotten(
-        member_id=member.pk, write=write, actor=actor, conflict_key=conflict_key, handle=handle
+        member_id=member.pk,
+        write=write,
+        actor=actor,
+        conflict_key=conflict_key,
+        handle=handle,
+        name=(multi_actor.actor_name or "") if multi_actor else "",
     )
     if handle:
         person_introduce(

@@ -31,6 +31,7 @@ from memory.enums import EntityKind, EntityState, Lifecycle, Origin
 from memory.forgetting import fingerprints
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 from memory.policy import retention
+from memory.policy.names import name_key
 
 POLICY_ID = "iris.memory.entities.v1"
 # Lifecycles of an entry whose relationships still hold (a paused fact is still true).
@@ -38,9 +39,11 @@ LIVE_LIFECYCLES = frozenset({Lifecycle.ACTIVE, Lifecycle.PAUSED})
 
 
 def entity_digest(*, member_id, kind: str, value: str = "") -> str:
-    """The keyed digest an entity is found again by (never its name)."""
-    normalised = " ".join((value or "").casefold().split())
-    return keyed_digest(f"memory-entity\x1f{member_id}\x1f{kind}\x1f{normalised}", length=64)
+    """The keyed digest an entity is found again by (never its name): of the value's name
+    key (`memory.policy.names.name_key`), so spelling variants a reader could not tell
+    apart are one person or topic."""
+    key = name_key(value or "")
+    return keyed_digest(f"memory-entity\x1f{member_id}\x1f{kind}\x1f{key}", length=64)
 
 
 def entity_label(entity: MemoryEntity) -> str | None:

@@ -31,6 +31,7 @@ from memory.entities.derive import (
     LIVE_LIFECYCLES,
     entity_audit,
     entity_digest,
+    entity_label,
     entity_relationships,
     entity_transition,
 )
@@ -40,6 +41,7 @@ from memory.forgetting import fingerprints
 from memory.forgetting.erasure import memory_erase
 from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
+from memory.policy.names import MentionMatcher
 
 RETIRE_REASON = "entity-retired"
 
@@ -52,32 +54,62 @@ def _erasable(entries) -> list:
     )
 
 
-def _retire(entity: MemoryEntity, *, entry_ids: Sequence, actor: Actor, now) -> tuple:
-    """Retire the entity (label gone, digest kept), then erase its entries and every
-    relationship it is in. Returns the ids of the entries tombstoned now."""
+def _mentioning(*, member_id, names: Sequence[str]) -> list:
+    """The member's entries holding text that mention one of these names (body, subject,
+    relationship note), in any spelling a reader could not tell apart."""
+    matcher = MentionMatcher(names)
+    if matcher.empty:
+        return []
+    rows = (
+        MemoryEntry.objects.filter(member_id=member_id, erased_digest="")
+        .values_list("pk", "body", "subject", "relationship_note")
+        .iterator(chunk_size=2000)
+    )
+    return [pk for pk, *texts in rows if any(matcher.in_text(t) for t in texts)]
+
+
+def _retire(
+    entity: MemoryEntity, *, entry_ids: Sequence, names: Sequence[str], actor: Actor, now
+) -> tuple:
+    """Retire the entity (label gone, digest kept), then erase the person extent: its
+    entries, every entry, turn, short-term row, relationship and export that mentions one
+    of its names; the names are kept as keyed digests so nothing brings them back by
+    itself. Returns the ids of the entries tombstoned now."""
     if entity.state != EntityState.RETIRED:
         entity_transition(
             entity, EntityState.RETIRED, actor=actor, by_member=False, reason=RETIRE_REASON, now=now
         )
     entity_relationships(entity).delete()
     entity.entry_links.all().delete()
-    if not entry_ids:
-        return ()
+    return _person_erase(
+        member_id=entity.member_id, entry_ids=entry_ids, names=names, actor=actor, now=now
+    )
+
+
+def _person_erase(*, member_id, entry_ids: Sequence, names: Sequence[str], actor: Actor, now):
+    names = [n for n in names if n]
+    wanted = sorted(
+        {*map(str, entry_ids), *map(str, _mentioning(member_id=member_id, names=names))}
+    )
     report = memory_erase(
-        member_id=entity.member_id,
-        entry_ids=entry_ids,
+        member_id=member_id,
+        entry_ids=wanted,
         actor=actor,
         reason=RETIRE_REASON,
         fingerprint=True,
+        kind=ExtentKind.PERSON,
+        names=names,
         now=now,
     )
+    fingerprints.names_retire(member_id=member_id, names=names)
     return report.tombstoned_ids
 
 
 @transaction.atomic
 def person_forget(*, member, actor_handle: str, actor: Actor) -> list[uuid.UUID]:
-    """Forget every mention of a person: their entries are erased, their entity retired,
-    and the handle refused from now on unless the member introduces them again."""
+    """Forget every mention of a person: their entries and everything mentioning them are
+    erased, their entity retired, and their names refused from now on unless the member
+    introduces them again."""
     member_lock(member_id=member.pk)
     now = timezone.now()
     ids = _erasable(MemoryEntry.objects.filter(member=member, actor_handle=actor_handle))
@@ -85,22 +117,15 @@ def person_forget(*, member, actor_handle: str, actor: Actor) -> list[uuid.UUID]
     entity = MemoryEntity.objects.filter(
         member=member, kind=EntityKind.PERSON, digest=digest
     ).first()
+    names = [actor_handle]
     if entity is not None:
+        names.append(entity_label(entity) or "")
         # Retired first: the erasure drops entities nothing is about, never a retired one.
-        tombstoned = _retire(entity, entry_ids=ids, actor=actor, now=now)
-    elif ids:
-        tombstoned = memory_erase(
-            member_id=member.pk,
-            entry_ids=ids,
-            actor=actor,
-            reason=RETIRE_REASON,
-            fingerprint=True,
-            now=now,
-        ).tombstoned_ids
+        tombstoned = _retire(entity, entry_ids=ids, names=names, actor=actor, now=now)
     else:
-        tombstoned = ()
-    # The next mention must not bring the person back (`memory.forgetting.fingerprints`).
-    fingerprints.actor_handle_retire(member_id=member.pk, actor_handle=actor_handle)
+        tombstoned = _person_erase(
+            member_id=member.pk, entry_ids=ids, names=names, actor=actor, now=now
+        )
     entity_audit(
         AuditAction.MEMORY_ACTOR_FORGOTTEN,
         member_id=member.pk,
@@ -121,12 +146,15 @@ class RetireResult:
 
 @transaction.atomic
 def entity_retire(*, member, entity_id, actor: Actor) -> RetireResult:
-    """ "Forget everything about them": every entry about the entity (for a person, every
-    entry tagging their handle) is erased through `memory_erase`, its relationships and
-    label go, and it stays retired (only its digest kept) until the member re-introduces
-    it. Idempotent: retiring a retired entity erases nothing more. The member themself
-    is not an entity one retires (that is the full clear): 409 `entity-self`. Another
-    member's entity, or none: 404."""
+    """ "Forget everything about them": the person (or topic) extent — every entry about
+    the entity (for a person, every entry tagging their handle), every entry, turn,
+    short-term row, relationship and export file mentioning one of its names (the label
+    and, for a person, their handles; `memory.policy.names` decides what is the same
+    name) — is erased through `memory_erase`; its label goes, and it stays retired (only
+    its digest kept, its names as keyed digests the write paths refuse) until the member
+    re-introduces it. Idempotent: retiring a retired entity erases nothing more. The
+    member themself is not an entity one retires (that is the full clear): 409
+    `entity-self`. Another member's entity, or none: 404."""
     member_lock(member_id=member.pk)
     entity = member_entity_get(member, entity_id, for_update=True)
     before = entity.state
@@ -157,10 +185,8 @@ def entity_retire(*, member, entity_id, actor: Actor) -> RetireResult:
         linked = MemoryEntry.objects.filter(
             Q(pk__in=linked.values("pk")) | Q(actor_handle__in=handles), member=member
         )
-    erased = len(_retire(entity, entry_ids=_erasable(linked), actor=actor, now=now))
-    if entity.kind == EntityKind.PERSON:
-        for handle in handles:
-            fingerprints.actor_handle_retire(member_id=member.pk, actor_handle=handle)
+    names = [entity_label(entity) or "", *handles]
+    erased = len(_retire(entity, entry_ids=_erasable(linked), names=names, actor=actor, now=now))
     return RetireResult(entity_id=entity.pk, outcome=outcome, erased_count=erased)
 
 

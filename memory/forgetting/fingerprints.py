@@ -8,8 +8,10 @@ before it stores text: a surface, a job, a consolidation or a compaction that wo
 re-create the fact is refused (`forgotten-fact`). Only the member stating it again
 through the member API brings it back, and that statement clears the fingerprint.
 
-"Forget every mention of X" retires X's actor handle the same way: a later write
-tagging the handle is refused (`actor-retired`) unless the member writes it themselves.
+"Forget everything about X" retires X's names (handles and the name they were given) the
+same way, as keyed digests of their normalised key (`memory.policy.names`): a later write
+tagging X, about X or mentioning X by any of those names in any spelling a reader could
+not tell apart is refused (`actor-retired`) unless the member writes it themselves.
 
 What is kept is digests, never text: without the server secret they cannot be tested
 against a guess, and they are bound to the member, so two members' digests never join.
@@ -24,15 +26,17 @@ from django.utils import timezone
 
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
+from iris_site.crypto import keyed_digest
 from memory.enums import Origin
 from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
-from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredActorHandle
+from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredName
 from memory.policy.fingerprints import (
     fact_candidate_digests,
     fact_key_digest,
     fact_text_digest,
     fact_tokens,
 )
+from memory.policy.names import name_words
 
 FORGOTTEN_FACT = "forgotten-fact"
 ACTOR_RETIRED = "actor-retired"
@@ -141,12 +145,20 @@ def fingerprint_refusal(*, member_id, conflict_key: str, text: str) -> str | Non
 
 
 def forgotten_texts_flag(*, member_id, texts: Sequence[str]) -> list[bool]:
-    """For each text, whether it restates a forgotten fact's text (compaction drops
-    those sentences before summarizing)."""
+    """For each text, whether it restates a forgotten fact's text or mentions a person
+    the member had Iris forget (compaction drops those sentences before summarizing)."""
     by_digest, lengths = _forgotten_texts(member_id)
-    if not by_digest:
-        return [False] * len(texts)
-    return [bool(m) for m in _text_matches(member_id, texts, by_digest, lengths)]
+    facts = (
+        [bool(m) for m in _text_matches(member_id, texts, by_digest, lengths)]
+        if by_digest
+        else [False] * len(texts)
+    )
+    if not RetiredName.objects.filter(member_id=member_id).exists():
+        return facts
+    return [
+        fact or name_refusal(member_id=member_id, text=text) is not None
+        for fact, text in zip(facts, texts, strict=True)
+    ]
 
 
 def fingerprints_clear(*, member_id, conflict_key: str, text: str) -> int:
@@ -158,40 +170,76 @@ def fingerprints_clear(*, member_id, conflict_key: str, text: str) -> int:
     return deleted
 
 
-def actor_handle_retire(*, member_id, actor_handle: str) -> bool:
-    """Retire a handle the member asked to forget every mention of. Idempotent."""
-    _, created = RetiredActorHandle.objects.get_or_create(
-        member_id=member_id,
-        actor_handle=actor_handle,
-        defaults={"retired_at": timezone.now()},
+def _name_digest(member_id, key: str) -> str:
+    return keyed_digest(f"retired-name\x1f{member_id}\x1f{key}", length=64)
+
+
+def names_retire(*, member_id, names: Iterable[str]) -> int:
+    """Retire the names of a person the member asked Iris to forget everything about (their
+    handles, the name they were given): keyed digests of each name's key
+    (`memory.policy.names.name_key`: look-alikes and spacing variants are one name).
+    Idempotent; returns how many were new."""
+    now = timezone.now()
+    rows = {
+        (digest := _name_digest(member_id, "".join(words))): RetiredName(
+            member_id=member_id, name_digest=digest, word_count=len(words), retired_at=now
+        )
+        for name in names
+        if (words := name_words(name))
+    }
+    existing = set(
+        RetiredName.objects.filter(member_id=member_id, name_digest__in=list(rows)).values_list(
+            "name_digest", flat=True
+        )
     )
-    return created
+    RetiredName.objects.bulk_create(
+        [row for digest, row in rows.items() if digest not in existing], ignore_conflicts=True
+    )
+    return len(set(rows) - existing)
 
 
-def actor_handle_refusal(*, member_id, actor_handle: str) -> str | None:
-    """`actor-retired` when the write tags a person the member had Iris forget."""
-    if actor_handle and (
-        RetiredActorHandle.objects.filter(member_id=member_id, actor_handle=actor_handle).exists()
-    ):
+def _retired_matches(*, member_id, handle: str, subject: str, text: str) -> set[str]:
+    """The retired digests this write's handle, subject or text names: the handle and
+    subject as a whole, the text by any run of words that is a retired name."""
+    retired = dict(
+        RetiredName.objects.filter(member_id=member_id).values_list("name_digest", "word_count")
+    )
+    if not retired:
+        return set()
+    wanted = {"".join(name_words(v)) for v in (handle, subject)} - {""}
+    longest = max(retired.values()) + 2  # a name written in a word or two more
+    words = name_words(text)
+    for start in range(len(words)):
+        run = ""
+        for word in words[start : start + longest]:
+            run += word
+            wanted.add(run)
+    return {d for key in wanted if (d := _name_digest(member_id, key)) in retired}
+
+
+def name_refusal(*, member_id, handle: str = "", subject: str = "", text: str = "") -> str | None:
+    """`actor-retired` when the write tags, is about, or mentions a person the member had
+    Iris forget everything about (by any of their names, in any spelling a reader could
+    not tell apart)."""
+    if _retired_matches(member_id=member_id, handle=handle, subject=subject, text=text):
         return ACTOR_RETIRED
     return None
 
 
-def actor_handle_reinstate(*, member_id, actor_handle: str) -> int:
-    """The member introduced the person again themselves: the handle may be used."""
-    if not actor_handle:
+def names_reinstate(*, member_id, handle: str = "", subject: str = "", text: str = "") -> int:
+    """The member introduced the person again themselves: their names may be used."""
+    matched = _retired_matches(member_id=member_id, handle=handle, subject=subject, text=text)
+    if not matched:
         return 0
-    deleted, _ = RetiredActorHandle.objects.filter(
-        member_id=member_id, actor_handle=actor_handle
-    ).delete()
+    deleted, _ = RetiredName.objects.filter(member_id=member_id, name_digest__in=matched).delete()
     return deleted
 
 
 def fingerprints_erase_member(*, member_id) -> int:
     """A data-rights hard delete: even the digests of what the member forgot go."""
     facts, _ = ForgottenFact.objects.filter(member_id=member_id).delete()
-    handles, _ = RetiredActorHandle.objects.filter(member_id=member_id).delete()
-    return facts + handles
+    names, _ = RetiredName.objects.filter(member_id=member_id).delete()
+    return facts + names
 
 
 def _erases_everything(erasure: Erasure) -> bool:
@@ -211,12 +259,12 @@ FINGERPRINT_STORE = ContentStore(
     ),
     residue=lambda erasure: (
         ForgottenFact.objects.filter(member_id=erasure.member_id).count()
-        + RetiredActorHandle.objects.filter(member_id=erasure.member_id).count()
+        + RetiredName.objects.filter(member_id=erasure.member_id).count()
         if _erases_everything(erasure)
         else 0
     ),
     order=95,
-    tables=(ForgottenFact._meta.db_table, RetiredActorHandle._meta.db_table),
+    tables=(ForgottenFact._meta.db_table, RetiredName._meta.db_table),
     extents={
         ExtentKind.FACT: "keeps (adds) the fact's keyed fingerprints: nothing re-creates it",
         ExtentKind.PERSON: "keeps (adds) keyed digests of the person's names: no return",

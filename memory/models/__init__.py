@@ -1,7 +1,7 @@
 from memory.models.capabilities import ServiceClientCapabilities
 from memory.models.entities import MemoryEntity, MemoryEntryEntity, MemoryRelationship
 from memory.models.entries import MemoryEntry, MemoryRevision
-from memory.models.fingerprints import ForgottenFact, RetiredActorHandle
+from memory.models.fingerprints import ForgottenFact, RetiredName
 from memory.models.holds import MemoryDeletionHold
 from memory.models.member_settings import MemberMemorySettings
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
@@ -29,6 +29,6 @@ __all__ = [
     "OffTheRecordSession",
     "RecallRecord",
     "RetentionReview",
-    "RetiredActorHandle",
+    "RetiredName",
     "ServiceClientCapabilities",
 ]

@@ -40,24 +40,28 @@ class ForgottenFact(models.Model):
         return f"forgotten fact {self.text_digest[:8]}…"
 
 
-class RetiredActorHandle(models.Model):
-    """A person the member asked Iris to forget every mention of: writes tagging the
-    handle are refused until the member introduces the person again themselves."""
+class RetiredName(models.Model):
+    """A name of a person the member asked Iris to forget everything about (their handle
+    or the name they were given), as a keyed digest of its normalised key
+    (`memory.policy.names.name_key`), never the name: a later write tagging, naming or
+    mentioning them is refused until the member introduces the person again themselves."""
 
     member = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="retired_actor_handles"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="retired_names"
     )
-    actor_handle = models.CharField(max_length=80)
+    name_digest = models.CharField(max_length=64)
+    # How many words the name has: writes are searched for runs about this long.
+    word_count = models.PositiveSmallIntegerField(default=1)
     retired_at = models.DateTimeField()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["member", "actor_handle"],
+                fields=["member", "name_digest"],
                 name="%(app_label)s_%(class)s_once_per_member",
-                violation_error_message="This handle is already retired.",
+                violation_error_message="This name is already retired.",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"retired {self.actor_handle}"
+        return f"retired name {self.name_digest[:8]}…"

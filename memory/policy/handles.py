@@ -4,8 +4,9 @@ no name is stored or compared in the clear.
 
 import hashlib
 import hmac
-import unicodedata
 import uuid
+
+from memory.policy.names import name_key
 
 # --- Multi-actor handles ----------------------------------------------------------------
 
@@ -16,14 +17,15 @@ ACTOR_HANDLE_PATTERN = rf"^{ACTOR_HANDLE_PREFIX}[0-9a-f]{{{ACTOR_HANDLE_HEX_LENG
 MIN_ACTOR_SECRET_BYTES = 16
 # Domain separation: the same server secret may key other HMACs without their outputs
 # ever being comparable with actor handles.
-_ACTOR_HANDLE_CONTEXT = b"iris.memory.actor-handle.v1"
+_ACTOR_HANDLE_CONTEXT = b"iris.memory.actor-handle.v2"
 
 
 def normalize_actor_name(raw_name: str) -> str:
-    """NFKC, casefold, trim, collapse whitespace: "  Anna  MÜLLER" is "anna müller"."""
-    name = " ".join(unicodedata.normalize("NFKC", raw_name).casefold().split())
+    """The name's key (`memory.policy.names.name_key`): "Anna Müller", "anna  muller" and
+    "ANNA MÜLLER." are one person, and so are look-alikes a reader could not tell apart."""
+    name = name_key(raw_name)
     if not name:
-        raise ValueError("an actor name needs at least one non-space character")
+        raise ValueError("an actor name needs at least one letter or digit")
     return name
 
 

@@ -25,7 +25,7 @@ from memory.forgetting.services import (
     memory_clear_request,
     memory_tombstone,
 )
-from memory.models import ForgottenFact, MemoryEntry, RetiredActorHandle
+from memory.models import ForgottenFact, MemoryEntry, RetiredName
 from memory.sweeps.compaction import conversation_turns_compact, memory_entries_compact
 from tests.conftest import http_request
 from tests.datarights.factories import HARD_DELETE, process, submit
@@ -272,7 +272,9 @@ def test_a_write_tagging_a_retired_person_is_refused_until_the_member_reintroduc
     )
     handle = mention.body["multi_actor"]["actor_handle"]
     assert world.as_member(f"/api/v1/me/actors/{handle}/forget/").status == 200
-    assert RetiredActorHandle.objects.filter(member=world.member, actor_handle=handle).exists()
+    # the handle is kept as a keyed digest, never in the clear
+    assert RetiredName.objects.filter(member=world.member).exists()
+    assert not RetiredName.objects.filter(name_digest__icontains=handle).exists()
     before = entry_count(world.member)
     # when: a surface mentions her again, by name or by the handle it got back earlier
     by_name = world.surface_remembers(
@@ -301,7 +303,7 @@ def test_a_write_tagging_a_retired_person_is_refused_until_the_member_reintroduc
     )
     # then: the handle is usable again
     assert again.status == 201, again.body
-    assert not RetiredActorHandle.objects.filter(member=world.member).exists()
+    assert not RetiredName.objects.filter(member=world.member).exists()
     later = world.surface_remembers(
         category="relationship",
         subject="call",
@@ -338,7 +340,7 @@ def _forgotten_fact_and_person(member):
     ).entry
     person_forget(member=member, actor_handle=anna.actor_handle, actor=actor)
     assert ForgottenFact.objects.filter(member=member).exists()
-    assert RetiredActorHandle.objects.filter(member=member).exists()
+    assert RetiredName.objects.filter(member=member).exists()
 
 
 @pytest.mark.django_db
@@ -359,7 +361,7 @@ def test_a_hard_delete_of_every_scope_takes_the_fingerprints_a_narrower_one_does
     # then: even the digests of what the member forgot are gone
     assert wide.status == "completed", wide.progress
     assert not ForgottenFact.objects.filter(member=member).exists()
-    assert not RetiredActorHandle.objects.filter(member=member).exists()
+    assert not RetiredName.objects.filter(member=member).exists()
 
 
 @pytest.mark.django_db
@@ -373,4 +375,4 @@ def test_a_full_clear_takes_the_fingerprints_with_everything_else():
     # then: the member asked for nothing to be kept, digests included
     assert not MemoryEntry.objects.filter(member=member).exists()
     assert not ForgottenFact.objects.filter(member=member).exists()
-    assert not RetiredActorHandle.objects.filter(member=member).exists()
+    assert not RetiredName.objects.filter(member=member).exists()

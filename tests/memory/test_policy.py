@@ -653,8 +653,17 @@ def test_an_actor_handle_is_bound_to_the_members_namespace_and_the_secret():
 def test_an_actor_handle_needs_a_real_secret_and_a_name():
     with pytest.raises(ValueError, match="secret"):
         actor_handle(secret=b"short", member_id=MEMBER, raw_name="Anna")
-    with pytest.raises(ValueError, match="non-space"):
-        actor_handle(secret=SECRET, member_id=MEMBER, raw_name="  \t ")
+    for nameless in ("  \t ", "!!!", "..."):
+        with pytest.raises(ValueError, match="letter or digit"):
+            actor_handle(secret=SECRET, member_id=MEMBER, raw_name=nameless)
+
+
+def test_a_name_is_one_person_however_a_reader_would_not_tell_it_apart():
+    """Punctuation, spacing, width, accents and look-alike letters: one handle."""
+    canonical = actor_handle(secret=SECRET, member_id=MEMBER, raw_name="Quorvex7")
+    for variant in ("Quorvex7.", "Quorvex 7", "QUORVEX-7", "\uff31uorvex\uff17", "Qu\u043ervex7"):
+        assert actor_handle(secret=SECRET, member_id=MEMBER, raw_name=variant) == canonical
+    assert actor_handle(secret=SECRET, member_id=MEMBER, raw_name="Quorvex8") != canonical
 
 
 # --- PII redaction ------------------------------------------------------------------------------
