@@ -277,6 +277,21 @@ def extent_release(*, member_id, request_id) -> dict[str, int]:
     }
 
 
+def extent_table() -> str:
+    """Every registered store and how it erases each extent kind, as a Markdown table
+    (`manage.py forgetting_stores` prints it; `docs/forgetting.md` holds it)."""
+    kinds = list(ExtentKind)
+    lines = [
+        "| store | tables | " + " | ".join(kinds) + " |",
+        "|" + "---|" * (len(kinds) + 2),
+    ]
+    for store in registered_stores():
+        tables = ", ".join(f"`{t}`" for t in store.tables) or "(outside the database)"
+        cells = " | ".join(store.extents[kind] for kind in kinds)
+        lines.append(f"| `{store.name}` | {tables} | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
 SHORT_TERM_MEMORY = "short-term-memory"
 
 
