@@ -101,6 +101,9 @@ class AuditAction(StrEnum):
     MEMORY_RETENTION_SWEPT = "memory.retention.swept"
     MEMORY_RETENTION_MEMBER_AUTO_FORGET = "memory.retention.member_auto_forget"
     MEMORY_NOTEBOOK_FORGOTTEN = "memory.notebook.forgotten"
+    MEMORY_NOTEBOOK_CLOSED = "memory.notebook.closed"  # no new writes; erased after grace
+    MEMORY_NOTEBOOK_DELETED = "memory.notebook.deleted"  # its memory erased (now or by the sweep)
+    MEMORY_CONVERSATION_FORGOTTEN = "memory.conversation.forgotten"  # one session, ids and counts
     MEMORY_ENTITY_CREATE = "memory.entity.create"
     MEMORY_ENTITY_STATE_TRANSITION = "memory.entity.state_transition"
     MEMORY_ENTITY_ARCHIVED = "memory.entity.archived"  # what an archived entity still holds
