@@ -34,6 +34,7 @@ from memory.enums import (
     is_sensitive_category,
 )
 from memory.forgetting import fingerprints
+from memory.forgetting.notebooks import notebook_ensure_open
 from memory.models import (
     ConversationTurn,
     MemoryEntry,
@@ -380,6 +381,8 @@ def _remember(
         )
     active = consent_active(member_id=member.pk, now=now).types
     _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
+    if write.scope.kind == ScopeKind.NOTEBOOK:  # a closed or deleted notebook: 409
+        notebook_ensure_open(member_id=member.pk, notebook_id=write.scope.notebook_id)
     _check_surface_paused(member, consumer)
     gate = storage.evaluate_privacy_storage_gate(
         category=write.category,

@@ -1,7 +1,9 @@
 from django.urls import path
 
 from memory.http import apis, controls, surfaces
+from memory.http import conversations as conversation_apis
 from memory.http import entities as entity_apis
+from memory.http import notebooks as notebook_apis
 from memory.http import scopes as policy_apis
 
 me_api_urlpatterns = [
@@ -49,6 +51,27 @@ me_api_urlpatterns = [
         entity_apis.MemberEntityRetireApi.as_view(),
         name="member-entity-retire",
     ),
+    path(
+        "conversations/",
+        conversation_apis.MyConversationListApi.as_view(),
+        name="member-conversations",
+    ),
+    path(
+        "conversations/<str:session_id>/forget/",
+        conversation_apis.MyConversationForgetApi.as_view(),
+        name="member-conversation-forget",
+    ),
+    path("notebooks/", notebook_apis.MyNotebookListApi.as_view(), name="member-notebooks"),
+    path(
+        "notebooks/<str:notebook_id>/",
+        notebook_apis.MyNotebookDetailApi.as_view(),
+        name="member-notebook-detail",
+    ),
+    path(
+        "notebooks/<str:notebook_id>/close/",
+        notebook_apis.MyNotebookCloseApi.as_view(),
+        name="member-notebook-close",
+    ),
     path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
     path("memory-settings/", controls.MemorySettingsApi.as_view(), name="memory-settings"),
     path("scope-policies/", policy_apis.MyScopePolicyListApi.as_view(), name="scope-policies"),
@@ -70,6 +93,16 @@ service_api_urlpatterns = [
         "<uuid:member_id>/sessions/<str:session_id>/turns/",
         surfaces.ConversationTurnAppendApi.as_view(),
         name="conversation-turns",
+    ),
+    path(
+        "<uuid:member_id>/notebooks/<str:notebook_id>/",
+        notebook_apis.MemberNotebookDetailApi.as_view(),
+        name="surface-notebook-detail",
+    ),
+    path(
+        "<uuid:member_id>/notebooks/<str:notebook_id>/close/",
+        notebook_apis.MemberNotebookCloseApi.as_view(),
+        name="surface-notebook-close",
     ),
     path(
         "<uuid:member_id>/scope-policies/",

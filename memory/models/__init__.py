@@ -4,6 +4,7 @@ from memory.models.entries import MemoryEntry, MemoryRevision
 from memory.models.fingerprints import ForgottenFact, RetiredName
 from memory.models.holds import MemoryDeletionHold
 from memory.models.member_settings import MemberMemorySettings
+from memory.models.notebooks import NotebookClosure
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
 from memory.models.ranking import MemoryCorpusShard, MemoryStem
 from memory.models.retention import RetentionReview
@@ -26,6 +27,7 @@ __all__ = [
     "MemoryRelationship",
     "MemoryRevision",
     "MemoryStem",
+    "NotebookClosure",
     "OffTheRecordSession",
     "RecallRecord",
     "RetentionReview",

@@ -9,8 +9,10 @@ What the sweep does for each expiry action of `memory.policy.retention.retention
   retention are tombstoned. Only active entries are summarized: a paused entry stays out
   of recall, a draft was never confirmed and a superseded one is outdated, so their text
   is retired without being copied anywhere.
-- delete (notebook): bound to the notebook's lifetime. Iris has no notebook model, so the
-  sweep does nothing here; whoever deletes a notebook calls `memory_forget_notebook`.
+- delete (notebook): bound to the notebook's lifetime (`memory.forgetting.notebooks`). A
+  deleted notebook's memory is erased at once; a closed one's is erased here, by the
+  sweep's `notebooks_erase_due` step, once `NOTEBOOK_CLOSE_GRACE` has passed since the
+  close (the notebook is then deleted). An open notebook's memory has no age limit.
 - review (profile, operator-copilot, tenant, crisis): a human decides, so the sweep never
   deletes. Profile memory is durable (no age limit) and is left alone. Past the window,
   each entry gets one open `RetentionReview` (and a `memory.retention.review_due` audit
@@ -44,8 +46,7 @@ from consent.enums import category_consent_type
 from consent.selectors import consent_active
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
-from iris_site.audit.events import Actor, audit_event_append
-from iris_site.models import User
+from iris_site.audit.events import audit_event_append
 from iris_site.services import member_lock
 from memory.entities.derive import entry_decay_at
 from memory.entities.services import entities_archive_idle, relationships_decay_due
@@ -57,9 +58,11 @@ from memory.enums import (
     ScopeKind,
 )
 from memory.forgetting.erasure import memory_erase
+from memory.forgetting.notebooks import (
+    memory_forget_notebook,  # noqa: F401 (moved there; still importable from the sweep)
+    notebooks_erase_due,
+)
 from memory.forgetting.services import (
-    derived_summaries_forget,
-    entries_forget,
     entry_forget,
     memory_consent_cascade,
 )
@@ -87,6 +90,7 @@ class SweepReport:
     summaries_tombstoned: int = 0
     reviews_flagged: int = 0
     consent_cascaded: int = 0
+    notebooks_erased: int = 0  # closed notebooks past their grace, erased and deleted
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -94,31 +98,6 @@ class SweepReport:
     @property
     def changed(self) -> bool:
         return any(self.as_dict().values())
-
-
-# --- The notebook hook ------------------------------------------------------------------------
-
-
-@transaction.atomic
-def memory_forget_notebook(*, member: User, notebook_id: str, actor: Actor) -> list[uuid.UUID]:
-    """A notebook was deleted: its memory (and summaries derived from it) goes with it.
-
-    The notebook envelope's `delete` action; the caller is whatever owns notebooks.
-    """
-    entries = MemoryEntry.objects.filter(
-        member=member, scope_kind=ScopeKind.NOTEBOOK, notebook_id=notebook_id
-    )
-    # No fingerprints: deleting a notebook is not asking Iris to forget its facts.
-    ids = entries_forget(entries, actor=actor, reason="notebook-delete")
-    ids += derived_summaries_forget(member_id=member.pk, source_ids=ids, actor=actor)
-    audit_event_append(
-        action=AuditAction.MEMORY_NOTEBOOK_FORGOTTEN,
-        policy_id=POLICY_ID,
-        actor=actor,
-        target_member_id=member.pk,
-        payload={"tombstoned_count": len(ids), "entry_ids": sorted(str(i) for i in ids)[:1000]},
-    )
-    return ids
 
 
 # --- Sweep steps ------------------------------------------------------------------------------
@@ -240,6 +219,8 @@ def retention_sweep(
     # The members' own shorter retention ("Forget automatically after…") first, so
     # nothing they chose to forget is carried into a summary; audited apart.
     member_auto_forget(now=now)
+    # Closed notebooks past their grace, before compaction folds anything of theirs.
+    report.notebooks_erased = notebooks_erase_due(now=now)
     report.summaries_tombstoned = _expire_summaries(now)
 
     session_cutoff = now - timedelta(days=retention_envelope_for_kind(ScopeKind.SESSION).raw_days)
