@@ -39,7 +39,7 @@ from datarights.services import (
     datarights_extend,
     datarights_fail,
     datarights_operator_transition,
-    datarights_request_submit,
+    datarights_request_submit_or_join,
     datarights_verify_code,
     datarights_verify_session,
 )
@@ -77,7 +77,12 @@ def _receipt(obj, *, code=status.HTTP_200_OK) -> Response:
 
 @content_free
 class DataRightsListCreateApi(generics.ListAPIView):
-    """GET: my requests, newest first. POST: submit a delete, export or access request."""
+    """GET: my requests, newest first. POST: submit a delete, export or access request.
+
+    One request of each kind is open at a time: a POST while one of its kind is open
+    (submitted, verified or in progress) makes nothing and answers 200 with that open
+    request, whatever its payload (a retry or a double-click gets the running request).
+    A new request is a 201."""
 
     class DataRightsSubmitInputSerializer(serializers.Serializer):
         kind = RequestKindField()
@@ -117,13 +122,23 @@ class DataRightsListCreateApi(generics.ListAPIView):
     )
     @extend_schema(
         request=DataRightsSubmitInputSerializer,
-        responses={201: ReceiptSerializer, **error_responses(400, 409, 413)},
+        responses={
+            201: OpenApiResponse(ReceiptSerializer, description="The request, made now."),
+            200: OpenApiResponse(
+                ReceiptSerializer,
+                description="Nothing new was made: the member's request of this kind that "
+                "is still open (submitted, verified or in progress), as it is now, "
+                "whatever this call's payload. Its payload says what it covers; submit "
+                "again once it has finished.",
+            ),
+            **error_responses(400, 409, 413),
+        },
     )
     def post(self, request):
         serializer = self.DataRightsSubmitInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        created = datarights_request_submit(
+        submitted = datarights_request_submit_or_join(
             member=request.user,
             kind=data["kind"],
             payload=data["payload"],
@@ -131,7 +146,8 @@ class DataRightsListCreateApi(generics.ListAPIView):
             actor=Actor.of(request.user),
             signed_in_session=signed_in_session(request),
         )
-        return _receipt(created, code=status.HTTP_201_CREATED)
+        code = status.HTTP_201_CREATED if submitted.created else status.HTTP_200_OK
+        return _receipt(submitted.request, code=code)
 
 
 @content_free

@@ -206,8 +206,17 @@ def _sealed_export_key(parsed, passphrase: str | None) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """What a submission answered: the request made now (`created`), or the member's
+    request of that kind that is still open (a retry, a double-click, a second tab)."""
+
+    request: DataRightsRequest
+    created: bool
+
+
 @transaction.atomic
-def datarights_request_submit(
+def datarights_request_submit_or_join(
     *,
     member: User,
     kind: str,
@@ -216,22 +225,32 @@ def datarights_request_submit(
     signed_in_session: bool,
     passphrase: str | None = None,
     now: datetime | None = None,
-) -> DataRightsRequest:
-    """Receive a request. A signed-in browser session is the identity check, so the
-    request is verified at once; otherwise a one-time code goes to the account's
-    mailbox and the request waits (up to seven days) to be verified with it."""
+) -> Submission:
+    """Receive a request, or answer with the one of that kind already running.
+
+    A member has at most one open request of each kind (submitted, verified or in
+    progress). Another while one is open returns the open one untouched, whatever this
+    call's payload: no new row, trail entry, code or mail, and an unverified one still
+    waits for its code (or a signed-in session's verify). A retrying client or a
+    double-click gets the running request instead of an error; its payload says what it
+    covers. The member lock keeps the check and the insert together, so racing
+    submissions make exactly one request.
+
+    A new request from a signed-in browser session is verified at once (the session is
+    the identity check); otherwise a one-time code goes to the account's mailbox and the
+    request waits (up to seven days) to be verified with it."""
     now = now or timezone.now()
     parsed = _parse(kind, payload)
     sealed = _sealed_export_key(parsed, passphrase)
     # One writer per member: the open-request check and the insert cannot interleave.
     member_lock(member_id=member.pk)
-    if DataRightsRequest.objects.filter(
-        member=member, kind=kind, status__in=sorted(OPEN_STATUSES)
-    ).exists():
-        raise Conflict(
-            f"An {kind} request is already open; it must finish before another.",
-            code="request-already-open",
-        )
+    running = (
+        DataRightsRequest.objects.filter(member=member, kind=kind, status__in=sorted(OPEN_STATUSES))
+        .order_by("received_at", "pk")
+        .first()
+    )
+    if running is not None:
+        return Submission(request=running, created=False)
     deadline = deadline_for(received_at=now, verified_at=None, tz=conf.deadline_zone())
     request = DataRightsRequest(
         member=member,
@@ -254,15 +273,39 @@ def datarights_request_submit(
         now=now,
     )
     if signed_in_session:
-        return datarights_request_transition(
+        request = datarights_request_transition(
             request=request,
             to=RequestStatus.VERIFIED,
             actor=actor,
             verification_method=VerificationMethod.SESSION_TOKEN,
             now=now,
         )
-    _code_issue(request, actor=actor, now=now)
-    return request
+    else:
+        _code_issue(request, actor=actor, now=now)
+    return Submission(request=request, created=True)
+
+
+def datarights_request_submit(
+    *,
+    member: User,
+    kind: str,
+    payload,
+    actor: Actor,
+    signed_in_session: bool,
+    passphrase: str | None = None,
+    now: datetime | None = None,
+) -> DataRightsRequest:
+    """Receive a request; the open one of that kind when there is one
+    (`datarights_request_submit_or_join`, which also says which it was)."""
+    return datarights_request_submit_or_join(
+        member=member,
+        kind=kind,
+        payload=payload,
+        actor=actor,
+        signed_in_session=signed_in_session,
+        passphrase=passphrase,
+        now=now,
+    ).request
 
 
 def _payload_summary(parsed) -> dict:

@@ -105,11 +105,13 @@ def test_invalid_payloads_are_400_with_field_paths():
     assert response.status_code == 400
 
 
-def test_a_second_open_request_of_a_kind_is_409():
+def test_a_second_request_of_a_kind_while_one_is_open_returns_the_open_one():
     client = session_client(MemberFactory())
-    client.post(LIST, {"kind": "access", "payload": {}}, format="json")
+    first = client.post(LIST, {"kind": "access", "payload": {}}, format="json")
+    assert first.status_code == 201
     response = client.post(LIST, {"kind": "access", "payload": {}}, format="json")
-    assert response.status_code == 409 and _error(response) == "request-already-open"
+    assert response.status_code == 200 and response.json()["id"] == first.json()["id"]
+    assert DataRightsRequest.objects.count() == 1
 
 
 def test_members_see_only_their_own_requests():

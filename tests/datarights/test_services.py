@@ -23,13 +23,21 @@ from datarights.services import (
     datarights_extend,
     datarights_fail,
     datarights_operator_transition,
+    datarights_request_submit_or_join,
     datarights_request_transition,
     datarights_verify_code,
     datarights_verify_session,
 )
 from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, InvalidInput, NotPermitted
-from tests.datarights.factories import HARD_DELETE, audit_for, process, submit, trail_events
+from tests.datarights.factories import (
+    HARD_DELETE,
+    PAYLOADS,
+    audit_for,
+    process,
+    submit,
+    trail_events,
+)
 from tests.iris_site.factories import MemberFactory, OperatorFactory
 
 pytestmark = pytest.mark.django_db
@@ -185,13 +193,34 @@ def test_a_new_code_replaces_the_old_and_issuing_is_bounded(django_capture_on_co
     assert datarights_verify_session(request=request, actor=Actor.of(member)).status == "verified"
 
 
-def test_one_open_request_per_kind():
+def test_one_open_request_per_kind_a_second_returns_the_open_one():
     member = MemberFactory()
-    submit(member, "access", session=False)
-    with pytest.raises(Conflict) as refused:
-        submit(member, "access")
-    assert refused.value.code == "request-already-open"
-    submit(member, "export")  # another kind is fine
+    first = submit(member, "access", session=False)
+    again = datarights_request_submit_or_join(
+        member=member,
+        kind="access",
+        payload={"include_operator_actions": False},
+        actor=Actor.of(member),
+        signed_in_session=True,
+    )
+    # the open request, untouched: still waiting for its code, nothing new recorded
+    assert not again.created and again.request.pk == first.pk
+    assert again.request.status == RequestStatus.SUBMITTED
+    assert DataRightsRequest.objects.filter(member=member).count() == 1
+    assert VerificationCode.objects.filter(request=first).count() == 1
+    assert trail_events(first) == ["submitted", "code-issued"]
+    assert submit(member, "access").pk == first.pk
+    other = datarights_request_submit_or_join(
+        member=member,
+        kind="export",
+        payload=PAYLOADS["export"],
+        actor=Actor.of(member),
+        signed_in_session=True,
+    )
+    assert other.created and other.request.pk != first.pk  # another kind is fine
+    # once it is finished, the next one is new
+    datarights_cancel(request=first, actor=Actor.of(member))
+    assert submit(member, "access").pk != first.pk
 
 
 def test_payload_errors_name_the_payload_fields():
