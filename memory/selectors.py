@@ -176,9 +176,10 @@ def memory_cited_turns(*, member_id, refs: Iterable[str]) -> dict[str, Conversat
             continue
     if not ids:
         return {}
-    turns = ConversationTurn.objects.filter(member_id=member_id, pk__in=ids).only(
-        "id", "session_id", "speaker", "text"
-    )
+    # A turn held for a pending deletion is absent, as it will be.
+    turns = ConversationTurn.objects.filter(
+        member_id=member_id, pk__in=ids, deletion_hold__isnull=True
+    ).only("id", "session_id", "speaker", "text")
     return {str(turn.pk): turn for turn in turns}
 
 

@@ -76,6 +76,8 @@ class AuditAction(StrEnum):
     MEMORY_ENTRIES_FORGOTTEN_SELECTED = "memory.entries.forgotten_selected"
     MEMORY_ENTRIES_HELD = "memory.entries.held"
     MEMORY_ENTRIES_RELEASED = "memory.entries.released"
+    MEMORY_TURNS_HELD = "memory.turns.held"
+    MEMORY_TURNS_RELEASED = "memory.turns.released"
     MEMORY_MEMBER_CONTENT_PURGED = "memory.member_content.purged"
     MEMORY_FORGOTTEN_RESTATED = "memory.forgotten.restated"
     MEMORY_CONFLICT_RESOLVED = "memory.conflict.resolved"

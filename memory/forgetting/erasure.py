@@ -57,6 +57,7 @@ from memory.forgetting.stores import (
     ContentStore,
     Erasure,
     ExtentKind,
+    Hold,
     ResidueMatcher,
     content_store_register,
     erased_text_meaningful,
@@ -64,6 +65,7 @@ from memory.forgetting.stores import (
 )
 from memory.models import (
     ConversationTurn,
+    ConversationTurnHold,
     MemoryContextAnchor,
     MemoryEntry,
     MemoryEntryTerm,
@@ -407,6 +409,54 @@ def _turns_residue(erasure: Erasure) -> int:
     return len(_turns(erasure))
 
 
+def _turns_hold(hold: Hold) -> int:
+    """A soft delete whose extent covers the conversation log (session memory, or
+    everything) hides every turn of the member at once, text untouched; turns held
+    already keep their hold. The audit event carries counts only."""
+    if not hold.covers(ScopeKind.SESSION, None):
+        return 0
+    now = timezone.now()
+    ids = list(
+        ConversationTurn.objects.filter(
+            member_id=hold.member_id, deletion_hold__isnull=True
+        ).values_list("pk", flat=True)
+    )
+    ConversationTurnHold.objects.bulk_create(
+        ConversationTurnHold(
+            turn_id=pk,
+            member_id=hold.member_id,
+            request_id=hold.request_id,
+            placed_at=now,
+            release_after=hold.release_after,
+        )
+        for pk in ids
+    )
+    audit_event_append(
+        action=AuditAction.MEMORY_TURNS_HELD,
+        policy_id=POLICY_ID,
+        actor=Actor.system("datarights"),
+        target_member_id=hold.member_id,
+        payload={"dsar_request_id": str(hold.request_id), "held_count": len(ids)},
+    )
+    return len(ids)
+
+
+def _turns_release(member_id, request_id) -> int:
+    """A cancelled soft delete: its turns are read again exactly as they were."""
+    released, _ = ConversationTurnHold.objects.filter(
+        member_id=member_id, request_id=request_id
+    ).delete()
+    if released:
+        audit_event_append(
+            action=AuditAction.MEMORY_TURNS_RELEASED,
+            policy_id=POLICY_ID,
+            actor=Actor.system("datarights"),
+            target_member_id=member_id,
+            payload={"dsar_request_id": str(request_id), "released_count": released},
+        )
+    return released
+
+
 def _revisions(erasure: Erasure):
     return MemoryRevision.objects.filter(
         member_id=erasure.member_id, entry_id__in=erasure.entry_ids
@@ -520,7 +570,9 @@ MEMORY_STORES = (
         residue=_turns_residue,
         texts=_turns_texts,
         order=10,
-        tables=(ConversationTurn._meta.db_table,),
+        tables=(ConversationTurn._meta.db_table, ConversationTurnHold._meta.db_table),
+        hold=_turns_hold,
+        release=_turns_release,
         extents={
             ExtentKind.FACT: "deletes turns the fact cites as provenance or that repeat a wording",
             ExtentKind.PERSON: "deletes turns that mention one of the person's names",

@@ -71,7 +71,10 @@ class MyConversationListApi(generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return ConversationTurn.objects.none()
         return (
-            ConversationTurn.objects.filter(member_id=self.request.user.pk)
+            # A turn held for a pending deletion is not listed (it is going).
+            ConversationTurn.objects.filter(
+                member_id=self.request.user.pk, deletion_hold__isnull=True
+            )
             .values("session_id")
             .annotate(
                 turn_count=Count("id"),

@@ -118,5 +118,7 @@ def surface_remember_replay(request, reference: dict, *, member_id, **kwargs) ->
 
 
 def turn_replay(request, reference: dict, *, member_id, **kwargs) -> dict | None:
-    turn = ConversationTurn.objects.filter(member_id=member_id, pk=reference.get("id")).first()
+    turn = ConversationTurn.objects.filter(
+        member_id=member_id, pk=reference.get("id"), deletion_hold__isnull=True
+    ).first()
     return None if turn is None else ConversationTurnOutputSerializer(turn).data

@@ -8,11 +8,12 @@ from memory.models.notebooks import NotebookClosure
 from memory.models.notices import MemoryClearRequest, MemoryNotice, RecallRecord
 from memory.models.ranking import MemoryCorpusShard, MemoryStem
 from memory.models.retention import RetentionReview
-from memory.models.sessions import ConversationTurn, OffTheRecordSession
+from memory.models.sessions import ConversationTurn, ConversationTurnHold, OffTheRecordSession
 from memory.models.terms import MemoryContextAnchor, MemoryEntryTerm
 
 __all__ = [
     "ConversationTurn",
+    "ConversationTurnHold",
     "ForgottenFact",
     "MemberMemorySettings",
     "MemoryClearRequest",

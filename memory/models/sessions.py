@@ -49,6 +49,32 @@ class ConversationTurn(models.Model):
         super().save(*args, **kwargs)
 
 
+class ConversationTurnHold(models.Model):
+    """A pending deletion of a turn: while it stands the turn is left out of every read
+    (provenance evidence, replays, the member's conversations, compaction), its text
+    untouched, so releasing the hold restores it exactly. Placed by a data-rights soft
+    delete whose extent covers the conversation log; when the grace window ends the
+    erasure deletes the turn and the hold goes with it."""
+
+    turn = models.OneToOneField(
+        ConversationTurn, on_delete=models.CASCADE, primary_key=True, related_name="deletion_hold"
+    )
+    # Denormalized owner: every query on member data filters by it.
+    member_id = models.UUIDField()
+    # The data-rights request that placed it: a plain id, memory sits below datarights.
+    request_id = models.UUIDField()
+    placed_at = models.DateTimeField()
+    release_after = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["member_id", "request_id"], name="memory_turnhold_request"),
+        ]
+
+    def __str__(self) -> str:
+        return f"deletion hold on turn {self.turn_id}"
+
+
 class OffTheRecordSession(models.Model):
     """While active, nothing is remembered for the member in that session ("" = all)."""
 

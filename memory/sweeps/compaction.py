@@ -221,8 +221,13 @@ def conversation_turns_compact(
         # The member lock serializes with turn appends and with a concurrent sweep.
         member = User.objects.select_for_update().get(pk=member_id)
         turns = list(
+            # Turns held for a pending deletion are the deletion's: neither summarized
+            # nor purged here (the erasure takes them, or a cancel gives them back).
             ConversationTurn.objects.filter(
-                member_id=member_id, session_id=session_id, created_at__lt=cutoff
+                member_id=member_id,
+                session_id=session_id,
+                created_at__lt=cutoff,
+                deletion_hold__isnull=True,
             ).order_by("sequence")
         )
         if not turns:

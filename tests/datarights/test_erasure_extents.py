@@ -245,6 +245,45 @@ def test_a_soft_delete_hides_its_short_term_memory_at_once_and_a_cancel_restores
     assert http.listed("t-1") == (["comparing espresso grinders"], {})
 
 
+def test_a_soft_delete_of_session_memory_hides_the_conversation_log_until_it_ends(live_server):
+    """The log is session memory: a soft delete of the session scope hides every turn at
+    once (the member's conversations, a surface citing one as provenance), a cancel
+    brings them back unchanged; the profile's delete leaves them alone."""
+    member = consenting_member()
+    http = Http(live_server, member)
+    turn = http.turn("s-1", "Let us plan the trip to Lisbon")
+
+    def conversations() -> list[str]:
+        response = http.call("/api/v1/me/conversations/", http.me)
+        assert response.status == 200, response.body
+        return [c["session_id"] for c in response.body["results"]]
+
+    def cite() -> int:
+        return http.members(
+            "memories/",
+            body={
+                "scope": {"kind": "session", "session_id": "s-1"},
+                "category": "preference",
+                "body": "Plans a trip to Lisbon",
+                "origin": "user-stated",
+                "provenance": [
+                    {"kind": "session-turn", "ref": turn, "captured_at": "2026-12-01T10:00:00Z"}
+                ],
+            },
+        )
+
+    request = process(http.delete(soft("session")))
+    assert conversations() == []
+    refused = cite()
+    assert refused.status == 422, refused.body
+    assert refused.body["error"]["code"] == "provenance-turn-not-found"
+    http.cancel(request)
+    assert conversations() == ["s-1"]
+    assert cite().status == 201
+    process(http.delete(soft("profile")))
+    assert conversations() == ["s-1"]
+
+
 def test_a_soft_delete_erases_its_short_term_memory_when_the_window_ends(live_server):
     member = consenting_member()
     http = Http(live_server, member)
