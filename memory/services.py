@@ -112,6 +112,8 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         raise NotPermitted(" ".join(scope_policy.notes), code="consumer-not-allowed-for-scope")
     if not scope_policy.enabled:
         raise PolicyRefusal(" ".join(scope_policy.notes), code="scope-suppressed")
+    if scope.kind == ScopeKind.NOTEBOOK:  # a closed or deleted notebook: 409
+        notebook_ensure_open(member_id=member.pk, notebook_id=scope.notebook_id)
 
 
 def _check_surface_paused(member: User, consumer: str | None) -> None:
@@ -381,8 +383,6 @@ def _remember(
         )
     active = consent_active(member_id=member.pk, now=now).types
     _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
-    if write.scope.kind == ScopeKind.NOTEBOOK:  # a closed or deleted notebook: 409
-        notebook_ensure_open(member_id=member.pk, notebook_id=write.scope.notebook_id)
     _check_surface_paused(member, consumer)
     gate = storage.evaluate_privacy_storage_gate(
         category=write.category,
@@ -668,6 +668,8 @@ def memory_edit(
     ensure_no_pending_clear(member_id=entry.member_id)
     entry = entry_lock(entry)
     _require_head(entry, revision_id)
+    if entry.scope_kind == ScopeKind.NOTEBOOK:  # a closed notebook takes no new wording
+        notebook_ensure_open(member_id=entry.member_id, notebook_id=entry.notebook_id)
     now = timezone.now()
     category = category or entry.category
     active = consent_active(member_id=entry.member_id, now=now).types

@@ -58,10 +58,7 @@ from memory.enums import (
     ScopeKind,
 )
 from memory.forgetting.erasure import memory_erase
-from memory.forgetting.notebooks import (
-    memory_forget_notebook,  # noqa: F401 (moved there; still importable from the sweep)
-    notebooks_erase_due,
-)
+from memory.forgetting.notebooks import notebooks_erase_due
 from memory.forgetting.services import (
     entry_forget,
     memory_consent_cascade,

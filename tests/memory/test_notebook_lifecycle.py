@@ -9,6 +9,7 @@ import pytest
 from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, NotFound
 from iris_site.services import token_issue
+from memory.contracts import SCOPE_KEY_ADAPTER
 from memory.enums import Lifecycle
 from memory.forgetting.notebooks import (
     NOTEBOOK_CLOSE_GRACE,
@@ -17,6 +18,7 @@ from memory.forgetting.notebooks import (
     notebook_delete,
 )
 from memory.models import MemoryEntry, NotebookClosure, ServiceClientCapabilities
+from memory.services import memory_change_scope, memory_edit
 from memory.sweeps.retention import retention_sweep
 from tests.conftest import bearer_client, http_request
 from tests.iris_site.factories import ServiceClientFactory
@@ -192,3 +194,23 @@ def test_deleting_a_notebook_over_real_http(live_server):
     assert schema_hits(marker) == []
     again = http_request(f"{live_server.url}{ME}nb-1/", method="DELETE", token=token)
     assert again.status == 404 and again.body["error"]["code"] == "not_found"
+
+
+def test_a_closed_notebook_takes_no_edit_and_no_memory_moved_into_it():
+    member = consenting_member()
+    page = note(member, "nb-1", "First page of notes")
+    elsewhere = remember(member, body="Reads before sleeping").entry
+    notebook_close(member=member, notebook_id="nb-1", actor=Actor.of(member))
+    with pytest.raises(Conflict) as edit:
+        memory_edit(entry=page, actor=Actor.of(member), body="First page, rewritten")
+    assert edit.value.code == "notebook-closed"
+    with pytest.raises(Conflict) as move:
+        memory_change_scope(
+            entry=elsewhere,
+            scope=SCOPE_KEY_ADAPTER.validate_python(
+                {"kind": "notebook", "notebook_id": "nb-1", "user_id": str(member.pk)}
+            ),
+            actor=Actor.of(member),
+        )
+    assert move.value.code == "notebook-closed"
+    assert MemoryEntry.objects.get(pk=page.pk).body == "First page of notes"

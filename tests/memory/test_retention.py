@@ -13,12 +13,13 @@ from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.entities.services import person_forget
+from memory.forgetting.notebooks import memory_forget_notebook
 from memory.forgetting.services import memory_clear_request
 from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
 from memory.pauses import memory_pause
 from memory.services import memory_off_the_record_set, memory_remember
 from memory.sweeps.compaction import conversation_turns_compact, extractive_summarizer
-from memory.sweeps.retention import memory_forget_notebook, retention_sweep
+from memory.sweeps.retention import retention_sweep
 from memory.tasks import purge_cleared_memory, sweep_memory_retention
 from memory.turns import conversation_turn_append
 from tests.consent.factories import record
@@ -547,6 +548,7 @@ def test_the_sweep_is_idempotent():
         "summaries_tombstoned": 0,
         "reviews_flagged": 1,
         "consent_cascaded": 0,
+        "notebooks_erased": 0,
     }
 
 
@@ -592,4 +594,5 @@ def test_the_scheduled_tasks_wrap_the_plain_functions():
         "summaries_tombstoned": 0,
         "reviews_flagged": 0,
         "consent_cascaded": 0,
+        "notebooks_erased": 0,
     }

@@ -28,6 +28,7 @@ from iris_site.services import token_issue
 from memory.entities.services import person_forget
 from memory.enums import Lifecycle
 from memory.forgetting.erasure import memory_erasure_residue
+from memory.forgetting.notebooks import memory_forget_notebook
 from memory.forgetting.services import (
     memory_clear_purge_due,
     memory_clear_request,
@@ -36,7 +37,7 @@ from memory.forgetting.services import (
 from memory.forgetting.stores import registered_stores
 from memory.models import MemoryEntry, RecallRecord
 from memory.pauses import memory_pause
-from memory.sweeps.retention import memory_forget_notebook, retention_sweep
+from memory.sweeps.retention import retention_sweep
 from memory.turns import conversation_turn_append
 from tests.conftest import http_request
 from tests.consent.factories import record
