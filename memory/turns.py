@@ -13,6 +13,7 @@ from iris_site.services import member_lock
 from memory.access.gate import kind_opted_out
 from memory.controls import surface_pause_check
 from memory.enums import ScopeKind
+from memory.forgetting import fingerprints
 from memory.models import ConversationTurn
 from memory.policy.redaction import redact_pii_from_text
 from memory.recall.context import neighbour_context_refresh
@@ -32,8 +33,10 @@ def conversation_turn_append(
     redact_pii: bool = False,
 ) -> ConversationTurn:
     """Append one turn; with `redact_pii`, emails, phones, cards and addresses become
-    tokens before anything is stored. A refusal (off the record, a pending clear) is
-    audited as `memory.write.refused` after the write rolled back."""
+    tokens before anything is stored; a person the member had Iris forget is written as
+    `fingerprints.FORGOTTEN_PERSON`, whatever the surface asked. A refusal (off the
+    record, a pending clear) is audited as `memory.write.refused` after the write rolled
+    back."""
     try:
         return _turn_append(
             member=member,
@@ -80,6 +83,10 @@ def _turn_append(
             "The member turned off conversation history; see their scope policies.",
             code="scope-suppressed",
         )
+    # A person the member had Iris forget is not logged back in by name.
+    text, forgotten = fingerprints.names_redact(member_id=member.pk, text=text)
+    if forgotten:
+        kinds = sorted({*kinds, fingerprints.FORGOTTEN_PERSON_KIND})
     last = (
         ConversationTurn.objects.filter(member=member, session_id=session_id)
         .order_by("-sequence")

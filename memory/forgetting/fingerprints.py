@@ -36,7 +36,7 @@ from memory.policy.fingerprints import (
     fact_text_digest,
     fact_tokens,
 )
-from memory.policy.names import name_words
+from memory.policy.names import name_spans, name_words
 
 FORGOTTEN_FACT = "forgotten-fact"
 ACTOR_RETIRED = "actor-retired"
@@ -215,6 +215,30 @@ def _retired_matches(*, member_id, handle: str, subject: str, text: str) -> set[
             run += word
             wanted.add(run)
     return {d for key in wanted if (d := _name_digest(member_id, key)) in retired}
+
+
+# What a forgotten person's name reads as in a turn logged after they were forgotten.
+FORGOTTEN_PERSON = "[someone you asked Iris to forget]"
+FORGOTTEN_PERSON_KIND = "forgotten-person"
+
+
+def names_redact(*, member_id, text: str) -> tuple[str, int]:
+    """The text with every mention of a person the member had Iris forget replaced by
+    `FORGOTTEN_PERSON` (any spelling a reader could not tell apart), and how many were
+    replaced. The conversation log keeps what was said, never who was forgotten."""
+    retired = dict(
+        RetiredName.objects.filter(member_id=member_id).values_list("name_digest", "word_count")
+    )
+    if not retired:
+        return text, 0
+    spans = name_spans(
+        text,
+        is_name=lambda key: _name_digest(member_id, key) in retired,
+        longest=max(retired.values()) + 2,
+    )
+    for start, end in reversed(spans):
+        text = text[:start] + FORGOTTEN_PERSON + text[end:]
+    return text, len(spans)
 
 
 def name_refusal(*, member_id, handle: str = "", subject: str = "", text: str = "") -> str | None:

@@ -20,7 +20,7 @@ Pure: no Django import (tested without a database).
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from icu import SpoofChecker
 
@@ -85,3 +85,29 @@ class MentionMatcher:
                 if run in self._keys:
                     return True
         return False
+
+
+def name_spans(text: str, *, is_name: Callable[[str], bool], longest: int) -> list[tuple[int, int]]:
+    """Where in `text` a name is written: the (start, end) of each run of at most
+    `longest` whole words whose key `is_name` accepts, longest runs first, never
+    overlapping. Offsets are the text's own, so the caller can replace what it finds."""
+    words = [
+        (m.start(), m.end(), key)
+        for m in _WORD.finditer(text or "")
+        if (key := "".join(_word_key(w) for w in _WORD.findall(_folded(m.group()))))
+    ]
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while start < len(words):
+        found = None
+        run = ""
+        for end in range(start, min(start + longest, len(words))):
+            run += words[end][2]
+            if is_name(run):
+                found = end
+        if found is None:
+            start += 1
+            continue
+        spans.append((words[start][0], words[found][1]))
+        start = found + 1
+    return spans

@@ -144,6 +144,11 @@ def test_forgetting_a_person_leaves_nothing_that_mentions_them_and_they_do_not_r
     )
     assert refused(note), note.body
     assert [p for p in http.people() if p["state"] == "active"] == []
+    # a turn naming them is logged without the name, however it is spelled
+    http.turn("s-2", "Quorvex 7. said hi, and so did Sam")
+    [logged] = ConversationTurn.objects.filter(member=member, session_id="s-2")
+    assert logged.text == "[someone you asked Iris to forget]. said hi, and so did Sam"
+    assert "forgotten-person" in logged.redacted_kinds
 
     # but: the member introducing them again themselves is heard
     again = http.call(
