@@ -155,6 +155,12 @@ def build_world() -> World:
     o["sensitive_entry"] = remember(
         a, category="medical", subject="allergy", body="allergic to penicillin"
     ).entry
+    o["notebook_entry"] = remember(
+        a,
+        scope={"kind": "notebook", "notebook_id": "nb-1"},
+        subject="verbs",
+        body="irregular verbs",
+    ).entry
     remember(b, subject="b-coffee", body="B likes espresso")
 
     o["continuation"] = continuation_write(a).token

@@ -74,6 +74,22 @@ SUPPORT, ADMIN = ROLE[OperatorRole.SUPPORT], ROLE[OperatorRole.ADMIN]
 TS, LEGAL = ROLE[OperatorRole.TRUST_AND_SAFETY], ROLE[OperatorRole.LEGAL]
 # Continuity surfaces (continuity.enums.Surface): each reads its own tokens; shell all.
 CONTINUITY_SURFACES = frozenset({"tara", "psyche", "living-scene", "nisaba", "metis", "shell"})
+# memory.policy: the notebook scope's writers (a surface that may not write notebook memory
+# may not close or delete a notebook either).
+NOTEBOOK_CONSUMERS = frozenset(
+    {
+        "assistant",
+        "shell",
+        "notebook",
+        "tara",
+        "veritas",
+        "nyx",
+        "arete",
+        "nisaba",
+        "metis",
+        "studio",
+    }
+)
 # memory.policy: the scene scope is open to the embodied surfaces only.
 SCENE_CONSUMERS = frozenset({"assistant", "tara", "studio", "living-scene", "psyche"})
 
@@ -491,6 +507,42 @@ ROWS: tuple[Row, ...] = (
         member_api(200, 404),
         lambda w: {"pk": person(w)},
         body={},
+    ),
+    # Conversations and notebooks (issue 41): ids and counts listed; forgetting is A's own.
+    Row(ME + "conversations/", "GET", member_api(200)),
+    Row(
+        ME + "conversations/<str:session_id>/forget/",
+        "POST",
+        member_api(200, 404),
+        lambda w: {"session_id": "s-1"},
+        body={},
+    ),
+    Row(ME + "notebooks/", "GET", member_api(200)),
+    Row(
+        ME + "notebooks/<str:notebook_id>/close/",
+        "POST",
+        member_api(200, 404),
+        lambda w: {"notebook_id": "nb-1"},
+        body={},
+    ),
+    Row(
+        ME + "notebooks/<str:notebook_id>/",
+        "DELETE",
+        member_api(200, 404),
+        lambda w: {"notebook_id": "nb-1"},
+    ),
+    Row(
+        MEMBERS + "notebooks/<str:notebook_id>/close/",
+        "POST",
+        service_api(lambda c: 200 if c in NOTEBOOK_CONSUMERS else 403),
+        a_and(notebook_id=lambda w: "nb-1"),
+        body={},
+    ),
+    Row(
+        MEMBERS + "notebooks/<str:notebook_id>/",
+        "DELETE",
+        service_api(lambda c: 200 if c in NOTEBOOK_CONSUMERS else 403),
+        a_and(notebook_id=lambda w: "nb-1"),
     ),
     # The admin override moves a row it never reads: admins only, inside their tenant.
     Row(
