@@ -29,7 +29,7 @@ from datarights.services import (
     datarights_appeal,
     datarights_cancel,
     datarights_download_open,
-    datarights_request_submit,
+    datarights_request_submit_or_join,
     datarights_verify_session,
 )
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
@@ -150,7 +150,7 @@ def _submit(request, *, kind: str, form, form_name: str, passphrase=None, succes
     if not form.is_valid():
         return _page(request, kind, status=400, **{form_name: form})
     try:
-        datarights_request_submit(
+        submission = datarights_request_submit_or_join(
             member=request.user,
             kind=kind,
             payload=form.payload() if hasattr(form, "payload") else form.cleaned_data,
@@ -162,7 +162,10 @@ def _submit(request, *, kind: str, form, form_name: str, passphrase=None, succes
         return _page(
             request, kind, status=exc.status_code, errors=_domain_errors(exc), **{form_name: form}
         )
-    messages.success(request, success)
+    if submission.created:
+        messages.success(request, success)
+    else:  # a second click, a second tab: the request already running is the answer
+        messages.info(request, "You already asked for this; it is still running, shown below.")
     return redirect(f"datarights:{kind}")
 
 

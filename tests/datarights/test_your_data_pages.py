@@ -179,3 +179,15 @@ def test_a_soft_deletion_waiting_out_its_grace_period_does_not_poll():
     fragment = signed_in(member).get(f"{DATA}{erasure.pk}/status/").content.decode()
     assert "hx-trigger" not in fragment
     assert "Keep my memories (cancel the deletion)" in fragment
+
+
+def test_a_second_click_shows_the_request_already_running_not_a_new_one():
+    member = consenting_member()
+    client = signed_in(member)
+    first = client.post(PAGES["export"], {"include_consents": "on"}, follow=True)
+    assert "Asked for a copy of your data." in first.content.decode()
+    again = client.post(PAGES["export"], {"include_consents": "on"}, follow=True)
+    page = again.content.decode()
+    assert "You already asked for this; it is still running, shown below." in page
+    assert "Asked for a copy of your data." not in page
+    assert DataRightsRequest.objects.filter(member=member, kind="export").count() == 1
