@@ -21,6 +21,22 @@ from memory.http.apis import session_id_of
 from memory.models import ConversationTurn
 
 
+def member_conversations(*, member_id):
+    """The member's conversations, one row per session: `session_id`, `turn_count`,
+    `first_turn_at`, `last_turn_at` (no turn text). The API and the member's page
+    (`memory.http.conversation_pages`) list the same rows."""
+    return (
+        # A turn held for a pending deletion is not listed (it is going).
+        ConversationTurn.objects.filter(member_id=member_id, deletion_hold__isnull=True)
+        .values("session_id")
+        .annotate(
+            turn_count=Count("id"),
+            first_turn_at=Min("created_at"),
+            last_turn_at=Max("created_at"),
+        )
+    )
+
+
 class ConversationSerializer(serializers.Serializer):
     session_id = serializers.CharField()
     turn_count = serializers.IntegerField()
@@ -70,18 +86,7 @@ class MyConversationListApi(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return ConversationTurn.objects.none()
-        return (
-            # A turn held for a pending deletion is not listed (it is going).
-            ConversationTurn.objects.filter(
-                member_id=self.request.user.pk, deletion_hold__isnull=True
-            )
-            .values("session_id")
-            .annotate(
-                turn_count=Count("id"),
-                first_turn_at=Min("created_at"),
-                last_turn_at=Max("created_at"),
-            )
-        )
+        return member_conversations(member_id=self.request.user.pk)
 
     @extend_schema(responses={200: ConversationSerializer(many=True), **error_responses(400)})
     def get(self, request, *args, **kwargs):

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from memory.http import conversation_pages as conversation_views
 from memory.http import people as people_views
 from memory.http import views
 
@@ -23,6 +24,12 @@ urlpatterns = [
     path("people/", people_views.people_index, name="people"),
     path("people/<uuid:entity_id>/", people_views.person_detail, name="person"),
     path("people/<uuid:entity_id>/forget/", people_views.person_forget, name="person-forget"),
+    path("conversations/", conversation_views.conversation_index, name="conversations"),
+    path(
+        "conversations/<str:session_id>/forget/",
+        conversation_views.conversation_forget,
+        name="conversation-forget",
+    ),
     path("notices/", views.notice_index, name="notices"),
     path("notices/<uuid:notice_id>/answer/", views.notice_answer_view, name="notice-answer"),
     path("<uuid:entry_id>/", views.memory_detail, name="detail"),

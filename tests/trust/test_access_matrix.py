@@ -896,6 +896,22 @@ ROWS: tuple[Row, ...] = (
         lambda w: {"entity_id": person(w)},
         page=True,
     ),
+    # Your conversations (issue 41): A's own confirmation and forget; B's are 404.
+    Row(PROFILE + "conversations/", "GET", member_page(200), page=True),
+    Row(
+        PROFILE + "conversations/<str:session_id>/forget/",
+        "GET",
+        member_page(200, 404),
+        lambda w: {"session_id": "s-1"},
+        page=True,
+    ),
+    Row(
+        PROFILE + "conversations/<str:session_id>/forget/",
+        "POST",
+        member_page(302, 404),
+        lambda w: {"session_id": "s-1"},
+        page=True,
+    ),
     Row(PROFILE + "clear/", "GET", member_page(200), page=True),
     Row(PROFILE + "clear/", "POST", member_page(302), body={"password": PASSWORD}, page=True),
     Row(PROFILE + "consents/", "GET", member_page(200), page=True),
