@@ -3,8 +3,11 @@ turn counts, times: never a turn's text), its confirmation says what goes and wh
 and forgetting there erases what the API's forget erases; another member's conversation
 is a 404, a GET never forgets, and the POST needs its CSRF token."""
 
+from datetime import UTC, datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from hierarchy.models_stm import ShortTermMemory
 from memory.enums import Lifecycle
@@ -35,7 +38,7 @@ def test_the_list_shows_ids_counts_and_times_never_what_was_said():
     page = client.get(LIST).content.decode()
     assert "<h1>Your conversations</h1>" in page
     assert GONE in page and KEPT in page
-    assert "2 turns" in page and "1 turn," in page
+    assert "2 turns, at <time" in page and "1 turn, at <time" in page
     assert page.count("Forget this conversation") >= 2
     assert forget_url(GONE) in page and forget_url(KEPT) in page
     # newest first: KEPT's only turn was logged after GONE's last
@@ -46,6 +49,19 @@ def test_the_list_shows_ids_counts_and_times_never_what_was_said():
     # and the page and the API list the same conversations
     api = client.get("/api/v1/me/conversations/").json()["results"]
     assert [row["session_id"] for row in api] == [KEPT, GONE]
+
+
+def test_a_conversation_over_more_than_a_minute_says_from_and_to(monkeypatch):
+    member = consenting_member()
+    for at in (datetime(2026, 3, 1, 9, 5, tzinfo=UTC), datetime(2026, 3, 1, 10, 40, tzinfo=UTC)):
+        monkeypatch.setattr(timezone, "now", lambda at=at: at)
+        member_turn(member, f"said at {at}", session_id="s-1")
+    monkeypatch.undo()
+    page = signed_in(member).get(LIST).content.decode()
+    assert (
+        '2 turns, from <time datetime="2026-03-01T09:05:00+00:00">1 March 2026, 09:05</time> '
+        'to <time datetime="2026-03-01T10:40:00+00:00">1 March 2026, 10:40</time> UTC'
+    ) in page
 
 
 def test_the_memory_page_links_to_the_conversations():
