@@ -26,6 +26,7 @@ import json
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from django.apps import apps
 from django.conf import settings
@@ -140,8 +141,18 @@ def searched_models() -> list[type[models.Model]]:
     return found
 
 
-def schema_hits(forgotten: Forgotten) -> list[str]:
-    """`table.column pk=…: text` for every value holding a forgotten text."""
+class Hit(NamedTuple):
+    """Where a forgotten text (normalised) was found."""
+
+    place: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.text!r}"
+
+
+def schema_hits(forgotten: Forgotten) -> list[Hit]:
+    """(`table.column pk=…`, text) for every value holding a forgotten text."""
     if not forgotten:
         return []
     hits = []
@@ -155,7 +166,8 @@ def schema_hits(forgotten: Forgotten) -> list[str]:
             for field, value in zip(fields, values, strict=True):
                 for text, whole in _field_views(value):
                     found = forgotten.in_field(text) if whole else forgotten.in_blob(text)
-                    hits += [f"{model._meta.db_table}.{field.column} pk={pk}: {t!r}" for t in found]
+                    place = f"{model._meta.db_table}.{field.column} pk={pk}"
+                    hits += [Hit(place, t) for t in found]
     return sorted(set(hits))
 
 
@@ -188,8 +200,8 @@ def _file_texts(path: Path) -> Iterator[str]:
 
 def file_hits(
     forgotten: Forgotten, roots: Iterable[Path] | None = None, *, since=None
-) -> list[str]:
-    """`path: text` for every file under `roots` (default: `written_roots()`) holding a
+) -> list[Hit]:
+    """(path, text) for every file under `roots` (default: `written_roots()`) holding a
     forgotten text; `since` (a POSIX time): only files modified from then on."""
     if not forgotten:
         return []
@@ -201,11 +213,11 @@ def file_hits(
             if not path.is_file() or (since is not None and path.stat().st_mtime < since):
                 continue
             for text in _file_texts(path):
-                hits += [f"{path}: {t!r}" for t in forgotten.in_blob(text)]
+                hits += [Hit(str(path), t) for t in forgotten.in_blob(text)]
     return sorted(set(hits))
 
 
-def cache_hits(forgotten: Forgotten) -> list[str]:
+def cache_hits(forgotten: Forgotten) -> list[Hit]:
     """Values of an in-process cache (`LocMemCache`: the tests' cache) holding a forgotten
     text, searched in their pickled bytes (a pickled string is its UTF-8 bytes); a shared
     cache (Redis) is not searched."""
@@ -218,9 +230,16 @@ def cache_hits(forgotten: Forgotten) -> list[str]:
             continue
         for key, raw in list(store.items()):
             text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
-            hits += [f"cache {key}: {t!r}" for t in forgotten.in_blob(text)]
+            hits += [Hit(f"cache {key}", t) for t in forgotten.in_blob(text)]
     return sorted(set(hits))
 
 
-def hits_anywhere(forgotten: Forgotten, *, since=None) -> list[str]:
+def hits_anywhere(forgotten: Forgotten, *, since=None) -> list[Hit]:
+    """Every place (column, file, cache entry) still holding a forgotten text."""
     return schema_hits(forgotten) + file_hits(forgotten, since=since) + cache_hits(forgotten)
+
+
+def texts_found(forgotten: Forgotten, *, since=None) -> set[str]:
+    """The forgotten texts (normalised) found anywhere: a search that cannot see a text
+    before it is forgotten proves nothing by not seeing it after."""
+    return {hit.text for hit in hits_anywhere(forgotten, since=since)}
