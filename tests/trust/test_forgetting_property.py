@@ -453,17 +453,16 @@ class ForgettingMachine(RuleBasedStateMachine):
         return extent
 
     def _person_entity(self, person: int):
-        tagged = [f for f in self.facts if f.person == person]
-        entity = (
+        """The person entity of the memories tagging `person`, under whichever spelling:
+        one (`memory.policy.names`: every spelling of the pool is one name)."""
+        tagged = [f.pk for f in self.facts if f.person == person]
+        entities = list(
             MemoryEntity.objects.filter(
-                member=self.member,
-                kind=EntityKind.PERSON,
-                entry_links__entry_id__in=[f.pk for f in tagged],
-            )
-            .distinct()
-            .get()
+                member=self.member, kind=EntityKind.PERSON, entry_links__entry_id__in=tagged
+            ).distinct()
         )
-        return entity
+        assert len(entities) == 1, f"{self.people[person]} are {len(entities)} people"
+        return entities[0]
 
     def _picked(self, options):
         return options[self.pick % len(options)]
