@@ -7,8 +7,9 @@ spellings of their name, some naming them in the body only; with a subject or wi
 corrections that supersede a fact, edits that make revisions, conversation turns in a
 few sessions (some repeating a memory, some naming a person), short-term rows in user
 sessions and a research task (some sensitive, so encrypted at rest; some repeating a
-memory or naming a person), and an export. Then it forgets one extent, with the target
-hypothesis chose:
+memory or naming a person), consolidations of working notes into long-term memory, and
+exports of chosen scopes. Then it forgets one extent, with the target hypothesis chose
+(drawn up front, applied to what the history made):
 
 - fact: `memory_tombstone` of a memory — every wording it ever had (its revisions, the
   entries it superseded) goes;
@@ -30,7 +31,9 @@ rows still hold theirs, and a bystander member's memory is as it was.
 
 Every generated text carries a unique marker token (`zq<n>x`), so a hit is never a
 common word. One test per extent kind, so each runs in every CI run on SQLite and
-PostgreSQL; derandomized, so a run is reproducible.
+PostgreSQL; derandomized, so a run is reproducible; without shrinking (minutes over a
+history of database writes) unless `IRIS_PROPERTY_SHRINK=1`. The minimal histories it
+found are replayed through the same machine by `test_a_history_the_machine_found_…`.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from hierarchy.consolidation import stm_consolidate
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import stm_content
 from iris_site.audit.events import Actor
@@ -154,6 +158,7 @@ class Fact:
     person: int | None  # tagged (multi_actor) with this person
     mentions: int | None  # names this person in its body
     superseded_by: object = None
+    listed: bool = True  # active when written (an inference may wait as a draft)
 
     @property
     def live(self) -> bool:
@@ -171,6 +176,7 @@ class Row:
     category: str | None
     mentions: int | None
     pk: object = None
+    consolidated: bool = False
 
 
 @dataclass
@@ -429,6 +435,47 @@ class ForgettingMachine(RuleBasedStateMachine):
             Row("stm", text, session, STM_MEMORY_SCOPE[scope_kind], category, mentions, row.pk)
         )
 
+    def _consolidatable(self) -> list[Row]:
+        """Working notes a surface may graduate into long-term memory: a user session's,
+        not sensitive (an inference of a sensitive category waits for the member), and
+        not repeating a memory (it would be a second copy of another fact's words)."""
+        wordings = [w.casefold() for f in self.facts for w in f.wordings if len(w) >= 16]
+        return [
+            r
+            for r in self.rows
+            if r.kind == "stm"
+            and r.session
+            and r.category != SENSITIVE
+            and not r.consolidated
+            and not any(w in r.text.casefold() for w in wordings)
+        ]
+
+    @precondition(lambda self: self._consolidatable())
+    @rule(data=st.data())
+    def consolidate_short_term(self, data):
+        """The assistant graduates a working note into long-term memory (session memory
+        of its session, a model inference)."""
+        row = data.draw(st.sampled_from(self._consolidatable()))
+        result = stm_consolidate(stm_id=row.pk, actor=self.surface, consumer="assistant")
+        row.consolidated = True
+        entry = MemoryEntry.objects.get(pk=result.entry_id)
+        assert entry.body == row.text, (entry.body, row.text)
+        self.facts.append(
+            Fact(
+                pk=entry.pk,
+                wordings=[row.text],
+                body=row.text,
+                category=entry.category,
+                scope=entry.scope_kind,
+                session=entry.session_id,
+                subject="",
+                person=None,
+                mentions=row.mentions,
+                listed=entry.lifecycle == Lifecycle.ACTIVE,
+            )
+        )
+        self._supersessions(entry.pk)
+
     @precondition(lambda self: self.exports < 2)
     @rule(scopes=st.lists(st.sampled_from(MEMORY_SCOPES), min_size=1, max_size=3, unique=True))
     def export(self, scopes):
@@ -593,7 +640,7 @@ class ForgettingMachine(RuleBasedStateMachine):
         for fact in self.facts:
             if id(fact) in gone_facts:
                 continue
-            if fact.live:
+            if fact.live and fact.listed:
                 kept = listed.get(fact.pk) == fact.body
             else:  # an earlier wording of a fact: kept, not listed
                 kept = MemoryEntry.objects.filter(pk=fact.pk, body=fact.body).exists()
