@@ -693,15 +693,16 @@ MAX_EXAMPLES = 12
 def settings_for_ci():
     """Modest and reproducible for CI. Shrinking a history of database writes takes
     minutes, so CI reports the failing history as found; `IRIS_PROPERTY_SHRINK=1` shrinks
-    it to a minimal one (run one extent kind with `-k`)."""
+    it to a minimal one (run one extent kind with `-k`); `IRIS_PROPERTY_RANDOM=1` and
+    `IRIS_PROPERTY_EXAMPLES=200` hunt beyond CI's fixed histories."""
     phases = list(Phase)
     if not os.environ.get("IRIS_PROPERTY_SHRINK"):
         phases.remove(Phase.shrink)
     return hypothesis_settings(
-        max_examples=MAX_EXAMPLES,
+        max_examples=int(os.environ.get("IRIS_PROPERTY_EXAMPLES") or MAX_EXAMPLES),
         stateful_step_count=15,
         deadline=None,
-        derandomize=True,
+        derandomize=not os.environ.get("IRIS_PROPERTY_RANDOM"),
         database=None,
         phases=phases,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
