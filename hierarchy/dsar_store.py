@@ -41,6 +41,19 @@ def _matching(erasure: Erasure) -> list[ShortTermMemory]:
     ]
 
 
+def _covered_texts(erasure: Erasure) -> list[str]:
+    """The content of the rows the extent covers whatever they hold."""
+    if not (erasure.everything or erasure.sessions or erasure.scope_kinds or erasure.categories):
+        return []
+    return [
+        stm_content(row)
+        for row in ShortTermMemory.objects.filter(member_id=erasure.member_id).iterator()
+        if erasure.covers(
+            stm_gate_kind(row.scope_kind), row.category, session_id=stm_session_id(row)
+        )
+    ]
+
+
 def _texts(member_id, entry_ids) -> list[str]:
     """The content of rows that point at these entries (or consolidated into one)."""
     targets = {str(i) for i in entry_ids}
@@ -150,6 +163,7 @@ SHORT_TERM_STORE = ContentStore(
     residue=_residue,
     export=_export,
     texts=_texts,
+    covered_texts=_covered_texts,
     order=20,
     encrypted=True,
     tables=(ShortTermMemory._meta.db_table, ShortTermHold._meta.db_table),

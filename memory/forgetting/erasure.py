@@ -29,7 +29,7 @@ and when it was forgotten. A purge (full clear, data-rights delete) removes the 
 
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.db import transaction
@@ -211,7 +211,8 @@ def memory_erase(
         entries += MemoryEntry.objects.select_for_update().filter(member_id=member_id, pk__in=chunk)
     entries.sort(key=lambda e: str(e.pk))
     ids = tuple(str(e.pk) for e in entries)
-    matcher = ResidueMatcher(memory_erasure_texts(member_id=member_id, entry_ids=ids), ids=ids)
+    texts = memory_erasure_texts(member_id=member_id, entry_ids=ids)
+    matcher = ResidueMatcher(texts, ids=ids)
 
     if fingerprint:
         fingerprints_record(
@@ -241,6 +242,15 @@ def memory_erase(
         notebooks=frozenset(notebooks),
         mentions=MentionMatcher(names),
     )
+    # What the extent covers whatever it holds is searched for everywhere else too.
+    covered = {
+        text
+        for store in registered_stores()
+        if store.covered_texts is not None
+        for text in store.covered_texts(erasure)
+    }
+    if covered:
+        erasure = replace(erasure, matcher=ResidueMatcher([*texts, *covered], ids=ids))
     counts = {store.name: store.erase(erasure) for store in registered_stores()}
     for entry in holding:
         entry.refresh_from_db()
@@ -377,6 +387,18 @@ def _turns(erasure: Erasure) -> list[str]:
         if erasure.covers(ScopeKind.SESSION, None, session_id=session_id) or erasure.holds(text)
     }
     return sorted(doomed)
+
+
+def _turns_covered_texts(erasure: Erasure) -> list[str]:
+    """The text of the turns the extent covers whatever they say."""
+    everything = erasure.covers(ScopeKind.SESSION, None)
+    if not (everything or erasure.sessions):
+        return []
+    return [
+        text
+        for _, session_id, text in memory_turn_texts(member_id=erasure.member_id)
+        if everything or session_id in erasure.sessions
+    ]
 
 
 def _turns_texts(member_id, entry_ids: Sequence[str]) -> list[str]:
@@ -569,6 +591,7 @@ MEMORY_STORES = (
         erase=_turns_erase,
         residue=_turns_residue,
         texts=_turns_texts,
+        covered_texts=_turns_covered_texts,
         order=10,
         tables=(ConversationTurn._meta.db_table, ConversationTurnHold._meta.db_table),
         hold=_turns_hold,

@@ -24,6 +24,7 @@ from memory.enums import (
     is_sensitive_category,
 )
 from memory.forgetting.erasure import memory_erase
+from memory.forgetting.stores import ExtentKind
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -114,8 +115,22 @@ def entries_forget(
 @transaction.atomic
 def memory_forget_category(*, member: User, category: str, actor: Actor) -> list[uuid.UUID]:
     """Forget every memory of one category, and summaries derived from them."""
-    entries = MemoryEntry.objects.filter(member=member, category=category)
-    ids = entries_forget(entries, actor=actor, fingerprint=True)
+    # The category's extent: its entries, and whatever else of the category is tied to
+    # no entry (short-term rows), even when no entry of it is left.
+    entries = MemoryEntry.objects.filter(member=member, category=category).filter(
+        ~Q(lifecycle=Lifecycle.TOMBSTONED) | Q(erased_digest="")
+    )
+    ids = list(
+        memory_erase(
+            member_id=member.pk,
+            entry_ids=entries.order_by("pk").values_list("pk", flat=True),
+            actor=actor,
+            reason=FORGET_REASON,
+            fingerprint=True,
+            kind=ExtentKind.CATEGORY,
+            categories=[category],
+        ).tombstoned_ids
+    )
     ids += derived_summaries_forget(
         member_id=member.pk, source_ids=ids, actor=actor, fingerprint=True
     )

@@ -216,6 +216,10 @@ class ContentStore:
     # The text the store holds for these entries (member id, entry ids): the source turn
     # of a fact, a short-term copy. The erasure looks for it everywhere else too.
     texts: Callable[[object, Sequence[str]], Iterable[str]] | None = None
+    # The text of the rows the extent covers whatever they hold (a conversation's turns,
+    # a scope's short-term rows): the erasure looks for it in every other store too (an
+    # export file holding a turn goes with the turn).
+    covered_texts: Callable[["Erasure"], Iterable[str]] | None = None
     # Erased in ascending order: rows that point at entries go before the entries.
     order: int = 50
     # Content encrypted at rest (or held outside the database): a plain-text search of
