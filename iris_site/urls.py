@@ -19,6 +19,7 @@ from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import telemetry, views
 from iris_site.api.gated import content_free
 from iris_site.audit.urls import operator_api_urlpatterns as audit_operator_api
+from memory.http.urls import events_api_urlpatterns as memory_events_api
 from memory.http.urls import me_api_urlpatterns as memory_me_api
 from memory.http.urls import service_api_urlpatterns as memory_service_api
 from memory.recall import apis as recall_apis
@@ -75,4 +76,5 @@ urlpatterns = [
     path("api/v1/me/", include((me_api, "me"))),
     path("api/v1/members/", include((members_api, "members"))),
     path("api/v1/operator/", include((operator_api, "operator"))),
+    path("api/v1/events/", include((memory_events_api, "events"))),
 ]

@@ -242,3 +242,13 @@ class EntityState(models.TextChoices):
     ACTIVE = "active"  # linked by new writes, shown and recalled
     ARCHIVED = "archived"  # kept and shown to the member, not recalled
     RETIRED = "retired"  # forgotten: only a keyed digest stays; terminal but for the member
+
+
+class ChangeType(models.TextChoices):
+    """What a surface that received a memory is told (`memory.changes`)."""
+
+    MEMORY_FORGOTTEN = "memory.forgotten"  # a fact, with every revision it received
+    MEMORY_CORRECTED = "memory.corrected"  # a new head replaced what it received
+    CONSENT_WITHDRAWN = "consent.withdrawn"  # what it may no longer use
+    PERSON_FORGOTTEN = "person.forgotten"  # an entity, with the entries it received
+    MEMBER_ERASED = "member.erased"  # everything

@@ -1,10 +1,13 @@
 """Memory's answers to other apps' signals."""
 
+from django.db import transaction
 from django.dispatch import receiver
+from django.utils import timezone
 
 from consent.signals import consent_ended
 from iris_site.idempotency import idempotency_records_erase, idempotency_records_residue
 from iris_site.models import IdempotencyRecord
+from memory.changes import consent_withdrawn
 from memory.forgetting.services import memory_consent_cascade
 from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
 from memory.signals import member_content_clear
@@ -18,7 +21,11 @@ def forget_on_consent_ended(sender, *, member_id, consent_type: str, **kwargs) -
     The signal is sent after the consent transaction commits; should this cascade be lost
     (a crash in between), the retention sweep's consent reconciliation catches up.
     """
-    memory_consent_cascade(member_id=member_id, consent_type=consent_type)
+    with transaction.atomic():
+        # The surfaces given memory the consent covered are told, before the cascade
+        # erases it (and the records of who was given it).
+        consent_withdrawn(member_id=member_id, consent_type=consent_type, now=timezone.now())
+        memory_consent_cascade(member_id=member_id, consent_type=consent_type)
 
 
 # --- Idempotency keys ------------------------------------------------------------------------

@@ -12,8 +12,9 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, actor_token, audit_event_append, iso
 from iris_site.errors import Conflict
+from memory.changes import entry_corrected
 from memory.entities.derive import entry_entities_sync
-from memory.enums import Lifecycle
+from memory.enums import EntryAuditAction, Lifecycle
 from memory.models import (
     MemoryEntry,
     MemoryRevision,
@@ -121,6 +122,11 @@ def revision_append(
     entry.save()
     entry_audit(action, entry=entry, actor=actor, revision_number=revision.number)
     entry_entities_sync(entry=entry, actor=actor, now=now)
+    if previous is not None and (
+        action == EntryAuditAction.SUPERSEDED or (action == EntryAuditAction.EDITED and changed)
+    ):
+        # What a surface was given is no longer the fact: it refreshes.
+        entry_corrected(entry, replaced_revision_id=previous.pk, now=now)
 
 
 def entry_lock(entry: MemoryEntry) -> MemoryEntry:

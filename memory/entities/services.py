@@ -82,11 +82,18 @@ def _retire(
     entity_relationships(entity).delete()
     entity.entry_links.all().delete()
     return _person_erase(
-        member_id=entity.member_id, entry_ids=entry_ids, names=names, actor=actor, now=now
+        member_id=entity.member_id,
+        entry_ids=entry_ids,
+        names=names,
+        actor=actor,
+        now=now,
+        entity_ids=[entity.pk],
     )
 
 
-def _person_erase(*, member_id, entry_ids: Sequence, names: Sequence[str], actor: Actor, now):
+def _person_erase(
+    *, member_id, entry_ids: Sequence, names: Sequence[str], actor: Actor, now, entity_ids=()
+):
     names = [n for n in names if n]
     wanted = sorted(
         {*map(str, entry_ids), *map(str, _mentioning(member_id=member_id, names=names))}
@@ -99,6 +106,7 @@ def _person_erase(*, member_id, entry_ids: Sequence, names: Sequence[str], actor
         fingerprint=True,
         kind=ExtentKind.PERSON,
         names=names,
+        entity_ids=entity_ids,
         now=now,
     )
     fingerprints.names_retire(member_id=member_id, names=names)

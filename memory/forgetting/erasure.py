@@ -42,6 +42,7 @@ from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import keyed_digest
 from iris_site.services import member_lock
+from memory.changes import ErasureNotice
 from memory.enums import EntryAuditAction, Lifecycle, ScopeKind
 from memory.forgetting.dsar import (
     memory_dsar_linked_turn_ids,
@@ -180,6 +181,7 @@ def memory_erase(
     sessions: Iterable[str] = (),
     notebooks: Iterable[str] = (),
     names: Iterable[str] = (),
+    entity_ids: Iterable = (),
     now: datetime | None = None,
 ) -> ErasureReport:
     """Erase these entries of the member from every content store, in this transaction.
@@ -195,7 +197,10 @@ def memory_erase(
     wording it had: the entries it superseded go too (`memory_superseded_wordings`).
     `sessions` / `notebooks`: a conversation's or a notebook's rows go whatever they
     hold; `names`: a forgotten person's names, whose every mention goes
-    (`memory.policy.names`). `kind` names the extent for the stores and the audit.
+    (`memory.policy.names`). `kind` names the extent for the stores and the audit;
+    `entity_ids`, the forgotten person's entity, for the surfaces told of it. The
+    surfaces that received an erased entry are told, in this transaction
+    (`memory.changes`).
     Ids of other members are ignored.
     """
     now = now or timezone.now()
@@ -220,6 +225,13 @@ def memory_erase(
         )
 
     live = [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED]
+    # Who was given what, read before the stores scrub the recall records.
+    notice = ErasureNotice(
+        member_id=member_id,
+        entry_ids=ids if purge else [e.pk for e in live],
+        everything=purge and everything,
+        person=kind == ExtentKind.PERSON,
+    )
     corpus_stats_apply(member_id=member_id, removed=[(e.pk, e.term_stats) for e in live])
     # Entries whose text is still stored (a tombstone from before erasure was immediate
     # among them). A purge removes the rows; a forget has the stores erase the text (the
@@ -255,11 +267,13 @@ def memory_erase(
     for entry in holding:
         entry.refresh_from_db()
         revision_append(entry, action=EntryAuditAction.TOMBSTONED, actor=actor, now=now)
+    notified = notice.write(now=now, entity_ids=entity_ids)
     payload = {
         "entry_ids": list(ids[:1000]),
         "tombstoned_count": len(live) if not purge else 0,
         "reason": reason,
         "extent": kind.value,
+        "notified_count": notified,
         "stores": counts,
     }
     if purge and not ids:  # only content tied to no entry (a data-rights delete's last step)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.http import apis, controls, surfaces
+from memory.http import apis, changes, controls, surfaces
 from memory.http import conversations as conversation_apis
 from memory.http import entities as entity_apis
 from memory.http import notebooks as notebook_apis
@@ -109,4 +109,9 @@ service_api_urlpatterns = [
         policy_apis.MemberScopePolicyListApi.as_view(),
         name="member-scope-policies",
     ),
+]
+
+events_api_urlpatterns = [
+    path("", changes.ChangeFeedApi.as_view(), name="change-feed"),
+    path("ack/", changes.ChangeFeedAckApi.as_view(), name="change-feed-ack"),
 ]

@@ -1,4 +1,5 @@
 from memory.models.capabilities import ServiceClientCapabilities
+from memory.models.changes import ChangeEvent
 from memory.models.entities import MemoryEntity, MemoryEntryEntity, MemoryRelationship
 from memory.models.entries import MemoryEntry, MemoryRevision
 from memory.models.fingerprints import ForgottenFact, RetiredName
@@ -12,6 +13,7 @@ from memory.models.sessions import ConversationTurn, ConversationTurnHold, OffTh
 from memory.models.terms import MemoryContextAnchor, MemoryEntryTerm
 
 __all__ = [
+    "ChangeEvent",
     "ConversationTurn",
     "ConversationTurnHold",
     "ForgottenFact",

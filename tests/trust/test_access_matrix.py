@@ -508,6 +508,10 @@ ROWS: tuple[Row, ...] = (
         lambda w: {"pk": person(w)},
         body={},
     ),
+    # The change feed (issue 44): each surface reads its own events (ids only); a cursor
+    # not issued to the caller is a 400.
+    Row("api/v1/events/", "GET", service_api(200)),
+    Row("api/v1/events/ack/", "POST", service_api(400), body={"cursor": "not-a-cursor"}),
     # Conversations and notebooks (issue 41): ids and counts listed; forgetting is A's own.
     Row(ME + "conversations/", "GET", member_api(200)),
     Row(
