@@ -78,6 +78,7 @@ from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.policy import canonical_json
 from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
+from memory.changes import change_events_last_id, member_notifications
 from memory.enums import ScopeKind
 from memory.forgetting.dsar import (
     memory_dsar_target_ids,
@@ -379,6 +380,12 @@ def build_access_report(request: DataRightsRequest, now: datetime) -> dict:
         },
         "consents_in_force": sorted(consent_active(member_id=request.member_id, now=now).types),
         "data_rights_requests": list(requests),
+        # Which surfaces were told of the member's changes, when, and whether they
+        # acknowledged (Art. 19): by name, never an endpoint; counts and times only.
+        "notified_surfaces": [
+            {**row, **{k: iso(row[k]) for k in NOTIFIED_TIMES if row[k] is not None}}
+            for row in member_notifications(member_id=request.member_id)
+        ],
     }
     if payload.include_operator_actions:
         events = (
@@ -398,6 +405,9 @@ def build_access_report(request: DataRightsRequest, now: datetime) -> dict:
             for e in events
         ]
     return report
+
+
+NOTIFIED_TIMES = ("first_notified_at", "last_notified_at", "acknowledged_at")
 
 
 def _in_words(event) -> dict:
@@ -510,6 +520,9 @@ def _erase(request_id, targets: list[str], payload: DeletePayload, now: datetime
         keeps none): what was purged before the failure is searched by id only, and the
         count says how much of the first collection that is."""
         texts = memory_erasure_texts(member_id=locked.member_id, entry_ids=targets)
+        # The change events this delete writes are those after this marker (kept on a
+        # retry): its proof lists the surfaces they told (`datarights_notified`).
+        locked.progress = {"changes_after": change_events_last_id(), **locked.progress}
         locked.work_state = crypto.seal({"texts": texts}, server_secret=conf.server_secret())
         before = locked.progress.get("counts", {}).get("collect-text", {})
         first = before.get("first_text_count", before.get("text_count", len(texts)))
@@ -588,6 +601,8 @@ def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: 
         checked = _checked(request.progress)
         if not residue:
             fingerprint = deleted_set_fingerprint(targets)
+            # The delete's own change events end here (the proof's upper marker).
+            progress = {**request.progress, "changes_upto": change_events_last_id()}
             datarights_request_transition(
                 request=request,
                 to=RequestStatus.COMPLETED,
@@ -595,6 +610,7 @@ def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: 
                 enqueue=False,
                 now=now,
                 result_fingerprint=fingerprint,
+                progress=progress,
                 # the erased text, sealed for this check, is not kept (the transition)
                 work_state="",
                 detail={

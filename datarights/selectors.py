@@ -4,9 +4,10 @@ from datetime import datetime, timedelta
 
 from django.db.models import Q, QuerySet
 
-from datarights.enums import RequestStatus
+from datarights.enums import RequestKind, RequestStatus
 from datarights.models import DataRightsRequest, DataRightsTrailEntry, VerificationCode
 from datarights.policy import TrailRow
+from memory.changes import ERASURE_TYPES, member_notifications
 
 # An in-progress job that has not moved for this long is taken to have crashed.
 STALLED_AFTER = timedelta(minutes=15)
@@ -94,3 +95,19 @@ def datarights_member_artifacts(*, member_id) -> QuerySet[DataRightsRequest]:
     return DataRightsRequest.objects.filter(
         member_id=member_id, artifact_removed_at__isnull=True
     ).exclude(artifact_name="")
+
+
+def datarights_notified(*, request: DataRightsRequest) -> list[dict] | None:
+    """A delete's proof of notification: the surfaces its erasure told (the change events
+    written between the markers its processing kept), when, and whether they have
+    acknowledged — read now, so an acknowledgement after completion shows. None for
+    another kind of request, or a delete whose erasure has not begun."""
+    after = request.progress.get("changes_after")
+    if request.kind != RequestKind.DELETE or after is None:
+        return None
+    return member_notifications(
+        member_id=request.member_id,
+        after=after,
+        upto=request.progress.get("changes_upto"),
+        types=ERASURE_TYPES,
+    )

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from datarights.enums import RequestKind, RequestStatus, TrailEvent, VerificationMethod
 from datarights.models import DataRightsRequest, VerificationCode
 from datarights.policy import masked_email, receipt_timing
-from datarights.selectors import datarights_active_code, datarights_trail
+from datarights.selectors import datarights_active_code, datarights_notified, datarights_trail
 
 
 def _enum_field(name: str, component: str, values: list[str]) -> type[serializers.ChoiceField]:
@@ -71,6 +71,22 @@ class ExtensionSerializer(serializers.Serializer):
     extended_at = serializers.DateTimeField()
 
 
+class NotifiedSurfaceSerializer(serializers.Serializer):
+    """One surface told of the member's changes, by name (never its endpoint)."""
+
+    consumer = serializers.CharField(help_text="The surface's consumer, e.g. `tara`.")
+    name = serializers.CharField(help_text="The surface's name in words, e.g. `Tara`.")
+    type = serializers.CharField(help_text="What it was told: `memory.forgotten`, ...")
+    event_count = serializers.IntegerField()
+    first_notified_at = serializers.DateTimeField()
+    last_notified_at = serializers.DateTimeField()
+    acknowledged = serializers.BooleanField(help_text="It acknowledged every one of them.")
+    acknowledged_count = serializers.IntegerField()
+    acknowledged_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the last was acknowledged; null until all are."
+    )
+
+
 class CodeDeliverySerializer(serializers.Serializer):
     """Where the request's one-time code went, while it waits to be verified."""
 
@@ -102,6 +118,7 @@ class ReceiptSerializer(serializers.ModelSerializer):
     result_fingerprint = serializers.SerializerMethodField()
     failure_code = serializers.SerializerMethodField()
     failure_reason = serializers.SerializerMethodField()
+    notified_surfaces = serializers.SerializerMethodField()
 
     class Meta:
         model = DataRightsRequest
@@ -129,6 +146,7 @@ class ReceiptSerializer(serializers.ModelSerializer):
             "download_url",
             "download_expires_at",
             "access_report",
+            "notified_surfaces",
             "audit_trail",
         ]
         read_only_fields = fields
@@ -195,6 +213,19 @@ class ReceiptSerializer(serializers.ModelSerializer):
                 "verify_url": reverse("me:datarights-verify", kwargs={"pk": obj.pk}),
             }
         ).data
+
+    @extend_schema_field(
+        NotifiedSurfaceSerializer(
+            many=True,
+            allow_null=True,
+            help_text="A delete's proof of notification: the surfaces its erasure told "
+            "(only those that had received the member's memory), when, and whether they "
+            "acknowledged. Null for another kind, or before the erasure begins.",
+        )
+    )
+    def get_notified_surfaces(self, obj):
+        rows = datarights_notified(request=obj)
+        return None if rows is None else NotifiedSurfaceSerializer(rows, many=True).data
 
     @extend_schema_field(TrailRowSerializer(many=True))
     def get_audit_trail(self, obj):

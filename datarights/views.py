@@ -21,6 +21,7 @@ from datarights.forms import AccessForm, AppealForm, DeleteForm, ExportForm
 from datarights.policy import appeal_offered, receipt_timing
 from datarights.selectors import (
     datarights_active_code,
+    datarights_notified,
     datarights_request_get,
     datarights_request_list,
     datarights_trail,
@@ -57,6 +58,7 @@ def _row(item, now) -> dict:
         "timing": timing,
         "days_left": timing.ms_remaining_to_deadline // 86_400_000,
         "trail": list(datarights_trail(request=item)),
+        "notified": datarights_notified(request=item),
         "downloadable": item.kind == RequestKind.EXPORT
         and item.status == RequestStatus.COMPLETED
         and item.artifact_name

@@ -19,7 +19,10 @@ or has them delivered to its webhook.
 from collections.abc import Iterable
 from datetime import datetime
 
+from django.db.models import Count, Max, Min
+
 from memory.enums import ChangeType
+from memory.labels import consumer_label
 from memory.models import ChangeEvent, MemoryEntry, MemoryRevision, RecallRecord
 
 
@@ -174,3 +177,57 @@ def consent_withdrawn(*, member_id, consent_type: str, now: datetime) -> int:
         revisions={},
         consent_type=consent_type,
     )
+
+
+# --- The member's proof: who was told, when, and whether it acknowledged ------------------
+
+# What a data-rights delete tells (`memory_erase` with a purge): the events its proof lists.
+ERASURE_TYPES = (ChangeType.MEMORY_FORGOTTEN, ChangeType.MEMBER_ERASED)
+
+
+def change_events_last_id() -> int:
+    """The newest event's id (0 for none): a marker, so a later read can take only the
+    events written after it (a data-rights delete's own)."""
+    return ChangeEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def member_notifications(
+    *, member_id, after: int = 0, upto: int | None = None, types: Iterable[str] = ()
+) -> list[dict]:
+    """Which surfaces were told of the member's changes, of what kind, when, and whether
+    they acknowledged: one row per surface and type, the surface by its name in words
+    (never an endpoint), times and counts only. `after` / `upto`: only the events in that
+    id range (a delete's own); `types`: only those."""
+    events = ChangeEvent.objects.filter(member_id=member_id, id__gt=after)
+    if upto is not None:
+        events = events.filter(id__lte=upto)
+    if types := [str(t) for t in types]:
+        events = events.filter(type__in=types)
+    rows = (
+        events.values("consumer", "type")
+        .annotate(
+            event_count=Count("id"),
+            first_at=Min("occurred_at"),
+            last_at=Max("occurred_at"),
+            acknowledged_count=Count("acknowledged_at"),
+            acknowledged_at=Max("acknowledged_at"),
+        )
+        .order_by("consumer", "type")
+    )
+    return [
+        {
+            "consumer": row["consumer"],
+            "name": str(consumer_label(row["consumer"])),
+            "type": row["type"],
+            "event_count": row["event_count"],
+            "first_notified_at": row["first_at"],
+            "last_notified_at": row["last_at"],
+            "acknowledged": row["acknowledged_count"] == row["event_count"],
+            "acknowledged_count": row["acknowledged_count"],
+            # When the last of them was acknowledged (None until all are).
+            "acknowledged_at": row["acknowledged_at"]
+            if row["acknowledged_count"] == row["event_count"]
+            else None,
+        }
+        for row in rows
+    ]

@@ -20,6 +20,7 @@ from consent.enums import (
 )
 from iris_site.enums import Consumer
 from memory.enums import (
+    ChangeType,
     EntryAuditAction,
     Lifecycle,
     MemoryCategory,
@@ -232,6 +233,20 @@ def consumer_label(value: str) -> str:
         return Consumer(value).label
     except ValueError:
         return _humane(value)
+
+
+# What a surface was told (`memory.changes`), as the member's proof of it reads.
+CHANGE_TYPE_LABELS = {
+    ChangeType.MEMORY_FORGOTTEN: _("A memory was forgotten"),
+    ChangeType.MEMORY_CORRECTED: _("A memory was corrected"),
+    ChangeType.CONSENT_WITHDRAWN: _("A consent was withdrawn"),
+    ChangeType.PERSON_FORGOTTEN: _("A person was forgotten"),
+    ChangeType.MEMBER_ERASED: _("Everything was erased"),
+}
+
+
+def change_type_label(value: str) -> str:
+    return CHANGE_TYPE_LABELS.get(value) or _humane(value)
 
 
 def lower_first(text) -> str:

@@ -48,6 +48,7 @@ from memory.contracts import (
     Subject,
 )
 from memory.enums import RecallContext
+from memory.http.changes import MAX_PAGE, PAGE
 from memory.models import ConversationTurn
 from memory.recall.pipeline import MAX_QUERY_CHARS
 
@@ -55,7 +56,9 @@ INSTRUCTIONS = (
     "Iris is the member's memory. Recall before you answer (`recall`, or `get_context_bundle` "
     "to compose a prompt), remember what the member tells you (`remember`), log each turn "
     "(`append_turn`) and keep working notes in short-term memory (`write_short_term`). "
-    "Ask the member the open questions `list_open_questions` returns. A refusal is a tool "
+    "Ask the member the open questions `list_open_questions` returns. Read `read_changes` "
+    "to learn which memories you were given were forgotten or corrected since, drop them "
+    "from your own stores and `ack_changes`. A refusal is a tool "
     "error carrying a stable `error.code`: respect it and do not retry it unchanged."
 )
 
@@ -460,6 +463,42 @@ async def list_open_questions(
     )
 
 
+Cursor = Annotated[
+    str,
+    Field(
+        min_length=1,
+        description="A `next` cursor from `read_changes` (opaque, yours alone: another "
+        "client's is refused `invalid_input`).",
+    ),
+]
+
+
+async def read_changes(
+    ctx: Context,
+    after: Annotated[
+        Cursor | None, Field(description="Left out: from the first event not yet read.")
+    ] = None,
+    limit: Annotated[
+        int | None, Field(ge=1, le=MAX_PAGE, description=f"At most this many ({PAGE} left out).")
+    ] = None,
+) -> CallToolResult:
+    """Your change feed (`GET /api/v1/events/`): memories you were given that were since
+    forgotten (`memory.forgotten`), corrected (`memory.corrected`: refresh them), covered
+    by a withdrawn consent (`consent.withdrawn`), about a forgotten person
+    (`person.forgotten`), or the member erased (`member.erased`), oldest first. Ids and
+    times only. Drop or refresh what each event names from your own caches and stores,
+    deduplicate by the event `id`, pass `next` as `after` for the next page, and
+    acknowledge what you applied (`ack_changes`): the member is shown it."""
+    return await _call(ctx, "GET", "events:change-feed", {}, query=_given(after=after, limit=limit))
+
+
+async def ack_changes(ctx: Context, cursor: Cursor) -> CallToolResult:
+    """Acknowledge every event up to this cursor (the `next` of the last page you
+    applied; `POST /api/v1/events/ack/`): the member's proof shows them acknowledged.
+    Idempotent: again, or an older cursor, changes nothing (`acknowledged_count: 0`)."""
+    return await _call(ctx, "POST", "events:change-feed-ack", {}, body={"cursor": cursor})
+
+
 TOOLS = (
     (remember, WRITES),
     (recall, READS),
@@ -467,6 +506,8 @@ TOOLS = (
     (write_short_term, WRITES),
     (get_context_bundle, READS),
     (list_open_questions, READS),
+    (read_changes, READS),
+    (ack_changes, WRITES),
 )
 
 

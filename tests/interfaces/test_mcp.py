@@ -36,6 +36,8 @@ EXPECTED_TOOLS = {
     "write_short_term",
     "get_context_bundle",
     "list_open_questions",
+    "read_changes",
+    "ack_changes",
 }
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -22,6 +22,7 @@ from datarights.enums import RequestStatus, VerificationMethod
 from iris_site.models import User
 from memory import labels
 from memory.enums import (
+    ChangeType,
     EntryAuditAction,
     Lifecycle,
     MemoryCategory,
@@ -45,6 +46,7 @@ VOCABULARIES = [
     (CaptureMethod, labels.CAPTURE_METHOD_LABELS),
     (VerificationMethod, labels.VERIFICATION_METHOD_LABELS),
     (RequestStatus, labels.REQUEST_STATUS_LABELS),
+    (ChangeType, labels.CHANGE_TYPE_LABELS),
 ]
 # What a member must never read (the issue's list and the raw keys' shapes).
 INTERNAL = [
