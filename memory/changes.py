@@ -17,9 +17,9 @@ or has them delivered to its webhook.
 """
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from django.db.models import Count, Max, Min
+from django.db.models import Count, Max, Min, Q
 
 from memory.enums import ChangeType
 from memory.labels import consumer_label
@@ -231,3 +231,22 @@ def member_notifications(
         }
         for row in rows
     ]
+
+
+# --- Retention: events are kept only as long as notification needs them -----------------
+
+# An acknowledged event has done its work; it stays a while for the member's proof.
+ACKNOWLEDGED_KEPT = timedelta(days=30)
+# Any event, acknowledged or not: a surface that has not read it by then never will.
+UNACKNOWLEDGED_KEPT = timedelta(days=90)
+
+
+def change_events_expire(*, now: datetime) -> int:
+    """Delete the events notification no longer needs (the retention sweep's step):
+    acknowledged ones older than `ACKNOWLEDGED_KEPT`, any older than
+    `UNACKNOWLEDGED_KEPT`. Returns how many went."""
+    deleted, _ = ChangeEvent.objects.filter(
+        Q(occurred_at__lt=now - UNACKNOWLEDGED_KEPT)
+        | Q(occurred_at__lt=now - ACKNOWLEDGED_KEPT, acknowledged_at__isnull=False)
+    ).delete()
+    return deleted

@@ -30,6 +30,9 @@ consent is no longer in force, and to sensitive interactions once `multi-actor-s
 is not: the `consent_ended` signal fires after commit and is not retried, so a crash
 between the two must not leave the memory behind.
 
+The change events surfaces are told (`memory.changes`) are kept only as long as
+notification needs them: acknowledged ones for 30 days, any for 90 (`change_events_expire`).
+
 Every step runs in its own short transaction and re-reads under a lock, so the sweep is
 idempotent and safe to run twice, or concurrently with itself.
 """
@@ -48,6 +51,7 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import audit_event_append
 from iris_site.services import member_lock
+from memory.changes import change_events_expire
 from memory.entities.derive import entry_decay_at
 from memory.entities.services import entities_archive_idle, relationships_decay_due
 from memory.enums import (
@@ -88,6 +92,7 @@ class SweepReport:
     reviews_flagged: int = 0
     consent_cascaded: int = 0
     notebooks_erased: int = 0  # closed notebooks past their grace, erased and deleted
+    change_events_expired: int = 0  # change events notification no longer needs
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -261,6 +266,7 @@ def retention_sweep(
     # D3/D4 at `decay_at`, audited apart (`memory.retention.decayed`).
     memory_decay_due(now=now)
     report.reviews_flagged = retention_reviews_flag(now)
+    report.change_events_expired = change_events_expire(now=now)
     if report.changed:
         audit_event_append(
             action=AuditAction.MEMORY_RETENTION_SWEPT,

@@ -549,6 +549,7 @@ def test_the_sweep_is_idempotent():
         "reviews_flagged": 1,
         "consent_cascaded": 0,
         "notebooks_erased": 0,
+        "change_events_expired": 0,
     }
 
 
@@ -595,4 +596,5 @@ def test_the_scheduled_tasks_wrap_the_plain_functions():
         "reviews_flagged": 0,
         "consent_cascaded": 0,
         "notebooks_erased": 0,
+        "change_events_expired": 0,
     }
