@@ -28,7 +28,7 @@ def event(now, *, age: timedelta, acknowledged: bool) -> ChangeEvent:
 
 
 def test_the_sweep_deletes_what_notification_no_longer_needs():
-    assert (ACKNOWLEDGED_KEPT, UNACKNOWLEDGED_KEPT) == (timedelta(days=30), timedelta(days=90))
+    assert (timedelta(days=30), timedelta(days=90)) == (ACKNOWLEDGED_KEPT, UNACKNOWLEDGED_KEPT)
     now = timezone.now()
     day = timedelta(days=1)
     kept = [
