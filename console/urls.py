@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from console import datarights, home, inspections, reviews
+from console import datarights, home, inspections, reviews, webhooks
 from hierarchy.views import memory_hierarchy_dashboard
 
 app_name = "console"
@@ -33,4 +33,13 @@ urlpatterns = [
     path("reviews/reconfirm/", reviews.reconfirm_index, name="reviews-reconfirm"),
     path("reviews/<uuid:review_id>/decide/", reviews.review_decide, name="reviews-decide"),
     path("reviews/<uuid:review_id>/delete/", reviews.review_delete_confirm, name="reviews-delete"),
+    path("webhooks/", webhooks.webhook_list, name="webhooks"),
+    path(
+        "webhooks/clients/<uuid:client_id>/url/",
+        webhooks.webhook_url_set,
+        name="webhooks-url",
+    ),
+    path("webhooks/<uuid:pk>/rotate/", webhooks.webhook_rotate, name="webhooks-rotate"),
+    path("webhooks/<uuid:pk>/disable/", webhooks.webhook_disable, name="webhooks-disable"),
+    path("webhooks/<uuid:pk>/retry/", webhooks.webhook_retry, name="webhooks-retry"),
 ]

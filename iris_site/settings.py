@@ -88,6 +88,8 @@ INSTALLED_APPS = [
     "datarights",
     "inspection",
     "console",
+    # Change events delivered to the surfaces' webhooks (Standard Webhooks, signed).
+    "webhooks",
     # The MCP server over every app (`manage.py mcp_serve`); no models.
     "interfaces",
 ]
@@ -310,6 +312,10 @@ INCIDENT_SIGNING_KEY = os.environ.get("INCIDENT_SIGNING_KEY", "")
 IRIS_TASK_LEASE_SECONDS = int(os.environ.get("IRIS_TASK_LEASE_SECONDS", str(30 * 60)))
 IRIS_TASK_MAX_CLAIMS = int(os.environ.get("IRIS_TASK_MAX_CLAIMS", "3"))
 IRIS_TASK_RECOVERY_EXCLUDE = frozenset(env_list("IRIS_TASK_RECOVERY_EXCLUDE"))
+
+# Webhook endpoints (webhooks.transport) never reach a private, loopback, link-local or
+# reserved address unless this names its host or the address (tests: 127.0.0.1).
+IRIS_WEBHOOK_ALLOWED_HOSTS = env_list("IRIS_WEBHOOK_ALLOWED_HOSTS")
 
 TASKS = {
     "default": {

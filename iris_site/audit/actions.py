@@ -33,6 +33,7 @@ APPS = (
     "hierarchy",
     "console",
     "interfaces",
+    "webhooks",
 )
 _APP = "(?:" + "|".join(APPS) + ")"
 _PART = r"[a-z][a-z0-9_]*"
@@ -190,6 +191,14 @@ class AuditAction(StrEnum):
     HIERARCHY_FRESHNESS_CONFIDENCE_ENQUEUED = "hierarchy.freshness_confidence.enqueued"
     HIERARCHY_FRESHNESS_CONFIDENCE_TICKED = "hierarchy.freshness_confidence.ticked"
     HIERARCHY_FRESHNESS_CONFIDENCE_RESOLVED = "hierarchy.freshness_confidence.resolved"
+
+    # --- webhooks: change events delivered to the surfaces' endpoints ---------------------
+    WEBHOOKS_ENDPOINT_SET = "webhooks.endpoint.set"  # ids and the URL's host
+    # An action, no secret; its payload never holds the secret either.
+    WEBHOOKS_ENDPOINT_SECRET_ROTATED = "webhooks.endpoint.secret_rotated"  # noqa: S105
+    WEBHOOKS_ENDPOINT_DISABLED = "webhooks.endpoint.disabled"
+    WEBHOOKS_DELIVERIES_RETRIED = "webhooks.deliveries.retried"  # dead ones, a count
+    WEBHOOKS_DELIVERIES_DEAD_LETTERED = "webhooks.deliveries.dead_lettered"  # a count
 
     @classmethod
     def of(cls, entity: str, token: str) -> "AuditAction":

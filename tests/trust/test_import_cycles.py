@@ -23,6 +23,7 @@ APPS = [
     "hierarchy",
     "console",
     "interfaces",
+    "webhooks",
 ]
 
 
