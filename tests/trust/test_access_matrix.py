@@ -217,6 +217,19 @@ PROFILE = "profile/memory/"
 JUSTIFICATION = {"justification": "Matrix check: member reported a stale reminder."}
 
 
+def _webhook_endpoint(world: World):
+    """The assistant client's webhook endpoint (made in the case's own savepoint)."""
+    from iris_site.audit.events import Actor
+    from webhooks.services import webhook_endpoint_set
+
+    endpoint, _ = webhook_endpoint_set(
+        service_client=world.users["service:assistant"],
+        url="https://hooks.example.com/iris",
+        actor=Actor.system(),
+    )
+    return endpoint
+
+
 def _continuity_read(consumer: str) -> int:
     return 200 if consumer in CONTINUITY_SURFACES else 403
 
@@ -773,6 +786,38 @@ ROWS: tuple[Row, ...] = (
         operator_page(403) | {ADMIN: 302, TS: 302, OTHER_TENANT_OPERATOR: 404},
         lambda w: {"review_id": _retention_review(w).pk},
         body={"decision": "keep"},
+        page=True,
+    ),
+    # --- console: webhooks (platform admins only; a tenant-bound admin is refused) ----------
+    Row("console/webhooks/", "GET", operator_page(403) | {ADMIN: 200}, page=True),
+    # A new endpoint answers with its secret, shown once (200); a rotation too.
+    Row(
+        "console/webhooks/clients/<uuid:client_id>/url/",
+        "POST",
+        operator_page(403) | {ADMIN: 200},
+        lambda w: {"client_id": w.users["service:assistant"].pk},
+        body={"url": "https://hooks.example.com/iris"},
+        page=True,
+    ),
+    Row(
+        "console/webhooks/<uuid:pk>/rotate/",
+        "POST",
+        operator_page(403) | {ADMIN: 200},
+        lambda w: {"pk": _webhook_endpoint(w).pk},
+        page=True,
+    ),
+    Row(
+        "console/webhooks/<uuid:pk>/disable/",
+        "POST",
+        operator_page(403) | {ADMIN: 302},
+        lambda w: {"pk": _webhook_endpoint(w).pk},
+        page=True,
+    ),
+    Row(
+        "console/webhooks/<uuid:pk>/retry/",
+        "POST",
+        operator_page(403) | {ADMIN: 302},
+        lambda w: {"pk": _webhook_endpoint(w).pk},
         page=True,
     ),
     # --- member pages: data rights ----------------------------------------------------------
