@@ -189,6 +189,7 @@ def test_the_nav_links_every_part_of_the_console():
         ("/console/inspections/", "Inspections"),
         ("/console/data-rights/", "Data rights"),
         ("/console/reviews/", "Reviews"),
+        ("/console/webhooks/", "Webhooks"),
         ("/console/dashboard/", "Dashboard"),
     ]
     assert 'href="/console/" aria-current="page"' in nav
