@@ -124,4 +124,4 @@ def test_a_delete_no_surface_was_given_tells_none_and_says_so(live_server):
     assert receipt(live_server, member, erasure)["notified_surfaces"] == []
     export = process(submit(member, "export", {}))
     assert receipt(live_server, member, export)["notified_surfaces"] is None
-    assert "none had to be told" in page(member, "/profile/memory/data/delete/")
+    assert "none had been given any of it" in page(member, "/profile/memory/data/delete/")
