@@ -9,6 +9,7 @@ import json
 import pytest
 from django.test import Client
 
+from memory.models import ChangeEvent
 from tests.conftest import http_request
 from tests.datarights.factories import ACCESS, HARD_DELETE, process, submit
 from tests.memory.factories import consenting_member, remember
@@ -96,12 +97,15 @@ def test_a_deletes_proof_lists_the_surfaces_its_erasure_told(live_server):
     rows = {
         row["consumer"]: row for row in receipt(live_server, member, erasure)["notified_surfaces"]
     }
-    # the shell was given the tea; the assistant the coffee, whose tombstone the delete
-    # purged: each told once by this delete (the earlier forget's event is not its own)
+    # both were given the tea (a small corpus: every recall returns it); each is told
+    # once by this delete, of what it erased that the surface was given — the coffee's
+    # recipients were told by the earlier forget, whose scrub left no record to tell again
     assert set(rows) == {"assistant", "shell"}
     told = rows["shell"]
     assert (told["name"], told["type"], told["event_count"]) == ("Shell", "memory.forgotten", 1)
     assert rows["assistant"]["event_count"] == 1 and told["last_notified_at"]
+    told_assistant = ChangeEvent.objects.filter(consumer="assistant").order_by("id")
+    assert str(coffee.pk) not in told_assistant.last().entry_ids
     assert not told["acknowledged"] and told["acknowledged_at"] is None
     html = page(member, "/profile/memory/data/delete/")
     assert "Who was told" in html and "Shell" in html and "Not yet" in html
