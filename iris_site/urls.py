@@ -23,6 +23,7 @@ from memory.http.urls import events_api_urlpatterns as memory_events_api
 from memory.http.urls import me_api_urlpatterns as memory_me_api
 from memory.http.urls import service_api_urlpatterns as memory_service_api
 from memory.recall import apis as recall_apis
+from webhooks.urls import operator_api_urlpatterns as webhooks_operator_api
 
 handler404 = "iris_site.api.exceptions.json_not_found_for_api"
 handler500 = "iris_site.api.exceptions.json_server_error_for_api"
@@ -46,6 +47,7 @@ operator_api = [
     *hierarchy_operator_api,
     *inspection_operator_api,
     *datarights_operator_api,
+    *webhooks_operator_api,
 ]
 
 urlpatterns = [

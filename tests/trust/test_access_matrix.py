@@ -521,6 +521,39 @@ ROWS: tuple[Row, ...] = (
         lambda w: {"pk": person(w)},
         body={},
     ),
+    # Webhook endpoints (issue 44): platform admins only; a tenant-bound admin is refused.
+    Row(
+        OPS + "webhooks/",
+        "GET",
+        operator_api(support=403, admin=200, ts=403, legal=403, other_tenant=403),
+    ),
+    Row(
+        OPS + "webhooks/<uuid:client_id>/",
+        "PUT",
+        operator_api(support=403, admin=201, ts=403, legal=403, other_tenant=403),
+        lambda w: {"client_id": w.users["service:assistant"].pk},
+        body={"url": "https://hooks.example.test/iris"},
+    ),
+    Row(
+        OPS + "webhooks/<uuid:client_id>/",
+        "DELETE",
+        operator_api(support=403, admin=404, ts=403, legal=403, other_tenant=403),
+        lambda w: {"client_id": w.users["service:assistant"].pk},
+    ),
+    Row(
+        OPS + "webhooks/<uuid:client_id>/rotate/",
+        "POST",
+        operator_api(support=403, admin=404, ts=403, legal=403, other_tenant=403),
+        lambda w: {"client_id": w.users["service:assistant"].pk},
+        body={},
+    ),
+    Row(
+        OPS + "webhooks/<uuid:client_id>/retry/",
+        "POST",
+        operator_api(support=403, admin=404, ts=403, legal=403, other_tenant=403),
+        lambda w: {"client_id": w.users["service:assistant"].pk},
+        body={},
+    ),
     # The change feed (issue 44): each surface reads its own events (ids only); a cursor
     # not issued to the caller is a 400.
     Row("api/v1/events/", "GET", service_api(200)),
