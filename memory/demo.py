@@ -5,6 +5,12 @@ Each member gets a memory in every scope kind their consents allow (pose needs
 `category:<c>` consent was granted), ordinary and sensitive categories, an entry edited
 twice, a paused entry, a mention of another person and a few conversation turns. A
 member who already has memory is left alone, so re-running the seed changes nothing.
+
+The assistant then recalls each member's profile once, through the recall service as a
+real recall is run and recorded (issue 44): the surface was given that memory, so
+forgetting one of those entries on /profile/memory/ tells the assistant
+(`manage.py changes_tail --consumer assistant`). Only while the member has no recall by
+the assistant on record: re-running the seed adds none.
 """
 
 import uuid
@@ -14,11 +20,13 @@ from consent.selectors import consent_active, opt_outs_active
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from iris_site.models import User
+from memory.access.capabilities import capabilities_for
 from memory.contracts import MemoryWriteRequest
 from memory.enums import Origin, ScopeKind, is_sensitive_category
-from memory.models import MemoryEntry
+from memory.models import MemoryEntry, RecallRecord
 from memory.pauses import memory_pause
 from memory.policy.scopes import evaluate_kind_policy
+from memory.recall.service import recall_request_build, recall_run
 from memory.services import memory_edit, memory_remember
 from memory.turns import conversation_turn_append
 
@@ -359,6 +367,27 @@ def _allowed(
     ).enabled
 
 
+# What the demo assistant asks of each member's profile (answer length, work, a person).
+DEMO_RECALL_QUERY = "preferences work family"
+
+
+def _assistant_recall(member: User, clients: dict[str, str]) -> None:
+    """The assistant recalls the member's profile once, recorded as any recall is."""
+    if RecallRecord.objects.filter(member=member, consumer="assistant").exists():
+        return
+    request = recall_request_build(
+        member_id=member.pk,
+        capabilities=capabilities_for("assistant"),
+        surface="assistant",
+        scope={"kind": ScopeKind.PROFILE},
+        query=DEMO_RECALL_QUERY,
+    )
+    recall_run(
+        request=request,
+        actor=Actor(ActorType.SERVICE, uuid.UUID(clients["assistant"]), "assistant"),
+    )
+
+
 def seed(data: dict) -> None:
     clients = {c["consumer"]: c["id"] for c in data["service_clients"]}
     operator = next(
@@ -367,7 +396,10 @@ def seed(data: dict) -> None:
     for row in data["members"]:
         persona = PERSONAS.get(row["email"])
         member = User.objects.get(pk=row["id"])
-        if persona is None or MemoryEntry.objects.filter(member=member).exists():
+        if persona is None:
+            continue
+        if MemoryEntry.objects.filter(member=member).exists():
+            _assistant_recall(member, clients)
             continue
         active = consent_active(member_id=member.pk).types
         opt_outs = opt_outs_active(member_id=member.pk)
@@ -414,3 +446,4 @@ def seed(data: dict) -> None:
                 consumer="assistant",
                 actor=Actor(ActorType.SERVICE, uuid.UUID(clients["assistant"]), "assistant"),
             )
+        _assistant_recall(member, clients)

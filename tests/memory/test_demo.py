@@ -1,13 +1,15 @@
 """`seed_demo` gives every demo member a realistic memory set, once."""
 
+import io
 import json
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
-from iris_site.models import AuditEvent
+from iris_site.models import AuditEvent, User
 from memory.enums import ScopeKind, is_sensitive_category
-from memory.models import ConversationTurn, MemoryEntry, MemoryRevision
+from memory.models import ChangeEvent, ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +77,24 @@ def test_sensitive_memory_and_pose_only_where_consent_allows(capsys):
         others = MemoryEntry.objects.filter(member_id=by_email[email])
         assert not others.filter(scope_kind="pose").exists()  # no `sensitive_data` consent
         assert not any(is_sensitive_category(c) for c in others.values_list("category", flat=True))
+
+
+def test_the_assistant_was_given_memory_so_a_forget_on_the_page_tells_it(capsys):
+    data = _seed(capsys)
+    _seed(capsys)  # once per member, however often `make run` seeds
+    for row in data["members"]:
+        [given] = RecallRecord.objects.filter(member_id=row["id"], consumer="assistant")
+        assert given.returned_ids and given.scope_key.startswith("profile")
+    ada = User.objects.get(email="ada@iris.example")
+    record = RecallRecord.objects.get(member=ada, consumer="assistant")
+    entry_id = record.returned_ids[0]
+    browser = Client()
+    browser.force_login(ada)
+    forgot = browser.post(f"/profile/memory/{entry_id}/forget/")
+    assert forgot.status_code == 302, forgot.content
+    out = io.StringIO()
+    call_command("changes_tail", "--consumer=assistant", "--once", "--from-start", stdout=out)
+    [line] = out.getvalue().splitlines()
+    assert "memory.forgotten" in line and f"entries={entry_id}" in line
+    assert f"member={ada.pk}" in line
+    assert not ChangeEvent.objects.exclude(consumer="assistant").exists()
