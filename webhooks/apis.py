@@ -96,7 +96,7 @@ class WebhookEndpointListApi(APIView):
 
     permission_classes = [IsPlatformAdmin]
 
-    @extend_schema(responses={200: EndpointSerializer(many=True)})
+    @extend_schema(responses={200: EndpointSerializer(many=True), **error_responses()})
     def get(self, request):
         clients = webhook_clients()
         context = {"counts": webhook_endpoint_counts()}

@@ -3,8 +3,9 @@
 
 1. **One endpoint**: N `memory.forgotten` events (spread over a few members) for one
    consumer whose service client has an endpoint at a loopback receiver (an
-   `http.server` in a thread on 127.0.0.1, answering 204). `deliver_webhooks` is run as
-   the worker runs it, back to back, until every event is delivered: events per second
+   `http.server` in a thread on 127.0.0.1, answering 204). Passes of the delivery
+   (`webhook_deliveries_run`, which the scheduled task repeats for up to 40 s while they
+   deliver) run back to back until every event is delivered: events per second
    over the whole (making the deliveries, planning, signing with the Standard Webhooks
    library, a new TCP connection per POST through the SSRF-guarded transport, writing
    the outcome), and each delivery's attempt (claim, sign, POST, record) at p50 / p95.
@@ -46,7 +47,6 @@ from webhooks import delivery
 from webhooks.enums import DeliveryState
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 from webhooks.services import webhook_endpoint_set
-from webhooks.tasks import deliver_webhooks
 
 MEMBERS = 20  # events are spread over this many members (per-member order holds)
 MAX_RUNS = 10_000
@@ -168,7 +168,7 @@ def delivery_throughput(*, events: int, endpoints: int) -> dict[str, Any]:
         started = time.perf_counter()
         while delivered < total and runs < MAX_RUNS:
             before = len(receiver.arrivals)
-            counts = deliver_webhooks.call()
+            counts = delivery.webhook_deliveries_run()
             runs += 1
             delivered += counts["delivered"]
             failed += counts["failed"]

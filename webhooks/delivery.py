@@ -1,7 +1,9 @@
 """Delivering change events to webhooks (issue 44, item 4): at least once, in order per
 member, signed per the Standard Webhooks specification with its own library.
 
-Each run (`webhooks.tasks.deliver_webhooks`, every minute on the task engine):
+Each pass (`webhook_deliveries_run`; the task `webhooks.tasks.deliver_webhooks` runs every
+minute on the task engine and repeats passes for up to 40 s while they deliver,
+`webhook_deliveries_drain`):
 
 1. Every `ChangeEvent` whose consumer has an active endpoint gets a `WebhookDelivery`
    (events since the endpoint was set, and any older one not yet acknowledged).
@@ -52,6 +54,7 @@ MAX_BACKOFF = timedelta(hours=1)
 RETRY_WINDOW = timedelta(hours=24)
 PER_ENDPOINT_SENDS = 50
 PER_ENDPOINT_BUDGET = 15.0  # seconds of attempts per endpoint per run
+DRAIN_BUDGET = 40.0  # seconds a scheduled run keeps making passes while they deliver
 CREATE_BATCH = 5000  # deliveries made per endpoint per run
 PLAN_WINDOW = 500  # pending deliveries per endpoint considered per run
 
@@ -190,8 +193,9 @@ def _attempt(delivery_id: int, now: datetime) -> tuple[Outcome, bool] | None:
     return outcome, dead
 
 
-def _turns(plans: dict, now: datetime, counts: dict, dead: dict) -> None:
-    """Endpoints take turns, one attempt each, until each is done for the run."""
+def _turns(plans: dict, now: datetime, counts: dict, dead: dict, failed: set) -> None:
+    """Endpoints take turns, one attempt each, until each is done for the run; an
+    endpoint that failed is added to `failed`."""
     queues: dict[WebhookEndpoint, Iterator[tuple]] = {e: iter(p) for e, p in plans.items() if p}
     spent: dict = defaultdict(float)
     sent: dict = defaultdict(int)
@@ -217,6 +221,8 @@ def _turns(plans: dict, now: datetime, counts: dict, dead: dict) -> None:
             counts["delivered" if outcome.delivered else "failed"] += 1
             if made_dead:
                 dead[endpoint] += 1
+            if not outcome.delivered:
+                failed.add(endpoint.pk)
             if (
                 not outcome.delivered
                 or sent[endpoint] >= PER_ENDPOINT_SENDS
@@ -225,13 +231,21 @@ def _turns(plans: dict, now: datetime, counts: dict, dead: dict) -> None:
                 del queues[endpoint]
 
 
-def webhook_deliveries_run(*, now: datetime | None = None) -> dict[str, int]:
-    """Make the missing deliveries, then send the due ones (see the module's doc)."""
+def webhook_deliveries_run(
+    *, now: datetime | None = None, resting: set | None = None
+) -> dict[str, int]:
+    """Make the missing deliveries, then send the due ones (see the module's doc). The
+    endpoints in `resting` (ids) are left alone; one that fails is added to it."""
+    resting = set() if resting is None else resting
     counts = {"created": deliveries_create_missing(), "delivered": 0, "failed": 0, "dead": 0}
     now = now or timezone.now()
-    plans = {endpoint: _plan(endpoint, now) for endpoint in _active_endpoints()}
+    plans = {
+        endpoint: _plan(endpoint, now)
+        for endpoint in _active_endpoints()
+        if endpoint.pk not in resting
+    }
     dead: dict = defaultdict(int)
-    _turns(plans, now, counts, dead)
+    _turns(plans, now, counts, dead, resting)
     for endpoint, count in dead.items():
         counts["dead"] += count
         audit_event_append(
@@ -241,3 +255,20 @@ def webhook_deliveries_run(*, now: datetime | None = None) -> dict[str, int]:
             payload={"endpoint_id": str(endpoint.pk), "delivery_count": count},
         )
     return counts
+
+
+def webhook_deliveries_drain(*, budget: float = DRAIN_BUDGET) -> dict[str, int]:
+    """The scheduled run: passes (`webhook_deliveries_run`, each fair between endpoints)
+    one after another while the last delivered something and `budget` seconds have not
+    passed, so a backlog drains at the workers' pace rather than 50 a minute. An endpoint
+    that failed rests for the rest of the run: a failing endpoint costs one attempt (at
+    most 5 s) a run, as in a single pass."""
+    started = time.monotonic()
+    totals: dict[str, int] = defaultdict(int)
+    resting: set = set()
+    while True:
+        counts = webhook_deliveries_run(resting=resting)
+        for key, value in counts.items():
+            totals[key] += value
+        if not counts["delivered"] or time.monotonic() - started >= budget:
+            return dict(totals)

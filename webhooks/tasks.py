@@ -3,10 +3,10 @@
 from crontask import cron
 from django.tasks import task
 
-from webhooks.delivery import webhook_deliveries_run
+from webhooks.delivery import webhook_deliveries_drain
 
 
 @cron("* * * * *")
 @task
 def deliver_webhooks() -> dict[str, int]:
-    return webhook_deliveries_run()
+    return webhook_deliveries_drain()
