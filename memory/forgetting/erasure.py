@@ -364,7 +364,17 @@ def _notices_erase(erasure: Erasure) -> int:
     return count
 
 
+def _erases_every_record(erasure: Erasure) -> bool:
+    """A purge of everything takes the records themselves: who was given what is kept
+    for the member's history and for telling the surfaces (`memory.changes`, which read
+    them before this store runs), never beyond the member."""
+    return erasure.purge and erasure.everything
+
+
 def _recall_records_erase(erasure: Erasure) -> int:
+    if _erases_every_record(erasure):
+        count, _ = RecallRecord.objects.filter(member_id=erasure.member_id).delete()
+        return count
     return memory_recall_records_scrub(
         member_id=erasure.member_id, entry_ids=erasure.entry_ids, reason=erasure.reason
     )
@@ -372,7 +382,10 @@ def _recall_records_erase(erasure: Erasure) -> int:
 
 def _recall_records_residue(erasure: Erasure) -> int:
     """Records still naming an erased entry, or keeping the rationale it surfaced with
-    (the erasure scrubs exactly those; another entry's rationale is that entry's)."""
+    (the erasure scrubs exactly those; another entry's rationale is that entry's); after
+    a purge of everything, any record."""
+    if _erases_every_record(erasure):
+        return RecallRecord.objects.filter(member_id=erasure.member_id).count()
     doomed = set(erasure.entry_ids)
     return sum(
         1
@@ -597,7 +610,8 @@ MEMORY_STORES = (
             ExtentKind.CONVERSATION: "removes the conversation's erased entry ids and rationales",
             ExtentKind.SCOPE: "removes the scope's erased entry ids and rationales",
             ExtentKind.CATEGORY: "removes the category's erased entry ids and rationales",
-            ExtentKind.EVERYTHING: "removes every erased entry id and rationale",
+            ExtentKind.EVERYTHING: "a purge deletes every record (read first, to tell the "
+            "surfaces given an entry)",
         },
     ),
     ContentStore(

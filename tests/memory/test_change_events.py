@@ -9,7 +9,7 @@ import pytest
 from iris_site.audit.events import Actor
 from memory.entities.services import entity_retire
 from memory.enums import EntityKind, ScopeKind
-from memory.models import ChangeEvent, MemoryEntity
+from memory.models import ChangeEvent, MemoryEntity, RecallRecord
 from tests.conftest import http_request
 from tests.consent.factories import record
 from tests.datarights.factories import HARD_DELETE, process, submit
@@ -133,6 +133,8 @@ def test_a_correction_a_withdrawn_consent_a_forgotten_person_and_an_erasure(live
     for consumer in ("assistant", "shell"):
         assert "member.erased" in {e["type"] for e in surfaces.feed(consumer)}
     assert surfaces.feed("tara") == []
+    # who was given what goes with the member (the events keep ids and times only)
+    assert not RecallRecord.objects.filter(member=member).exists()
 
 
 def test_the_feed_is_the_callers_own(live_server):
