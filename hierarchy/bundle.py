@@ -23,6 +23,7 @@ from hierarchy.enums import StmScopeKind
 from hierarchy.stm import (
     POLICY_ID,
     scope_digest,
+    stm_disclosed,
     stm_gate_kind,
     stm_member_state,
     stm_read,
@@ -154,6 +155,7 @@ def _resolve(
         now=now,
     )
     recall = recall_run(request=request, actor=actor, now=now, entity_id=entity_id, as_of=as_of)
+    stm_disclosed(member_id=member.pk, read=stm, actor=actor, now=now)
     stm_ids = [str(view.row.pk) for view in stm.views]
     entry_ids = sorted(entry.entry_id for entry in recall.entries)
     graph = recalled_graph(member_id=member.pk, entry_ids=entry_ids, as_of=as_of)

@@ -60,6 +60,7 @@ from memory.access.gate import (
     kind_opted_out,
     standing_reason,
 )
+from memory.changes import entries_disclosed
 from memory.controls import surface_pause_check
 from memory.enums import (
     Lifecycle,
@@ -750,7 +751,9 @@ def stm_read_record(
     scope_kind: str | None = None,
     now: datetime | None = None,
 ) -> None:
-    """R2's audit event and metric for what a reader was given and withheld."""
+    """R2's audit event and metric for what a reader was given and withheld, and the
+    record of the entries a surface was given through them (`stm_disclosed`)."""
+    stm_disclosed(member_id=member_id, read=read, actor=actor, now=now)
     transition = transition_check(Tier.STM, Tier.READER, "read")
     audit_event_append(
         action=AuditAction.HIERARCHY_STM_READ,
@@ -768,6 +771,18 @@ def stm_read_record(
         occurred_at=now,
     )
     metrics.increment("memory.stm.reads", row_count_bucket=metrics.count_bucket(len(read.views)))
+
+
+def stm_disclosed(*, member_id, read: StmRead, actor: Actor, now: datetime | None) -> bool:
+    """A surface served rows that copy or point at entries was given those entries: it
+    is recorded as their recipient (`memory.changes.entries_disclosed`), so it is told
+    when they are forgotten or corrected."""
+    if actor.type != ActorType.SERVICE:
+        return False
+    related = {str(i) for view in read.views for i in view.row.related_entry_ids}
+    return entries_disclosed(
+        member_id=member_id, consumer=actor.role, entry_ids=related, now=now or timezone.now()
+    )
 
 
 def stm_read(

@@ -2,7 +2,8 @@
 19): who received what, and the change events written for them.
 
 Who received what is the member's recall records (`RecallRecord`: every recall, context
-bundle and MCP recall, per consumer, with the ids it returned). Before an erasure scrubs
+bundle and MCP recall, per consumer, with the ids it returned, and every short-term read
+that served a row copying or pointing at an entry: `entries_disclosed`). Before an erasure scrubs
 them, `entry_recipients` reads which consumer was given which of the doomed entries, and
 the change is written as one `ChangeEvent` per recipient, in the transaction of the change
 (an outbox): `memory.forgotten` (a fact, with its revisions), `memory.corrected` (a new
@@ -62,6 +63,29 @@ def member_recipients(*, member_id) -> dict[str, set[str]]:
     for consumer, returned in rows:
         received.setdefault(consumer, set()).update(str(i) for i in returned)
     return received
+
+
+# What a record of a short-term read says instead of a recall context.
+SHORT_TERM_READ = "short-term-read"
+
+
+def entries_disclosed(*, member_id, consumer: str, entry_ids: Iterable, now: datetime) -> bool:
+    """A surface was given these entries' content by another door than recall (a
+    short-term row copying or pointing at them): recorded beside its recalls, so it is
+    told when they change, and the member sees where their memory went."""
+    ids = sorted({str(i) for i in entry_ids})
+    if not ids:
+        return False
+    RecallRecord.objects.create(
+        member_id=member_id,
+        surface=consumer,
+        consumer=consumer,
+        scope_key="",
+        context=SHORT_TERM_READ,
+        returned_ids=ids,
+        created_at=now,
+    )
+    return True
 
 
 def _revisions(member_id, entry_ids: set[str]) -> dict[str, list[str]]:

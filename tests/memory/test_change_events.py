@@ -173,3 +173,34 @@ def test_acknowledging_marks_what_the_surface_applied(live_server):
     again = http_request(url, method="POST", token=surfaces.tokens["assistant"], body=body)
     assert again.body == {"acknowledged_count": 0}
     assert ChangeEvent.objects.get(consumer="assistant").acknowledged_at is not None
+
+
+def test_a_surface_given_a_memory_through_short_term_memory_is_told_too(live_server):
+    member = consenting_member()
+    coffee = remember(member, subject="coffee", body=COFFEE).entry
+    surfaces = Surfaces(live_server, member)
+    members = f"{live_server.url}/api/v1/members/{member.pk}/"
+    note = http_request(
+        members + "short-term/",
+        method="POST",
+        token=surfaces.tokens["assistant"],
+        body={
+            "scope_kind": "user_session",
+            "scope_id": "s-1",
+            "category": "preference",
+            "content": "Remember: black, no sugar",
+            "related_entry_ids": [str(coffee.pk)],
+        },
+    )
+    assert note.status == 201, note.body
+    # tara reads the row (never recalls): it was given what the row points at
+    read = http_request(members + "short-term/?scope_id=s-1", token=surfaces.tokens["tara"])
+    assert read.status == 200 and read.body["results"], read.body
+    forgot = http_request(
+        f"{live_server.url}/api/v1/me/memories/{coffee.pk}/forget/",
+        method="POST",
+        token=token_of(member),
+    )
+    assert forgot.status == 200, forgot.body
+    assert only(surfaces.feed("tara"), "memory.forgotten")["entry_ids"] == [str(coffee.pk)]
+    assert surfaces.feed("shell") == []
