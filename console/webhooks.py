@@ -23,7 +23,7 @@ from iris_site.errors import DomainError
 from iris_site.models import ServiceClient
 from iris_site.selectors import operator_tenant_id
 from webhooks.models import WebhookEndpoint
-from webhooks.selectors import webhook_clients, webhook_endpoint_counts
+from webhooks.selectors import change_events_recent, webhook_clients, webhook_endpoint_counts
 from webhooks.services import (
     ROTATION_OVERLAP,
     webhook_dead_retry,
@@ -81,7 +81,9 @@ def webhook_list(request):
             }
         )
     return render(
-        request, "console/webhooks/list.html", {"console_section": "webhooks", "rows": rows}
+        request,
+        "console/webhooks/list.html",
+        {"console_section": "webhooks", "rows": rows, "changes": change_events_recent()},
     )
 
 

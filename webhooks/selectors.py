@@ -4,8 +4,31 @@ its deliveries are pending and dead. Counts only: no event, member or content.""
 from django.db.models import Count, Q, QuerySet
 
 from iris_site.models import ServiceClient
+from memory.models import ChangeEvent
 from webhooks.enums import DeliveryState
 from webhooks.models import WebhookEndpoint
+
+RECENT_CHANGES = 20
+
+
+def change_events_recent(limit: int = RECENT_CHANGES) -> list[dict]:
+    """The latest change events told to surfaces, as the console shows them: when, to
+    which consumer, what kind of change, how many entries, whether applied. No member,
+    no entry id and no consent type (a consent's name can say a member has sensitive
+    memory)."""
+    rows = ChangeEvent.objects.order_by("-id").values(
+        "occurred_at", "consumer", "type", "entry_ids", "acknowledged_at"
+    )[:limit]
+    return [
+        {
+            "occurred_at": row["occurred_at"],
+            "consumer": row["consumer"],
+            "type": row["type"],
+            "entry_count": len(row["entry_ids"]),
+            "acknowledged": row["acknowledged_at"] is not None,
+        }
+        for row in rows
+    ]
 
 
 def webhook_clients() -> QuerySet[ServiceClient]:
