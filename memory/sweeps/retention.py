@@ -51,23 +51,25 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import audit_event_append
 from iris_site.services import member_lock
-from memory.changes import change_events_expire
+from memory.changes import change_events_expire, change_events_write
 from memory.entities.derive import entry_decay_at
 from memory.entities.services import entities_archive_idle, relationships_decay_due
 from memory.enums import (
     SENSITIVE_CATEGORIES,
+    ChangeType,
     ExpiryAction,
     Lifecycle,
     Origin,
     ScopeKind,
 )
+from memory.forgetting.dsar import memory_recall_records_scrub
 from memory.forgetting.erasure import memory_erase
 from memory.forgetting.notebooks import notebooks_erase_due
 from memory.forgetting.services import (
     entry_forget,
     memory_consent_cascade,
 )
-from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship
+from memory.models import ConversationTurn, MemoryEntry, MemoryRelationship, RecallRecord
 from memory.policy.retention import retention_envelope_for_kind
 from memory.sweeps.auto_forget import member_auto_forget
 from memory.sweeps.base import MULTI_ACTOR_SENSITIVE, POLICY_ID, RETENTION_ACTOR, kinds_with
@@ -93,6 +95,7 @@ class SweepReport:
     consent_cascaded: int = 0
     notebooks_erased: int = 0  # closed notebooks past their grace, erased and deleted
     change_events_expired: int = 0  # change events notification no longer needs
+    recipients_told_late: int = 0  # surfaces a recall racing an erasure left untold
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -210,6 +213,49 @@ def memory_decay_due(*, now: datetime) -> dict[str, int]:
     return counts
 
 
+# A recall races an erasure for the time between its read and its commit: seconds.
+RECIPIENTS_RACE_WINDOW = timedelta(hours=2)
+
+
+def recall_records_reconcile(*, now: datetime) -> int:
+    """A recall that read an entry just before an erasure committed records it after the
+    erasure scrubbed the records (a recall takes no member lock): its surface was given
+    a forgotten entry and not told, and its record names it. The sweep tells it now
+    (`memory.forgotten`) and scrubs the record. Only recent records: the race is seconds
+    wide. Returns how many surfaces were told."""
+    received: dict = defaultdict(lambda: defaultdict(set))
+    for member_id, consumer, returned in (
+        RecallRecord.objects.filter(created_at__gte=now - RECIPIENTS_RACE_WINDOW)
+        .exclude(returned_ids=[])
+        .values_list("member_id", "consumer", "returned_ids")
+    ):
+        received[member_id][consumer].update(str(i) for i in returned)
+    told = 0
+    for member_id, by_consumer in received.items():
+        ids = set().union(*by_consumer.values())
+        live = {
+            str(pk)
+            for pk in MemoryEntry.objects.filter(member_id=member_id, pk__in=sorted(ids))
+            .exclude(lifecycle=Lifecycle.TOMBSTONED)
+            .values_list("pk", flat=True)
+        }
+        gone = ids - live
+        if not gone:
+            continue
+        with transaction.atomic():
+            told += change_events_write(
+                member_id=member_id,
+                type=ChangeType.MEMORY_FORGOTTEN,
+                received={c: r & gone for c, r in by_consumer.items() if r & gone},
+                now=now,
+                revisions={},
+            )
+            memory_recall_records_scrub(
+                member_id=member_id, entry_ids=sorted(gone), reason="recipients-reconcile"
+            )
+    return told
+
+
 def retention_sweep(
     *, now: datetime | None = None, summarizer: Summarizer = extractive_summarizer
 ) -> SweepReport:
@@ -267,6 +313,7 @@ def retention_sweep(
     memory_decay_due(now=now)
     report.reviews_flagged = retention_reviews_flag(now)
     report.change_events_expired = change_events_expire(now=now)
+    report.recipients_told_late = recall_records_reconcile(now=now)
     if report.changed:
         audit_event_append(
             action=AuditAction.MEMORY_RETENTION_SWEPT,

@@ -5,11 +5,14 @@ erased with the member, from their change feed, over real HTTP. Ids and times on
 import json
 
 import pytest
+from django.utils import timezone
 
 from iris_site.audit.events import Actor
 from memory.entities.services import entity_retire
 from memory.enums import EntityKind, ScopeKind
+from memory.forgetting.services import memory_tombstone
 from memory.models import ChangeEvent, MemoryEntity, RecallRecord
+from memory.sweeps.retention import retention_sweep
 from tests.conftest import http_request
 from tests.consent.factories import record
 from tests.datarights.factories import HARD_DELETE, process, submit
@@ -204,3 +207,28 @@ def test_a_surface_given_a_memory_through_short_term_memory_is_told_too(live_ser
     assert forgot.status == 200, forgot.body
     assert only(surfaces.feed("tara"), "memory.forgotten")["entry_ids"] == [str(coffee.pk)]
     assert surfaces.feed("shell") == []
+
+
+def test_a_recall_racing_an_erasure_is_told_by_the_next_sweep(live_server):
+    """A recall that read an entry just before an erasure committed records it after the
+    erasure scrubbed the records (recall takes no member lock): the sweep tells that
+    surface and scrubs the record, once."""
+    member = consenting_member()
+    coffee = remember(member, subject="coffee", body=COFFEE).entry
+    memory_tombstone(entry=coffee, actor=Actor.of(member))
+    now = timezone.now()
+    # what the racing recall committed after the erasure
+    RecallRecord.objects.create(
+        member=member,
+        surface="tara",
+        consumer="tara",
+        scope_key="",
+        context="general",
+        returned_ids=[str(coffee.pk)],
+        created_at=now,
+    )
+    assert retention_sweep(now=now).recipients_told_late == 1
+    surfaces = Surfaces(live_server, member)
+    assert only(surfaces.feed("tara"), "memory.forgotten")["entry_ids"] == [str(coffee.pk)]
+    assert RecallRecord.objects.get(member=member).returned_ids == []
+    assert retention_sweep(now=now).recipients_told_late == 0  # told once

@@ -550,6 +550,7 @@ def test_the_sweep_is_idempotent():
         "consent_cascaded": 0,
         "notebooks_erased": 0,
         "change_events_expired": 0,
+        "recipients_told_late": 0,
     }
 
 
@@ -597,4 +598,5 @@ def test_the_scheduled_tasks_wrap_the_plain_functions():
         "consent_cascaded": 0,
         "notebooks_erased": 0,
         "change_events_expired": 0,
+        "recipients_told_late": 0,
     }
