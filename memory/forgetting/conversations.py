@@ -32,6 +32,7 @@ from django.db import transaction
 
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append
+from iris_site.crypto import keyed_digest
 from iris_site.errors import NotFound
 from iris_site.models import User
 from iris_site.services import member_lock
@@ -146,7 +147,8 @@ def memory_forget_conversation(
         actor=actor,
         target_member_id=member.pk,
         payload={
-            "session_id": session_id,
+            # A caller-chosen id: the chain keeps only its keyed digest.
+            "session_id_digest": keyed_digest(f"session:{session_id}"),
             "turn_count": result.turns,
             "short_term_count": result.short_term_rows,
             "entry_count": result.entries,

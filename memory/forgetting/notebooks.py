@@ -38,6 +38,7 @@ from django.utils import timezone
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
+from iris_site.crypto import keyed_digest
 from iris_site.errors import Conflict, NotFound
 from iris_site.models import User
 from iris_site.services import member_lock
@@ -178,7 +179,8 @@ def notebook_close(
         target_member_id=member.pk,
         payload={
             "closure_id": str(closure.pk),
-            "notebook_id": notebook_id,
+            # A caller-chosen id: the chain keeps only its keyed digest.
+            "notebook_id_digest": keyed_digest(f"notebook:{notebook_id}"),
             "erase_after": closure.erase_after.isoformat(),
             "entry_count": _notebook_entries(member.pk, notebook_id)
             .exclude(lifecycle=Lifecycle.TOMBSTONED)
@@ -208,7 +210,8 @@ def _erase_and_mark_deleted(
         target_member_id=member.pk,
         payload={
             "closure_id": str(closure.pk),
-            "notebook_id": notebook_id,
+            # A caller-chosen id: the chain keeps only its keyed digest.
+            "notebook_id_digest": keyed_digest(f"notebook:{notebook_id}"),
             "reason": reason,
             "erased_count": len(ids),
         },

@@ -211,3 +211,23 @@ def test_forgetting_a_conversation_over_real_http(live_server):
     assert schema_hits(marker) == []
     again = http_request(f"{live_server.url}{forget_url(GONE)}", method="POST", token=token)
     assert again.status == 404 and again.body["error"]["code"] == "not_found"
+
+
+def test_the_audit_keeps_no_caller_chosen_session_or_notebook_id():
+    """A session or notebook id is chosen by a surface and may say anything: the chain
+    keeps only its keyed digest."""
+    from iris_site.audit.events import Actor
+    from iris_site.models import AuditEvent
+    from memory.forgetting.conversations import memory_forget_conversation
+    from memory.forgetting.notebooks import notebook_close, notebook_delete
+    from tests.memory.factories import consenting_member, remember
+
+    member = consenting_member()
+    session, notebook = "therapy-with-dr-quorvex", "divorce-papers"
+    remember(member, scope={"kind": "session", "session_id": session}, body="Talked it through")
+    remember(member, scope={"kind": "notebook", "notebook_id": notebook}, body="Draft one")
+    memory_forget_conversation(member=member, session_id=session, actor=Actor.of(member))
+    notebook_close(member=member, notebook_id=notebook, actor=Actor.of(member))
+    notebook_delete(member=member, notebook_id=notebook, actor=Actor.of(member))
+    payloads = str(list(AuditEvent.objects.values_list("payload", flat=True)))
+    assert session not in payloads and notebook not in payloads
