@@ -15,6 +15,20 @@ class OperatorRole(models.TextChoices):
     LEGAL = "legal", "Legal"
 
 
+class AccountChangeKind(models.TextChoices):
+    CREATED = "created", "Account created"
+    ROLE = "role", "Role changed"
+    TENANT = "tenant", "Tenant binding changed"
+    DEACTIVATED = "deactivated", "Account deactivated"
+    REACTIVATED = "reactivated", "Account reactivated"
+
+
+class AccountChangeState(models.TextChoices):
+    PENDING = "pending", "Waiting for a second admin"
+    APPLIED = "applied", "Applied"
+    REFUSED = "refused", "Refused"
+
+
 class Consumer(models.TextChoices):
     """Assistant surfaces that call Iris with a service token bound to one name."""
 

@@ -100,3 +100,21 @@ class AuditCheckpoint(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint {self.number}"
+
+
+class AuditMemberKey(models.Model):
+    """A member's key for the special-category values in their audit events.
+
+    A payload never holds a sensitive category or consent type in the clear: it holds a
+    keyed digest under this key (`iris_site.audit.sealing`). Listing shows a neutral
+    marker, and only a listing inside a granted inspection or a data-rights task covering
+    the member resolves it. Erasing the member destroys this key: the chain still verifies
+    (the digests it hashed are unchanged), but nothing can tell which category they were.
+    """
+
+    member_id = models.UUIDField(primary_key=True, editable=False)
+    key = models.BinaryField(editable=False)
+    created_at = models.DateTimeField(editable=False)
+
+    def __str__(self) -> str:
+        return f"audit key of {self.member_id}"

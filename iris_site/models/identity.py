@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from iris_site.enums import OperatorRole, UserKind
+from iris_site.enums import AccountChangeKind, AccountChangeState, OperatorRole, UserKind
 
 
 class UserManager(BaseUserManager["User"]):
@@ -125,3 +125,54 @@ class OperatorProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} operator"
+
+
+class OperatorAccountChange(models.Model):
+    """One change to an operator account, made only through `iris_site.operators`: an
+    account created, a role or tenant binding changed, an account deactivated or
+    reactivated. Who asked for it and who (if anyone) approved it are the links four
+    eyes reads: two accounts tied by such a change within the link window are one person
+    for an approval. A change that would let its subject approve a four-eyes step waits
+    (`pending`) for a second platform admin linked to neither."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    subject = models.ForeignKey(User, on_delete=models.CASCADE, related_name="account_changes")
+    kind = models.CharField(max_length=16, choices=AccountChangeKind)
+    state = models.CharField(
+        max_length=16, choices=AccountChangeState, default=AccountChangeState.APPLIED
+    )
+    role_from = models.CharField(max_length=16, blank=True)
+    role_to = models.CharField(max_length=16, blank=True)
+    tenant_from = models.UUIDField(null=True, blank=True)
+    tenant_to = models.UUIDField(null=True, blank=True)
+    # None: a command run on the server (createsuperuser, seed_demo), not a person in Iris.
+    requested_by = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        indexes = [
+            models.Index(fields=["subject", "-requested_at"], name="account_change_subject"),
+            models.Index(fields=["requested_by", "-requested_at"], name="account_change_actor"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=AccountChangeKind.values),
+                name="%(app_label)s_%(class)s_kind_valid",
+                violation_error_message="Unknown account change.",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=AccountChangeState.values),
+                name="%(app_label)s_%(class)s_state_valid",
+                violation_error_message="Unknown account change state.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.subject_id} ({self.state})"

@@ -59,6 +59,9 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # When a member token's owner re-entered their password to mint it (step-up): an
+    # irreversible action over the API needs a token minted within a few minutes.
+    reauthenticated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
