@@ -20,6 +20,7 @@ from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
 from memory.access.capabilities import capabilities_for
 from memory.access.origins import evaluate_origin, quoted_share
+from memory.access.suppressions import evaluate_suppression
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.controls import surface_pause_check
 from memory.entities.derive import person_introduce
@@ -251,6 +252,35 @@ def _check_origin(*, write: MemoryWriteRequest, actor: Actor, evidence: _Evidenc
         raise error(decision.message, code=decision.code)
 
 
+def _writer_tenant_id(actor: Actor) -> str | None:
+    """The tenant an operator writer is bound to, from its stored profile (None: not an
+    operator, or a platform operator)."""
+    if actor.type != ActorType.OPERATOR or actor.id is None:
+        return None
+    tenant = (
+        User.objects.filter(pk=actor.id, operator_profile__isnull=False)
+        .values_list("operator_profile__tenant_id", flat=True)
+        .first()
+    )
+    return str(tenant) if tenant else None
+
+
+def _check_suppression(*, write: MemoryWriteRequest, actor: Actor) -> None:
+    """A suppression is bound to who writes it (`memory.access.suppressions`): the
+    member pauses, a tenant's operator quarantines that tenant's memory, Iris sets the
+    crisis frame and the sensitive-category hold; a surface writes none."""
+    if write.suppression is None:
+        return
+    decision = evaluate_suppression(
+        writer=actor.type,
+        reason=write.suppression.reason,
+        writer_tenant_id=_writer_tenant_id(actor),
+        entry_tenant_id=getattr(write.scope, "tenant_id", None),
+    )
+    if not decision.allowed:
+        raise NotPermitted(decision.message, code=decision.code)
+
+
 def _conversation(*, write: MemoryWriteRequest, session_id: str, evidence: _Evidence) -> str:
     """The conversation a surface's write comes from: the one it names, else the one its
     quoted turns belong to."""
@@ -357,6 +387,7 @@ def _remember(
     # keeps two writers that both find no conflicting row from each creating one.
     member_lock(member_id=member.pk)
     ensure_no_pending_clear(member_id=member.pk)
+    _check_suppression(write=write, actor=actor)
     evidence = _evidence(member_id=member.pk, write=write, actor=actor)
     conversation = _conversation(write=write, session_id=session_id, evidence=evidence)
     if memory_off_the_record(

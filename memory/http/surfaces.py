@@ -59,7 +59,9 @@ class MemberMemoryRememberApi(APIView):
     `user-stated-needs-member-turn`, `provenance-turn-not-found`, ...).
     403: this surface may not write the scope or assert the origin (`origin-not-allowed`:
     `user-confirmed` comes only from the member's confirmation, `operator-copilot` only
-    from operators), or the member is not in that tenant.
+    from operators), or the member is not in that tenant, or the write carries a
+    suppression (`suppression-reason-not-allowed`: only the member pauses, only a
+    tenant's operator quarantines, and Iris sets the rest; a surface writes none).
 
     The origin is bound to the writer: `user-stated` needs a `session-turn` provenance
     link naming a turn the member spoke; anything else is an inference. A write into the
