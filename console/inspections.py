@@ -38,9 +38,11 @@ from inspection.services import (
     inspection_read,
     inspection_transition,
 )
+from iris_site import operator_links
 from iris_site.api.gated import INSPECTION, content_free, content_view
 from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError, NotFound
+from iris_site.operators import operators_linked
 from memory.access.gate import ContentKind
 from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
 from memory.policy.scopes import KIND_BLUEPRINTS
@@ -205,7 +207,11 @@ def _steps(inspection, operator) -> list[dict]:
     second = policy.is_four_eyes(inspection) and operator.pk != inspection.operator_id
     steps = []
     gate = inspection_gate_preview(inspection=inspection)
-    for step, allowed, reason in policy.available_steps(inspection, operator, gate=gate):
+    linked = ""
+    if second:
+        linked = operator_links.explain(operators_linked(operator, inspection.operator))
+    steps_offered = policy.available_steps(inspection, operator, gate=gate, linked=linked)
+    for step, allowed, reason in steps_offered:
         label = STEP_LABELS[step]
         if step == _S.GRANTED and second:
             label = SECOND_APPROVER_LABEL

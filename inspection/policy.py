@@ -138,7 +138,9 @@ def _step_refusal(request, *, is_requester: bool, role: str, to: str) -> str:
     return "Only the operator who opened the request (or admin oversight) may do this."
 
 
-def available_steps(request, operator, *, gate=None) -> list[tuple[str, bool, str]]:
+def available_steps(
+    request, operator, *, gate=None, linked: str = ""
+) -> list[tuple[str, bool, str]]:
     """Every step the transition map offers from where the request stands, for this
     operator: (step, allowed, reason). `allowed` is what `inspection_transition` would
     decide about who moves (`may_move` and the map, including admin oversight's way out
@@ -148,6 +150,11 @@ def available_steps(request, operator, *, gate=None) -> list[tuple[str, bool, st
     (`inspection.services.inspection_gate_preview`): a grant it would refuse is offered
     as not allowed, with the gate's explanation (deny stays open). Without it the gate
     still runs at `→ granted` and may end the request in `denied`.
+
+    `linked`, when not empty, says why this operator and the requester are one person
+    (`iris_site.operator_links.explain`): a four-eyes grant is then offered as not
+    allowed, with that reason, as `inspection_transition` refuses it
+    (`approver-linked-to-requester`).
 
     Pure: reads the request's state, requester and sensitivity, and the operator's id and
     role; no query."""
@@ -170,10 +177,16 @@ def available_steps(request, operator, *, gate=None) -> list[tuple[str, bool, st
         reason = (
             "" if allowed else _step_refusal(request, is_requester=is_requester, role=role, to=to)
         )
+        if allowed and to == _S.GRANTED and linked and not is_requester and is_four_eyes(request):
+            allowed, reason = False, linked_refusal(linked)
         if allowed and to == _S.GRANTED and gate is not None and not gate.granted:
             allowed, reason = False, f"The policy gate would refuse: {gate.explanation}"
         steps.append((to, allowed, reason))
     return steps
+
+
+def linked_refusal(why: str) -> str:
+    return f"You and the requester count as one person ({why}): someone unlinked grants this."
 
 
 def read_refusal(request, operator, *, now) -> str:

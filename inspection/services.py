@@ -39,6 +39,7 @@ from inspection.selectors import (
     inspection_undecided_due,
     member_tenant_ids,
 )
+from iris_site import operator_links
 from iris_site.api.exceptions import pydantic_fields
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
@@ -48,6 +49,7 @@ from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
 from iris_site.hooks import open_data_rights_request_exists
 from iris_site.models import User
+from iris_site.operators import operators_linked
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.enums import Origin, ScopeKind
 from memory.policy.scopes import ADMIN_CONSUMER
@@ -585,6 +587,22 @@ def inspection_transition(
                     "Only the requesting operator may take this step.", code="not-request-owner"
                 )
             )
+        elif (
+            operator is not None
+            and not is_requester
+            and to == _S.GRANTED
+            and policy.is_four_eyes(locked)
+            and (links := operators_linked(operator, locked.operator))
+        ):
+            # Four eyes between people, not accounts: the approver may not be the
+            # requester by any link Iris knows (`iris_site.operator_links`).
+            refusal = NotPermitted(
+                "You and the requester are linked ("
+                + operator_links.explain(links)
+                + "): a second person, unlinked to them, grants this request.",
+                code="approver-linked-to-requester",
+            )
+            attempt["links"] = list(links)
         elif not oversight_denial and not policy.is_legal_transition(from_state, to):
             refusal = Conflict(
                 f"An inspection cannot go from {from_state} to {to}.", code="illegal-transition"

@@ -10,7 +10,6 @@ from django.utils import timezone
 from iris_site.enums import UserKind
 from iris_site.models import (
     ApiToken,
-    OperatorProfile,
     ServiceClient,
     Tenant,
     TenantMembership,
@@ -42,15 +41,13 @@ def member_create(*, email: str, password: str, tenants: list[Tenant] = ()) -> U
     return member
 
 
-@transaction.atomic
-def operator_create(*, email: str, password: str, role: str, tenant: Tenant | None = None) -> User:
-    operator = User.objects.create_user(
-        email=email, password=password, kind=UserKind.OPERATOR, is_staff=True
-    )
-    profile = OperatorProfile(user=operator, role=role, tenant=tenant)
-    profile.full_clean()
-    profile.save()
-    return operator
+def operator_create(
+    *, email: str, password: str, role: str, tenant: Tenant | None = None, by: User | None = None
+) -> User:
+    """Through the audited service (`iris_site.operators.operator_create`)."""
+    from iris_site.operators import operator_create as create
+
+    return create(email=email, password=password, role=role, tenant=tenant, by=by)
 
 
 @transaction.atomic

@@ -49,6 +49,19 @@ class AuditAction(StrEnum):
     IRIS_SITE_AUDIT_BENCH_APPENDED = "iris_site.audit_bench.appended"  # `bench_audit`
     # Written once, by migration hierarchy 0005 (under its old name), never since.
     IRIS_SITE_AUDIT_CHAINS_RECHAINED = "iris_site.audit_chains.rechained"
+    # Operator accounts and roles (`iris_site.operators`), on the platform chain: ids,
+    # kinds, roles and tenant ids only, never an email address.
+    IRIS_SITE_OPERATOR_ACCOUNT_CREATED = "iris_site.operator_account.created"
+    IRIS_SITE_OPERATOR_ACCOUNT_ROLE_CHANGED = "iris_site.operator_account.role_changed"
+    IRIS_SITE_OPERATOR_ACCOUNT_TENANT_CHANGED = "iris_site.operator_account.tenant_changed"
+    IRIS_SITE_OPERATOR_ACCOUNT_DEACTIVATED = "iris_site.operator_account.deactivated"
+    IRIS_SITE_OPERATOR_ACCOUNT_REACTIVATED = "iris_site.operator_account.reactivated"
+    # A change that would let its subject approve a four-eyes step waits for a second admin.
+    IRIS_SITE_OPERATOR_ACCOUNT_CHANGE_REQUESTED = "iris_site.operator_account.change_requested"
+    IRIS_SITE_OPERATOR_ACCOUNT_CHANGE_APPROVED = "iris_site.operator_account.change_approved"
+    IRIS_SITE_OPERATOR_ACCOUNT_CHANGE_REFUSED = "iris_site.operator_account.change_refused"
+    # An attempt the service refused (a linked decider, a bypassing save, not an admin).
+    IRIS_SITE_OPERATOR_ACCOUNT_CHANGE_REJECTED = "iris_site.operator_account.change_rejected"
 
     # --- consent -------------------------------------------------------------------------
     # `consent.event.<ConsentEventKind>`

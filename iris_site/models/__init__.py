@@ -3,6 +3,7 @@ from iris_site.models.idempotency import IdempotencyRecord
 from iris_site.models.identity import (
     OperatorAccountChange,
     OperatorProfile,
+    OperatorSignIn,
     Tenant,
     TenantMembership,
     User,
@@ -17,6 +18,7 @@ __all__ = [
     "IdempotencyRecord",
     "OperatorAccountChange",
     "OperatorProfile",
+    "OperatorSignIn",
     "ServiceClient",
     "Tenant",
     "TenantMembership",

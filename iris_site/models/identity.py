@@ -1,7 +1,10 @@
 import uuid
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
+from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -22,8 +25,11 @@ class UserManager(BaseUserManager["User"]):
         return user
 
     def create_superuser(self, email: str, password: str | None = None, **fields) -> "User":
-        fields.update(kind=UserKind.OPERATOR, is_staff=True, is_superuser=True)
-        return self.create_user(email, password, **fields)
+        """`createsuperuser`: a command run on the server; recorded and audited like every
+        operator account (`iris_site.operators`), with no person as its author."""
+        from iris_site.operators import operator_superuser_create
+
+        return operator_superuser_create(email=email, password=password, **fields)
 
 
 class User(AbstractBaseUser, PermissionsMixin):
@@ -103,8 +109,32 @@ class TenantMembership(models.Model):
         return f"{self.user_id} in {self.tenant_id}"
 
 
+# Set only by `iris_site.operators` (and test factories, which stand for fixtures): an
+# operator's role or tenant binding written anywhere else is refused.
+_operator_writes: ContextVar[bool] = ContextVar("operator_writes", default=False)
+
+
+@contextmanager
+def operator_writes():
+    token = _operator_writes.set(True)
+    try:
+        yield
+    finally:
+        _operator_writes.reset(token)
+
+
+class OperatorWriteBypassed(PermissionDenied):
+    """A role or tenant binding saved around the audited service (`iris_site.operators`)."""
+
+    code = "operator-change-bypasses-service"
+
+
 class OperatorProfile(models.Model):
-    """An operator's role, optionally bound to one tenant (then it sees only that tenant)."""
+    """An operator's role, optionally bound to one tenant (then it sees only that tenant).
+
+    Written only through `iris_site.operators`, which records and audits every change: a
+    save from anywhere else (a raw admin form, a shell) raises `OperatorWriteBypassed`.
+    """
 
     user = models.OneToOneField(
         User, on_delete=models.CASCADE, primary_key=True, related_name="operator_profile"
@@ -125,6 +155,13 @@ class OperatorProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} operator"
+
+    def save(self, *args, **kwargs) -> None:
+        if not _operator_writes.get():
+            raise OperatorWriteBypassed(
+                "Operator roles and tenant bindings change only through iris_site.operators."
+            )
+        super().save(*args, **kwargs)
 
 
 class OperatorAccountChange(models.Model):
@@ -176,3 +213,25 @@ class OperatorAccountChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.subject_id} ({self.state})"
+
+
+class OperatorSignIn(models.Model):
+    """An operator's sign-in, kept for four eyes' `shared-device` link: only a keyed digest
+    of the browser's device cookie (`iris_device`, random, set at sign-in), never an
+    address or a user agent. Rows older than the link window are deleted as new ones come
+    (`iris_site.operators.operator_signin_record`)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="operator_signins")
+    device_digest = models.CharField(max_length=64)
+    signed_in_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-signed_in_at"]
+        indexes = [
+            models.Index(fields=["device_digest", "signed_in_at"], name="operator_signin_device"),
+            models.Index(fields=["user", "signed_in_at"], name="operator_signin_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"sign-in of {self.user_id}"

@@ -2,6 +2,7 @@ import factory
 
 from iris_site.enums import Consumer, OperatorRole, UserKind
 from iris_site.models import OperatorProfile, ServiceClient, Tenant, TenantMembership, User
+from iris_site.models.identity import operator_writes
 
 PASSWORD = "correct-horse-battery"
 
@@ -56,11 +57,19 @@ class OperatorFactory(factory.django.DjangoModelFactory):
 
 
 class OperatorProfileFactory(factory.django.DjangoModelFactory):
+    """A fixture operator's role, as if seeded: written around `iris_site.operators`, so it
+    records no account change (no links) and is allowed only here."""
+
     class Meta:
         model = OperatorProfile
 
     role = OperatorRole.SUPPORT
     tenant = None
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        with operator_writes():
+            return super()._create(model_class, *args, **kwargs)
 
 
 class ServiceClientFactory(factory.django.DjangoModelFactory):
