@@ -9,7 +9,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from iris_site.api.exceptions import error_body
-from iris_site.api.throttles import IrisRateThrottle, LoginRateThrottle
+from iris_site.api.throttles import LoginRateThrottle, client_ip
+from iris_site.budgets import failed_auth_record, failed_auth_wait
 
 
 class RequestSizeLimitMiddleware:
@@ -77,11 +78,14 @@ class AuthenticationRateLimitMiddleware:
     answered 401 before any throttle runs. Here, per client IP:
 
     - every POST to a sign-in form counts against `IRIS_RATE_LOGIN` (the `login` scope);
-    - every API answer of 401 counts against `IRIS_RATE_ANON`; once an address has used
-      that up, its API requests are refused until the window moves on.
+    - every answer of 401 from the API or `/metrics` counts against the failed-
+      authentication budget (`iris_site.budgets`, `IRIS_RATE_ANON`), the one the MCP
+      server's 401s count against too; once an address has used it up, its API,
+      `/metrics` and MCP requests are refused until the window moves on.
 
-    Refusals are 429 with `Retry-After`: the error envelope under /api/, a page elsewhere.
-    Locking one account after repeated wrong passwords is django-axes' job.
+    Refusals are 429 with `Retry-After`: the error envelope under /api/ and on
+    `/metrics`, a page elsewhere. Locking one account after repeated wrong passwords is
+    django-axes' job.
     """
 
     def __init__(self, get_response):
@@ -99,38 +103,22 @@ class AuthenticationRateLimitMiddleware:
             if not throttle.allow_request(request, None):
                 return too_many_attempts_response(request, throttle.wait())
             return self.get_response(request)
-        if not request.path_info.startswith("/api/"):
+        if not _answers_json(request.path_info):
             return self.get_response(request)
 
-        failures = FailedAuthenticationThrottle()
-        wait = failures.wait_if_exhausted(request)
+        ip = client_ip(request)
+        wait = failed_auth_wait(ip)
         if wait is not None:
             return too_many_attempts_response(request, wait)
         response = self.get_response(request)
         if response.status_code == 401:
-            failures.allow_request(request, None)
+            failed_auth_record(ip)
         return response
 
 
-class FailedAuthenticationThrottle(IrisRateThrottle):
-    """API answers of 401 per client IP, kept apart from the anonymous budget."""
-
-    scope = "anon"
-    cache_format = "throttle_failed_auth_%(ident)s"
-
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"ident": self.get_ident(request)}
-
-    def wait_if_exhausted(self, request) -> float | None:
-        """Seconds to wait when the budget is used up (without counting this request)."""
-        if self.rate is None:
-            return None
-        self.key = self.get_cache_key(request, None)
-        self.now = self.timer()
-        self.history = [at for at in self.cache.get(self.key, []) if at > self.now - self.duration]
-        if len(self.history) < self.num_requests:
-            return None
-        return self.wait()
+def _answers_json(path: str) -> bool:
+    """The API and the metrics scrape: machine doors, answered with the error envelope."""
+    return path.startswith("/api/") or path == "/metrics"
 
 
 def too_many_attempts_response(
@@ -138,7 +126,7 @@ def too_many_attempts_response(
 ) -> HttpResponse:
     """429 with `Retry-After`; `locked_out` when django-axes refused the account."""
     seconds = max(1, math.ceil(wait or 1))
-    if request.path_info.startswith("/api/"):
+    if _answers_json(request.path_info):
         response = JsonResponse(
             error_body(
                 "rate_limited",

@@ -28,6 +28,8 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic_core import to_jsonable_python
 from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hierarchy.enums import StmScopeKind
 from hierarchy.stm_apis import SCOPE_ID_REGEX
@@ -35,6 +37,7 @@ from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from interfaces.mcp.rest import FORWARDED_HEADERS, Caller, RestAnswer, rest_call
 from iris_site.api.exceptions import error_body
 from iris_site.auth import bearer_principal
+from iris_site.budgets import client_ip_from, failed_auth_record, failed_auth_wait
 from memory.access.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED
 from memory.contracts import (
     Body,
@@ -147,6 +150,51 @@ class ServiceTokenVerifier:
         return AccessToken(
             token=token, client_id=str(client.pk), scopes=[], subject=client.consumer
         )
+
+
+class FailedAuthenticationBudget:
+    """The REST API's per-IP budget of failed authentications, on the MCP door
+    (`iris_site.budgets`): each 401 the SDK answers (no, a wrong or a revoked token)
+    spends from the same per-client-IP budget as the API's and `/metrics`' 401s, and an
+    address that has used it up is refused 429 with `Retry-After` and the error envelope
+    before its token is even looked at. The client address is found by the REST rule
+    (`NUM_PROXIES`). A tool call's own request budget is the REST one: it runs as a REST
+    request of the same principal (`interfaces.mcp.rest`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {name.decode("latin-1").lower(): value for name, value in scope["headers"]}
+        forwarded = headers.get("x-forwarded-for")
+        ip = client_ip_from(
+            scope["client"][0] if scope.get("client") else "",
+            forwarded.decode("latin-1") if forwarded else None,
+        )
+        wait = await sync_to_async(failed_auth_wait, thread_sensitive=False)(ip)
+        if wait is not None:
+            seconds = max(1, int(wait + 0.999))
+            response = JSONResponse(
+                error_body(
+                    "rate_limited",
+                    f"Too many attempts from your address; retry in {seconds} seconds.",
+                ),
+                status_code=429,
+                headers={"Retry-After": str(seconds)},
+            )
+            await response(scope, receive, send)
+            return
+
+        async def send_counting_failures(message: Message) -> None:
+            # Counted before the client hears the 401, so its next try already sees it.
+            if message["type"] == "http.response.start" and message["status"] == 401:
+                await sync_to_async(failed_auth_record, thread_sensitive=False)(ip)
+            await send(message)
+
+        await self.app(scope, receive, send_counting_failures)
 
 
 def _caller(ctx: Context) -> Caller:
@@ -533,7 +581,11 @@ def build_server(*, issuer_url: str, log_level: str = "WARNING") -> MCPServer:
 
 def mcp_http_app(*, issuer_url: str, host: str, log_level: str = "WARNING") -> Starlette:
     """The ASGI app serving the MCP endpoint at `MCP_PATH` (streamable HTTP). On a
-    loopback `host` the SDK also refuses other Host and Origin headers (DNS rebinding)."""
-    return build_server(issuer_url=issuer_url, log_level=log_level).streamable_http_app(
+    loopback `host` the SDK also refuses other Host and Origin headers (DNS rebinding).
+    Failed authentication spends the per-IP budget every door shares
+    (`FailedAuthenticationBudget`)."""
+    app = build_server(issuer_url=issuer_url, log_level=log_level).streamable_http_app(
         streamable_http_path=MCP_PATH, host=host
     )
+    app.add_middleware(FailedAuthenticationBudget)
+    return app

@@ -9,41 +9,45 @@
   `iris_site.middleware.AuthenticationRateLimitMiddleware`, since sign-in forms are
   not API views).
 
-Rates are read on every request from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`
+Each spends from `iris_site.budgets` (one budget per caller across REST, MCP and
+`/metrics`). Rates are read on every request from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`
 rather than DRF's import-time copy, so a settings override takes effect. The history
 lives in the default cache: a shared one (Redis) when several workers serve.
 """
 
 from rest_framework.permissions import SAFE_METHODS
-from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
+
+from iris_site.budgets import budget_spend, client_ip_from, principal_ident
 
 
 def client_ip(request) -> str:
-    """The client address the throttles and the login lockout key on.
+    """The client address the throttles and the login lockout key on (see
+    `iris_site.budgets.client_ip_from`: the MCP server keys on the same)."""
+    return client_ip_from(
+        request.META.get("REMOTE_ADDR", ""), request.headers.get("x-forwarded-for")
+    )
 
-    DRF's rule: `X-Forwarded-For` is trusted only for `NUM_PROXIES` hops (0 here unless
-    `IRIS_NUM_PROXIES` says a proxy sets it), so a client cannot pick its own address.
-    """
-    return IrisRateThrottle().get_ident(request)
 
+class IrisRateThrottle(BaseThrottle):
+    """A DRF throttle spending from `iris_site.budgets`, the one budget every door uses."""
 
-class IrisRateThrottle(SimpleRateThrottle):
     scope = "anon"
 
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+    def ident(self, request) -> str | None:
+        return client_ip(request)
 
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def allow_request(self, request, view) -> bool:
+        ident = self.ident(request)
+        self._wait = None if ident is None else budget_spend(self.scope, ident)
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
 
 
 def _principal_ident(request) -> str | None:
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return None
-    # Members/operators and service clients live in different tables.
-    return f"{user._meta.label_lower}:{user.pk}"
+    return principal_ident(getattr(request, "user", None))
 
 
 class ReadRateThrottle(IrisRateThrottle):
@@ -54,11 +58,10 @@ class ReadRateThrottle(IrisRateThrottle):
     def applies(self, request) -> bool:
         return request.method in SAFE_METHODS
 
-    def get_cache_key(self, request, view):
-        ident = _principal_ident(request)
-        if ident is None or not self.applies(request):
+    def ident(self, request) -> str | None:
+        if not self.applies(request):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return _principal_ident(request)
 
 
 class WriteRateThrottle(ReadRateThrottle):
@@ -75,10 +78,10 @@ class AnonymousRateThrottle(IrisRateThrottle):
 
     scope = "anon"
 
-    def get_cache_key(self, request, view):
+    def ident(self, request) -> str | None:
         if _principal_ident(request) is not None:
             return None
-        return super().get_cache_key(request, view)
+        return client_ip(request)
 
 
 class LoginRateThrottle(IrisRateThrottle):
