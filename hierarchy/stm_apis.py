@@ -77,7 +77,8 @@ CONTEXT_PARAMETER = OpenApiParameter(
     OpenApiParameter.QUERY,
     enum=RecallContext.values,
     description="The context the client reads in (default `general`); only a context "
-    "its capabilities allow (else 403 `context-not-allowed`).",
+    "its capabilities allow (else 403 `context-not-allowed`). `safety` and `crisis` hold "
+    "only on a recall's crisis path; here they are judged as `general`.",
 )
 
 

@@ -49,7 +49,9 @@ For a service reader the gates run in this order; the first that fails is the re
                                   from, ``ContentItem.derived_from``, under its reason)
 12. ``sensitive-category-without-consent`` / ``-outside-relevant-context``
                                   category consent, then the context (only a context the
-                                  reader's capabilities allow counts)
+                                  reader's capabilities allow counts, and ``safety`` or
+                                  ``crisis`` only inside a crisis frame in a
+                                  safety-critical context: ``applied_context``)
 13. ``cross-device-consent-required``  a sensitive continuation token leaves the device
                                   that wrote it only under the ``cross_device`` grant it
                                   names; "that device" is the authenticated client that
@@ -321,6 +323,29 @@ class ContentItem:
     cross_device_consent_id: str | None = None
 
 
+# Contexts that open sensitive memory only on the crisis path: the seed's crisis gate
+# (a crisis frame in a safety-critical context). Claimed anywhere else they would open
+# 18 of the 19 sensitive categories by a word, so there they count as `general`.
+CONDITIONED_CONTEXTS = frozenset({RecallContext.SAFETY, RecallContext.CRISIS})
+
+
+def applied_context(
+    context: str,
+    *,
+    capabilities: Capabilities | None,
+    crisis_frame: bool,
+    safety_critical_context: bool,
+) -> str:
+    """The context a read is judged in: the claimed one if the reader may claim it and,
+    for `safety` and `crisis`, only inside a crisis frame in a safety-critical context;
+    otherwise `general` (a forged or unconditioned claim gets the general answer)."""
+    if capabilities is not None and context not in capabilities.contexts:
+        return RecallContext.GENERAL
+    if context in CONDITIONED_CONTEXTS and not (crisis_frame and safety_critical_context):
+        return RecallContext.GENERAL
+    return context
+
+
 @dataclass(frozen=True, slots=True)
 class Reader:
     """Who reads, derived from the authenticated principal; request fields have already
@@ -344,11 +369,13 @@ class Reader:
 
     @property
     def effective_context(self) -> str:
-        """The claimed context if the reader may claim it, else general."""
-        caps = self.capabilities
-        if caps is not None and self.context not in caps.contexts:
-            return RecallContext.GENERAL
-        return self.context
+        """The context the gate applies (`applied_context`)."""
+        return applied_context(
+            self.context,
+            capabilities=self.capabilities,
+            crisis_frame=self.crisis_frame,
+            safety_critical_context=self.safety_critical_context,
+        )
 
 
 @dataclass(frozen=True, slots=True)

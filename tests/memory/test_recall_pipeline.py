@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from iris_site.enums import Consumer
 from memory.access.capabilities import capabilities_for
+from memory.access.gate import CONDITIONED_CONTEXTS, applied_context
 from memory.bench import locomo
 from memory.enums import (
     SENSITIVE_CATEGORIES,
@@ -311,6 +312,53 @@ def test_safety_entries_still_need_consent_in_a_crisis_frame():
     assert counts(result) == {"sensitive-category-without-consent": 1}
 
 
+# `safety` and `crisis` are contexts with conditions (issue 42): claimed outside a crisis
+# frame in a safety-critical context they are `general`, so they open no category.
+
+
+@pytest.mark.parametrize("context", sorted(CONDITIONED_CONTEXTS))
+@pytest.mark.parametrize("category", sorted(SENSITIVE_CATEGORIES))
+def test_a_safety_or_crisis_claim_without_a_crisis_frame_is_the_general_answer(context, category):
+    # given a consented sensitive entry and a consumer that may claim the context
+    candidate = entry(category=category)
+    claimed = request(context=context, consented_categories=frozenset({category}))
+    general = replace(claimed, context=RecallContext.GENERAL)
+    # when it claims `safety` or `crisis` with no crisis frame (or one flag of two)
+    for frame, critical in ((False, False), (False, True), (True, False)):
+        forged = replace(claimed, crisis_frame=frame, safety_critical_context=critical)
+        # then the answer is the general one: nothing sensitive surfaces
+        assert returned(run([candidate], forged)) == returned(run([candidate], general)) == []
+
+
+def test_the_crisis_path_opens_only_the_safety_category():
+    # given one consented entry of every sensitive category
+    candidates = [entry(c, category=c) for c in sorted(SENSITIVE_CATEGORIES)]
+    consented = frozenset(SENSITIVE_CATEGORIES)
+    # when a consumer claims `safety` inside a real crisis frame
+    result = run(candidates, crisis_request(context="safety", consented_categories=consented))
+    # then only the safety plan surfaces; the 18 others are the crisis frame's
+    assert returned(result) == [MemoryCategory.SAFETY]
+    assert counts(result) == {"crisis-frame": len(SENSITIVE_CATEGORIES) - 1}
+
+
+@given(
+    context=st.sampled_from(RecallContext.values),
+    consumer=st.sampled_from(Consumer.values),
+    frame=st.booleans(),
+    critical=st.booleans(),
+)
+def test_the_applied_context_never_widens_a_claim(context, consumer, frame, critical):
+    caps = capabilities_for(consumer)
+    applied = applied_context(
+        context, capabilities=caps, crisis_frame=frame, safety_critical_context=critical
+    )
+    # the applied context is the claim or general, never another, and the conditioned
+    # ones hold only on the crisis path
+    assert applied in {context, RecallContext.GENERAL}
+    if applied in CONDITIONED_CONTEXTS:
+        assert frame and critical and context in caps.contexts
+
+
 # --- stage 4: suppression + lifecycle --------------------------------------------------
 
 
@@ -390,9 +438,10 @@ def test_sensitive_categories_are_gated_on_every_surface(surface, category, cont
     assert counts(run([candidate], replace(consented, consented_categories=frozenset()))) == {
         "sensitive-category-without-consent": 1
     }
-    # with consent, it surfaces only in its relevant contexts
+    # with consent, it surfaces only in its relevant contexts (`safety` and `crisis`
+    # claimed outside a crisis frame count as general)
     result = run([candidate], consented)
-    if context in ARCHITECTURE_TABLE[category]:
+    if context in ARCHITECTURE_TABLE[category] and context not in CONDITIONED_CONTEXTS:
         assert returned(result) == ["e1"]
     else:
         assert counts(result) == {"sensitive-category-outside-relevant-context": 1}
@@ -415,7 +464,7 @@ def test_a_sensitive_multi_actor_interaction_needs_its_consent_and_context(conte
     without = run([candidate], request(context=context))
     assert counts(without) == {"sensitive-category-without-consent": 1}
     result = run([candidate], request(context=context, multi_actor_consented=True))
-    if context in {"relationship", "safety", "crisis"}:
+    if context == "relationship":  # `safety`/`crisis` only on the crisis path
         assert returned(result) == ["e1"]
     else:
         assert counts(result) == {"sensitive-category-outside-relevant-context": 1}
