@@ -10,7 +10,7 @@ import re
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
@@ -18,7 +18,8 @@ from consent.enums import BaseConsentType, category_consent_type
 from inspection.enums import InspectionState, ReasonCode
 from iris_site.audit.policy import canonical_json
 from iris_site.enums import OperatorRole
-from memory.enums import ScopeKind, is_sensitive_category
+from memory.access.gate import Source, Suppression, standing_reason
+from memory.enums import Lifecycle, ScopeKind, is_sensitive_category
 from memory.policy.scopes import KIND_BLUEPRINTS
 
 POLICY_ID = "iris.inspection.state_machine.v1"
@@ -385,6 +386,30 @@ def redact_for_inspection(content: Mapping[str, Any], *, path: str) -> dict[str,
     if path != _S.DSAR_FULFILLMENT:
         view["multi_actor"] = None
     return view
+
+
+# The paths whose reason needs an entry's history, not only what Iris uses now: the
+# member's own data-rights request covers everything Iris holds about them (paused,
+# superseded and draft entries included), and a safety incident needs how the facts
+# changed. A routine review looks at what Iris currently uses, nothing more.
+HISTORY_PATHS: frozenset[str] = frozenset({_S.DSAR_FULFILLMENT, _S.INCIDENT_ESCALATION})
+
+
+def snapshot_shows(*, path: str, content: Mapping[str, Any], now: datetime) -> bool:
+    """Does a snapshot on ``path`` show an entry whose revision content is ``content``?
+    On a history path, every live entry; otherwise (a routine review) only an entry in
+    use: active and under no suppression in force, as the read gate judges it
+    (`memory.access.gate.standing_reason`: an ended timed pause counts as active)."""
+    if path in HISTORY_PATHS:
+        return True
+    suppression = content.get("suppression") or None
+    if suppression is not None:
+        ends_at = suppression.get("ends_at")
+        if isinstance(ends_at, str):
+            ends_at = datetime.fromisoformat(ends_at)
+        suppression = Suppression(str(suppression.get("reason", "")), ends_at)
+    lifecycle = str(content.get("lifecycle") or Lifecycle.ACTIVE)
+    return standing_reason(Source("", lifecycle, suppression), now) is None
 
 
 def snapshot_fingerprint(items: Iterable[tuple[str, str, Mapping[str, Any]]]) -> str:

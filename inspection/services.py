@@ -346,9 +346,14 @@ class _Candidate:
     sensitive: bool
 
 
-def _candidates(inspection: InspectionRequest) -> list[_Candidate]:
+def _candidates(inspection: InspectionRequest, *, now: datetime | None = None) -> list[_Candidate]:
     """What a grant would pin now: the live (not forgotten) entries of the scope, at their
-    current revisions; sensitive ones only if the request covers them."""
+    current revisions; sensitive ones only if the request covers them; on a routine
+    review only those in use (active, no suppression in force: `policy.snapshot_shows`),
+    on a path whose reason needs history (`policy.HISTORY_PATHS`) paused, superseded and
+    draft ones too."""
+    now = now or timezone.now()
+    path = inspection.path or inspection.state
     entries = (
         memory_entry_list(member_id=inspection.member_id)
         .filter(scope_key=inspection.scope_key, revision__isnull=False)
@@ -358,6 +363,8 @@ def _candidates(inspection: InspectionRequest) -> list[_Candidate]:
     candidates = []
     for entry in entries:
         content = entry.revision.content
+        if not policy.snapshot_shows(path=path, content=content, now=now):
+            continue
         sensitive = policy.content_is_sensitive(content)
         if sensitive and not inspection.include_sensitive:
             continue
@@ -410,7 +417,7 @@ def inspection_gate_preview(
         return None
     now = now or timezone.now()
     ledger_head = consent_event_list(member_id=inspection.member_id).order_by("-sequence").first()
-    return _gate(inspection, _candidates(inspection), ledger_head, now=now)
+    return _gate(inspection, _candidates(inspection, now=now), ledger_head, now=now)
 
 
 def _grant_or_deny(
@@ -418,7 +425,7 @@ def _grant_or_deny(
 ) -> TransitionResult:
     """The fail-closed grant boundary: the gate runs first; a refusal becomes `denied`."""
     from_state = inspection.state
-    candidates = _candidates(inspection)
+    candidates = _candidates(inspection, now=now)
     ledger_head = consent_event_list(member_id=inspection.member_id).order_by("-sequence").first()
     decision = _gate(inspection, candidates, ledger_head, now=now)
     inspection.consent_snapshot_event_id = ledger_head.pk if ledger_head else None
@@ -732,6 +739,9 @@ class SnapshotItemView:
 # Why part of a pinned entry, or all of it, is not shown (counted on every read).
 REDACTION_PURGED = "purged"  # erased by a hard delete since the grant: erasure wins
 REDACTION_MULTI_ACTOR = "multi-actor"  # mentions of other people (every path but DSAR)
+# Pinned by a routine review granted before it pinned entries in use only (paused,
+# superseded, draft): withheld whole, as a grant now never pins it (`policy.snapshot_shows`).
+REDACTION_NOT_IN_USE = "not-in-use"
 
 
 @dataclass(frozen=True, slots=True)
@@ -782,6 +792,24 @@ def _reconstruct(inspection: InspectionRequest) -> tuple[list[SnapshotItemView],
             )
             continue
         present.append((str(pin.entry_id), str(pin.revision_id), revision.content))
+        if not policy.snapshot_shows(
+            path=inspection.path,
+            content=revision.content,
+            now=inspection.granted_at or timezone.now(),
+        ):
+            items.append(
+                SnapshotItemView(
+                    pin.entry_id,
+                    pin.revision_id,
+                    ReplayItemStatus.AS_GRANTED,
+                    pin.sensitive,
+                    pin.category,
+                    revision_number=revision.number,
+                    recorded_at=revision.created_at,
+                    redacted=(REDACTION_NOT_IN_USE,),
+                )
+            )
+            continue
         view = policy.redact_for_inspection(revision.content, path=inspection.path)
         shown = revision.content.get("multi_actor")
         items.append(
