@@ -16,3 +16,8 @@ class DatarightsConfig(AppConfig):
         content_store_register(EXPORT_FILES_STORE)
         open_data_rights_request_register(datarights_request_is_open)
         processing_job_register(process_data_rights_request)
+        # An open request covers an audit listing of its member.
+        from datarights.audit_cover import HANDLERS, KIND, VARIANTS, data_rights_cover
+        from iris_site.audit.sealing import cover_register
+
+        cover_register(KIND, data_rights_cover, roles=HANDLERS, variants=VARIANTS)

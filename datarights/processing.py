@@ -76,6 +76,7 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.policy import canonical_json
+from iris_site.audit.sealing import Lister, audit_member_key_destroy
 from iris_site.audit.selectors import audit_events_for_member
 from iris_site.models import User
 from memory.changes import change_events_last_id, member_notifications
@@ -388,6 +389,9 @@ def build_access_report(request: DataRightsRequest, now: datetime) -> dict:
         ],
     }
     if payload.include_operator_actions:
+        # The member's own report: their special-category values show (resolved under
+        # their audit key while it exists), operators' listings of their events included.
+        own = Lister(covered=frozenset({str(request.member_id)}))
         events = (
             audit_events_for_member(member_id=request.member_id)
             .filter(actor_type=ActorType.OPERATOR)
@@ -399,7 +403,7 @@ def build_access_report(request: DataRightsRequest, now: datetime) -> dict:
                 "action": e.action,
                 "actor_role": e.actor_role,
                 "occurred_at": iso(e.occurred_at),
-                "payload": e.payload,
+                "payload": own.payload(e),
                 **_in_words(e),
             }
             for e in events
@@ -416,7 +420,7 @@ def _in_words(event) -> dict:
 
     payload = event.payload or {}
     # Why, in the event's own terms (an inspection's path, a reason code).
-    why = payload.get("path") or payload.get("reason_code") or ""
+    why = payload.get("path") or payload.get("reason_code") or payload.get("cover") or ""
     return {
         "what": action_words(event.action, payload),
         "why": why,
@@ -597,6 +601,10 @@ def _finish_delete(request_id, targets: list[str], payload: DeletePayload, now: 
         request = _lock(request_id)
         if request.status != RequestStatus.IN_PROGRESS:
             raise _Stop
+        # Erasing: the member's audit key goes, after the ledger purge's own event, so no
+        # special-category value sealed in their chain resolves any more (whichever
+        # categories the delete named: one key per member). The chain still verifies.
+        audit_member_key_destroy(member_id=request.member_id)
         residue = forget_residue(request, _sealed_texts(request), payload)
         checked = _checked(request.progress)
         if not residue:

@@ -149,6 +149,10 @@ WHY_WORDS = {
     "routine-review": "for a routine review",
     "dsar-fulfillment": "to fulfil your data-rights request",
     "incident-escalation": "to investigate a safety incident",
+    # An operator's listing of your audit events (`iris_site.audit.listing`), by its cover.
+    "inspection": "within a granted inspection",
+    "data-rights-request": "to handle your data-rights request",
+    "none": "special categories not shown",
 }
 STATE_WORDS = {
     "requested": "asked to look at your memory",
@@ -174,6 +178,7 @@ ACTION_WORDS = {
     AuditAction.HIERARCHY_STM_ADMIN_RESCOPED: "admin stm rescope",
     AuditAction.HIERARCHY_STM_CONSOLIDATE_REQUESTED: "consolidate",
     AuditAction.HIERARCHY_LTM_DEMOTE_REQUESTED: "demote",
+    AuditAction.IRIS_SITE_AUDIT_EVENTS_LISTED: "listed the record of what happened to your memory",
 }
 
 
@@ -199,7 +204,7 @@ def operator_actions(member_id) -> list[dict]:
     out = []
     for e in events:
         payload = e.payload or {}
-        why = payload.get("path") or payload.get("reason_code") or ""
+        why = payload.get("path") or payload.get("reason_code") or payload.get("cover") or ""
         out.append(
             {
                 "action": e.action,

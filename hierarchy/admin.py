@@ -2,18 +2,21 @@ from django.contrib import admin
 
 from hierarchy.models import OperatorAccessRecord, ShortTermMemory
 from iris_site.admin_readonly import PlatformOnlyMixin
+from memory.admin import category_shown
 
 
 @admin.register(ShortTermMemory)
 class ShortTermMemoryAdmin(PlatformOnlyMixin, admin.ModelAdmin):
-    """Metadata only: content (encrypted or not) never appears in the console."""
+    """Metadata only: content (encrypted or not) never appears in the console, nor a
+    special category (`special-category`); no list filters or sorts by category or by
+    sensitivity, which would say which members confide what (issue 42)."""
 
     fields = [
         "id",
         "member",
         "scope_kind",
         "scope_id",
-        "category",
+        "category_shown",
         "sensitive",
         "related_entry_ids",
         "consolidate_on_critic_promote",
@@ -29,14 +32,29 @@ class ShortTermMemoryAdmin(PlatformOnlyMixin, admin.ModelAdmin):
         "anonymized_at",
     ]
     readonly_fields = fields
-    list_display = ["id", "scope_kind", "category", "sensitive", "ttl_expires", "consolidated_to"]
-    list_filter = ["scope_kind", "sensitive", "consolidation_trigger"]
+    list_display = [
+        "id",
+        "scope_kind",
+        "category_shown",
+        "sensitive_shown",
+        "ttl_expires",
+        "consolidated_to",
+    ]
+    list_filter = ["scope_kind", "consolidation_trigger"]
     search_fields = ["=id", "=member__id", "=scope_id"]
     ordering = ["-created_at"]
     list_select_related = False
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("content", "content_digest")
+
+    @admin.display(description="category")
+    def category_shown(self, obj: ShortTermMemory) -> str:
+        return category_shown(obj.category)
+
+    @admin.display(boolean=True, description="sensitive")
+    def sensitive_shown(self, obj: ShortTermMemory) -> bool:
+        return obj.sensitive
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -33,6 +33,7 @@ from hierarchy.stm_policy import default_target_scope
 from hierarchy.transitions import Tier, transition_check
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.sealing import Lister
 from iris_site.audit.selectors import action_prefix_q, audit_events_for_member
 from iris_site.models import User
 from memory.access.capabilities import Capabilities
@@ -96,13 +97,16 @@ def _episodic(member_id, *, stm_ids: list[str], entry_ids: list[str]) -> list[di
         # `memory.stm.*`): what the prefix `memory.` found when it named them all.
         action_prefix_q("memory."),
     )
+    # The reader was given these rows and entries, categories included: their events'
+    # sealed special-category values resolve for it (`iris_site.audit.sealing`).
+    own = Lister(covered=frozenset({str(member_id)}))
     return [
         {
             "id": str(event.pk),
             "sequence": event.sequence,
             "action": event.action,
             "occurred_at": iso(event.occurred_at),
-            "payload": event.payload,
+            "payload": own.payload(event),
         }
         for event in events.order_by("-sequence")[:EPISODIC_LIMIT]
     ]

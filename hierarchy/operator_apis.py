@@ -37,6 +37,7 @@ from iris_site.api.gated import content_free
 from iris_site.api.schema import error_responses
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor
+from iris_site.audit.listing import Listing, category_listed, role_may_list
 from iris_site.enums import OperatorRole
 from iris_site.permissions import IsOperator, operator_with_roles
 from iris_site.selectors import operator_tenant_id
@@ -164,14 +165,43 @@ class ReplayApi(APIView):
     )
     def get(self, request, scope_id):
         params = _query(self.ReplayQuerySerializer, request)
-        events = stm_replay(
-            scope_id=scope_id,
-            since=params.get("since"),
-            limit=params["limit"],
-            member_id=params.get("member_id"),
+        role = request.user.operator_profile.role
+        events = [
+            event
+            for event in stm_replay(
+                scope_id=scope_id,
+                since=params.get("since"),
+                limit=params["limit"],
+                member_id=params.get("member_id"),
+                tenant_id=operator_tenant_id(request.user),
+            )
+            if role_may_list(event.action, role=role)
+        ]
+        # An audit listing like any other (`iris_site.audit.listing`): special categories
+        # as the marker, support's counts only, and a record in each member's chain.
+        listing = Listing(role=role)
+        shown = [
+            {
+                "id": e.pk,
+                "sequence": e.sequence,
+                "action": e.action,
+                "occurred_at": e.occurred_at,
+                "target_member_id": e.target_member_id,
+                "payload": listing.payload(e),
+            }
+            for e in events
+        ]
+        reconstructed = None
+        if params["reconstruct"]:
+            reconstructed = [
+                {**row, "category": category_listed(row["category"])}
+                for row in stm_reconstruct(events)
+            ]
+        listing.record(
+            actor=Actor.of(request.user),
+            surface="replay",
             tenant_id=operator_tenant_id(request.user),
         )
-        reconstructed = stm_reconstruct(events) if params["reconstruct"] else None
         operator_read_audit(
             action=AuditAction.HIERARCHY_REPLAY_RECONSTRUCTED
             if params["reconstruct"]
@@ -187,7 +217,7 @@ class ReplayApi(APIView):
             ReplayOutputSerializer(
                 {
                     "scope_id_digest": scope_digest(scope_id),
-                    "events": events,
+                    "events": shown,
                     "reconstructed": reconstructed,
                 }
             ).data

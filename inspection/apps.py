@@ -12,3 +12,8 @@ class InspectionConfig(AppConfig):
         from memory.access.disclosures import disclosure_source_register
 
         disclosure_source_register(INSPECTION_DISCLOSURES)
+        # A granted inspection covers an audit listing of its member.
+        from inspection.audit_cover import KIND, ROLES, VARIANTS, inspection_cover
+        from iris_site.audit.sealing import cover_register
+
+        cover_register(KIND, inspection_cover, roles=ROLES, variants=VARIANTS)

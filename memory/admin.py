@@ -5,6 +5,10 @@ turn text, conflict keys (they embed the subject) and term statistics (their ste
 the body) are neither displayed nor searchable: content reaches an operator only through
 a granted inspection. Search takes exact ids only, so it cannot probe content either.
 
+Nor is a special category: "this member has mental-health memory" is itself one. An
+entry's category shows as `special-category` when it is one of the sensitive categories,
+and no list filters or sorts by category (issue 42).
+
 The one table an operator changes here holds no member data: a platform operator's
 narrowing of a service client's capabilities, written through its service.
 """
@@ -15,9 +19,10 @@ from django.core.exceptions import ValidationError
 
 from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
 from iris_site.audit.events import Actor
+from iris_site.audit.sealing import MARKER as SPECIAL_CATEGORY
 from iris_site.models import ServiceClient
 from memory.access.capabilities import capabilities_for
-from memory.enums import RecallContext
+from memory.enums import RecallContext, is_sensitive_category
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -31,20 +36,25 @@ from memory.models import (
 from memory.services import service_client_capabilities_set
 
 
+def category_shown(category: str) -> str:
+    """A category as the admin shows it: a special one only as the marker."""
+    return SPECIAL_CATEGORY if is_sensitive_category(category) else category
+
+
 @admin.register(MemoryEntry)
 class MemoryEntryAdmin(ReadOnlyModelAdmin):
     list_display = [
         "id",
         "member_id",
         "scope_kind",
-        "category",
+        "category_shown",
         "origin",
         "lifecycle",
         "revision_count",
         "reference_count",
         "updated_at",
     ]
-    list_filter = ["scope_kind", "lifecycle", "origin", "category"]
+    list_filter = ["scope_kind", "lifecycle", "origin"]
     search_fields = ["=id", "=member__id", "=tenant_id"]
     date_hierarchy = "updated_at"
     fields = [
@@ -53,7 +63,7 @@ class MemoryEntryAdmin(ReadOnlyModelAdmin):
         "tenant_id",
         "operator_id",
         "scope_kind",
-        "category",
+        "category_shown",
         "origin",
         "lifecycle",
         "confidence",
@@ -78,6 +88,10 @@ class MemoryEntryAdmin(ReadOnlyModelAdmin):
             .get_queryset(request)
             .defer("body", "subject", "relationship_note", "suppression_notes", "term_stats")
         )
+
+    @admin.display(description="category")
+    def category_shown(self, obj: MemoryEntry) -> str:
+        return category_shown(obj.category)
 
     @admin.display(boolean=True, description="mentions someone")
     def mentions_someone(self, obj: MemoryEntry) -> bool:

@@ -5,8 +5,9 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from consent.signals import consent_ended
+from iris_site.audit.sealing import audit_member_key_destroy, audit_member_key_exists
 from iris_site.idempotency import idempotency_records_erase, idempotency_records_residue
-from iris_site.models import IdempotencyRecord
+from iris_site.models import AuditMemberKey, IdempotencyRecord
 from memory.changes import consent_withdrawn
 from memory.forgetting.services import memory_consent_cascade
 from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
@@ -60,6 +61,46 @@ content_store_register(
             ExtentKind.SCOPE: "marks gone the keys of the scope's erased entries",
             ExtentKind.CATEGORY: "marks gone the keys of the category's erased entries",
             ExtentKind.EVERYTHING: "marks gone every key whose write made member content",
+        },
+    )
+)
+
+
+# --- The member's audit key ------------------------------------------------------------------
+# Special-category values in the member's audit events are keyed digests under this key
+# (`iris_site.audit.sealing`). Erasing everything for good (the full clear's purge, a
+# data-rights delete of every scope) destroys it: the chain still verifies, and no listing
+# can tell any more which category a digest was. A forget of less keeps it.
+
+
+def _audit_key_erase(erasure: Erasure) -> int:
+    if not (erasure.purge and erasure.everything):
+        return 0
+    return audit_member_key_destroy(member_id=erasure.member_id)
+
+
+def _audit_key_residue(erasure: Erasure) -> int:
+    if not (erasure.purge and erasure.everything):
+        return 0
+    return int(audit_member_key_exists(member_id=erasure.member_id))
+
+
+content_store_register(
+    ContentStore(
+        name="audit-member-key",
+        erase=_audit_key_erase,
+        residue=_audit_key_residue,
+        order=95,
+        tables=(AuditMemberKey._meta.db_table,),
+        extents={
+            ExtentKind.FACT: "keeps the key (only a covered listing resolves with it)",
+            ExtentKind.PERSON: "keeps the key",
+            ExtentKind.CONVERSATION: "keeps the key",
+            ExtentKind.SCOPE: "keeps the key (a purge of every scope: destroys it)",
+            ExtentKind.CATEGORY: "keeps the key: a covered listing still resolves the "
+            "category's sealed audit values",
+            ExtentKind.EVERYTHING: "a purge destroys the key: the audit's sealed "
+            "special-category values resolve no more, the chain still verifies",
         },
     )
 )

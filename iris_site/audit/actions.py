@@ -49,6 +49,9 @@ class AuditAction(StrEnum):
     IRIS_SITE_AUDIT_BENCH_APPENDED = "iris_site.audit_bench.appended"  # `bench_audit`
     # Written once, by migration hierarchy 0005 (under its old name), never since.
     IRIS_SITE_AUDIT_CHAINS_RECHAINED = "iris_site.audit_chains.rechained"
+    # An operator listed a member's audit events (`iris_site.audit.listing`), in that
+    # member's chain: the lister's id and role, where, the cover, counts; never a value.
+    IRIS_SITE_AUDIT_EVENTS_LISTED = "iris_site.audit_events.listed"
     # Operator accounts and roles (`iris_site.operators`), on the platform chain: ids,
     # kinds, roles and tenant ids only, never an email address.
     IRIS_SITE_OPERATOR_ACCOUNT_CREATED = "iris_site.operator_account.created"

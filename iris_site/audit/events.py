@@ -25,6 +25,7 @@ from iris_site.audit.policy import (
     vet_payload,
     vet_policy_id,
 )
+from iris_site.audit.sealing import payload_seal
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent
 
@@ -162,6 +163,9 @@ def audit_event_append(
 
     chain = chain_key_of(target_member_id)
     sequence = _lock_chain(chain)
+    # Under the chain's lock, so a member's key is made once: special-category values
+    # are kept as keyed digests, never in the clear (`iris_site.audit.sealing`).
+    body = payload_seal(body, member_id=target_member_id)
     head = (
         AuditEvent.objects.filter(chain_key=chain)
         .order_by("-chain_sequence")

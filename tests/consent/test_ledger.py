@@ -16,6 +16,7 @@ from consent.selectors import consent_active, consent_ledger_verify
 from consent.services import consent_expire_due, consent_ledger_purge
 from consent.signals import consent_ended
 from iris_site.appendonly import purge_bypass
+from iris_site.audit.sealing import resolver_for
 from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import Conflict, InvalidInput
 from iris_site.models import AuditEvent
@@ -38,7 +39,8 @@ def test_a_grant_is_chained_fingerprinted_and_audited():
     audit = AuditEvent.objects.get(action="consent.event.grant")
     assert audit.target_member_id == member.pk
     assert audit.payload["event_id"] == str(event.id)
-    assert audit.payload["consent_type"] == "category:medical"
+    # a special-category consent type is kept sealed under the member's audit key (issue 42)
+    assert resolver_for(member.pk)[audit.payload["consent_type"]] == "category:medical"
     assert consent_ledger_verify(member_id=member.pk) is None
 
 

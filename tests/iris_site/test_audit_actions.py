@@ -37,6 +37,7 @@ from iris_site.audit.checkpoint import audit_checkpoint_seal
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.seal import private_key_pem
 from iris_site.audit.selectors import audit_chain_verify
+from iris_site.enums import OperatorRole
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent
 from memory.enums import EntryAuditAction
@@ -273,7 +274,7 @@ def test_the_audit_api_filters_by_either_name_and_finds_both_rows(monkeypatch, n
     _old_row(monkeypatch, "memory.stm.write", stm_id="s-1")
     _new_row(AuditAction.HIERARCHY_STM_WRITTEN, stm_id="s-2")
     _new_row(AuditAction.HIERARCHY_STM_READ)
-    client = bearer_client(OperatorFactory())
+    client = bearer_client(OperatorFactory(role=OperatorRole.ADMIN))
     exact = client.get(AUDIT_URL, {"action": name}).json()["results"]
     assert sorted(e["action"] for e in exact) == ["hierarchy.stm.written", "memory.stm.write"]
     for prefix in ("memory.stm.", "hierarchy.stm."):
