@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from console import datarights, home, inspections, reviews, webhooks
+from console import datarights, home, inspections, operators, reviews, webhooks
 from hierarchy.views import memory_hierarchy_dashboard
 
 app_name = "console"
@@ -33,6 +33,13 @@ urlpatterns = [
     path("reviews/reconfirm/", reviews.reconfirm_index, name="reviews-reconfirm"),
     path("reviews/<uuid:review_id>/decide/", reviews.review_decide, name="reviews-decide"),
     path("reviews/<uuid:review_id>/delete/", reviews.review_delete_confirm, name="reviews-delete"),
+    path("operators/", operators.operator_list, name="operators"),
+    path("operators/role/", operators.operator_role_request, name="operators-role"),
+    path(
+        "operators/changes/<uuid:pk>/<str:decision>/",
+        operators.operator_change_decision,
+        name="operators-decide",
+    ),
     path("webhooks/", webhooks.webhook_list, name="webhooks"),
     path(
         "webhooks/clients/<uuid:client_id>/url/",

@@ -16,8 +16,11 @@ with such a role starts as `support` meanwhile. A command run on the server
 no author.
 """
 
+import re
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import wraps
 
 from django.conf import settings
 from django.db import transaction
@@ -133,6 +136,44 @@ def operator_signin_record(*, user: User, device: str, now: datetime | None = No
     OperatorSignIn.objects.create(
         user=user, device_digest=keyed_digest(f"device:{device}", length=64), signed_in_at=now
     )
+
+
+_DEVICE_RE = re.compile(r"^[A-Za-z0-9_-]{32}$")
+DEVICE_COOKIE_AGE = 400 * 24 * 3600
+
+
+def device_signins(view):
+    """Wrap a sign-in view: when an operator signs in, keep the keyed digest of the
+    browser's device cookie (`iris_device`, 32 random characters, set here if absent or
+    malformed) for four eyes' `shared-device` link. Members are not tracked."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        user = getattr(request, "user", None)
+        before = user.pk if user is not None and user.is_authenticated else None
+        response = view(request, *args, **kwargs)
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and user.pk != before
+            and getattr(user, "is_operator", False)
+        ):
+            device = request.COOKIES.get(DEVICE_COOKIE, "")
+            if not _DEVICE_RE.match(device):
+                device = secrets.token_urlsafe(24)
+                response.set_cookie(
+                    DEVICE_COOKIE,
+                    device,
+                    max_age=DEVICE_COOKIE_AGE,
+                    secure=settings.SESSION_COOKIE_SECURE,
+                    httponly=True,
+                    samesite="Lax",
+                )
+            operator_signin_record(user=user, device=device)
+        return response
+
+    return wrapped
 
 
 # --- Recording ----------------------------------------------------------------------------

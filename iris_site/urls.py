@@ -20,6 +20,7 @@ from iris_site import telemetry, views
 from iris_site.api.gated import content_free
 from iris_site.audit.urls import operator_api_urlpatterns as audit_operator_api
 from memory.http.urls import events_api_urlpatterns as memory_events_api
+from iris_site.operators import device_signins
 from memory.http.urls import me_api_urlpatterns as memory_me_api
 from memory.http.urls import service_api_urlpatterns as memory_service_api
 from memory.recall import apis as recall_apis
@@ -57,12 +58,16 @@ urlpatterns = [
     # Django's sign-in pages hold no member content.
     path(
         "accounts/login/",
-        content_free(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
+        content_free(
+            device_signins(auth_views.LoginView.as_view(redirect_authenticated_user=True))
+        ),
         name="login",
     ),
     path("accounts/logout/", content_free(auth_views.LogoutView.as_view()), name="logout"),
     path("admin/", admin.site.urls),
     path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
+    # The admin's own sign-in, so an operator's device is known there too (four eyes).
+    path("admin/login/", content_free(device_signins(admin.site.login))),
     path("console/", include("console.urls")),
     path("profile/memory/data/", include((datarights_pages, "datarights"))),
     path("profile/memory/", include("memory.http.page_urls")),

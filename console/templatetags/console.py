@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from console.access import operator_role
 from console.datarights import DATARIGHTS_ROLES
+from console.operators import OPERATOR_ROLES
 from console.webhooks import WEBHOOK_ROLES
 from memory.sweeps.reviews import REVIEWER_ROLES
 
@@ -18,6 +19,7 @@ LINKS = (
     ("datarights", "console:datarights", "Data rights", frozenset(DATARIGHTS_ROLES)),
     ("reviews", "console:reviews", "Reviews", REVIEWER_ROLES),
     ("webhooks", "console:webhooks", "Webhooks", frozenset(WEBHOOK_ROLES)),
+    ("operators", "console:operators", "Operators", frozenset(OPERATOR_ROLES)),
     ("dashboard", "console:dashboard", "Dashboard", None),
 )
 

@@ -190,6 +190,7 @@ def test_the_nav_links_every_part_of_the_console():
         ("/console/data-rights/", "Data rights"),
         ("/console/reviews/", "Reviews"),
         ("/console/webhooks/", "Webhooks"),
+        ("/console/operators/", "Operators"),
         ("/console/dashboard/", "Dashboard"),
     ]
     assert 'href="/console/" aria-current="page"' in nav

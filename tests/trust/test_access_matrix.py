@@ -214,6 +214,19 @@ ME = "api/v1/me/"
 MEMBERS = "api/v1/members/<uuid:member_id>/"
 OPS = "api/v1/operator/"
 PROFILE = "profile/memory/"
+def _pending_role_change(world: World):
+    """Support's role change to legal, asked for by a second platform admin (made in the
+    case's own savepoint): it waits for a third, unlinked admin."""
+    from iris_site.operators import operator_role_change
+    from tests.iris_site.factories import OperatorFactory
+
+    return operator_role_change(
+        subject=world.users["operator:support"],
+        role=OperatorRole.LEGAL,
+        by=OperatorFactory(role=OperatorRole.ADMIN),
+    )
+
+
 JUSTIFICATION = {"justification": "Matrix check: member reported a stale reminder."}
 
 
@@ -837,6 +850,23 @@ ROWS: tuple[Row, ...] = (
         "POST",
         operator_page(403) | {ADMIN: 200},
         lambda w: {"pk": _webhook_endpoint(w).pk},
+        page=True,
+    ),
+    # --- console: operator accounts (platform admins only; four eyes between people) -------
+    Row("console/operators/", "GET", operator_page(403) | {ADMIN: 200}, page=True),
+    # Support to t&s: an approving role, so it waits for a second admin (302 back).
+    Row(
+        "console/operators/role/",
+        "POST",
+        operator_page(403) | {ADMIN: 302},
+        body=lambda w: {"email": w.users["operator:support"].email, "role": "t&s"},
+        page=True,
+    ),
+    Row(
+        "console/operators/changes/<uuid:pk>/<str:decision>/",
+        "POST",
+        operator_page(403) | {ADMIN: 302},
+        lambda w: {"pk": _pending_role_change(w).pk, "decision": "approve"},
         page=True,
     ),
     Row(
