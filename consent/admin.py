@@ -34,6 +34,10 @@ class ConsentEventAdmin(ReadOnlyModelAdmin):
         fields = [f.name for f in self.model._meta.fields if f.name != "consent_type"]
         return ["consent_type_shown", *fields]
 
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        # A hand-made `?consent_type=category:…` filter is refused too.
+        return "consent_type" not in lookup and super().lookup_allowed(lookup, value, request)
+
     @admin.display(description="consent type")
     def consent_type_shown(self, obj: ConsentEvent) -> str:
         return MARKER if obj.consent_type in SPECIAL_CONSENT_TYPES else obj.consent_type

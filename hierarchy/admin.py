@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from hierarchy.models import OperatorAccessRecord, ShortTermMemory
 from iris_site.admin_readonly import PlatformOnlyMixin
-from memory.admin import category_shown
+from memory.admin import by_category, category_shown
 
 
 @admin.register(ShortTermMemory)
@@ -55,6 +55,9 @@ class ShortTermMemoryAdmin(PlatformOnlyMixin, admin.ModelAdmin):
     @admin.display(boolean=True, description="sensitive")
     def sensitive_shown(self, obj: ShortTermMemory) -> bool:
         return obj.sensitive
+
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        return not by_category(lookup) and super().lookup_allowed(lookup, value, request)
 
     def has_add_permission(self, request) -> bool:
         return False

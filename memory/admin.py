@@ -41,6 +41,12 @@ def category_shown(category: str) -> str:
     return SPECIAL_CATEGORY if is_sensitive_category(category) else category
 
 
+def by_category(lookup: str) -> bool:
+    """A hand-made `?category=…` (or `?content__category=…`) filter: the admin lets any
+    lookup on a model's own fields through unless refused here."""
+    return "category" in lookup or "sensitive" in lookup
+
+
 @admin.register(MemoryEntry)
 class MemoryEntryAdmin(ReadOnlyModelAdmin):
     list_display = [
@@ -93,6 +99,9 @@ class MemoryEntryAdmin(ReadOnlyModelAdmin):
     def category_shown(self, obj: MemoryEntry) -> str:
         return category_shown(obj.category)
 
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        return not by_category(lookup) and super().lookup_allowed(lookup, value, request)
+
     @admin.display(boolean=True, description="mentions someone")
     def mentions_someone(self, obj: MemoryEntry) -> bool:
         return bool(obj.actor_handle)
@@ -122,6 +131,9 @@ class MemoryRevisionAdmin(ReadOnlyModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("content")
+
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        return not by_category(lookup) and super().lookup_allowed(lookup, value, request)
 
 
 @admin.register(ConversationTurn)

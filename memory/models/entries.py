@@ -13,6 +13,7 @@ from memory.enums import (
     Origin,
     ScopeKind,
     SuppressionReason,
+    is_sensitive_category,
 )
 
 
@@ -170,7 +171,10 @@ class MemoryEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.category} memory {self.id}"
+        # Shown wherever the row is named (the admin's titles, logs): a special category
+        # is never said there, only that it is one (issue 42).
+        category = "special-category" if is_sensitive_category(self.category) else self.category
+        return f"{category} memory {self.id}"
 
 
 class MemoryRevision(models.Model):
