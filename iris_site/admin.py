@@ -1,8 +1,11 @@
 import json
+import re
 from contextvars import ContextVar
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.utils.cache import add_never_cache_headers
@@ -10,7 +13,8 @@ from django.utils.cache import add_never_cache_headers
 from iris_site.admin_readonly import PlatformOnlyMixin, ReadOnlyModelAdmin
 from iris_site.audit.events import Actor
 from iris_site.audit.listing import Listing, role_events
-from iris_site.enums import OperatorRole
+from iris_site.enums import AccountChangeState, OperatorRole, UserKind
+from iris_site.errors import DomainError
 from iris_site.models import (
     ApiToken,
     AuditEvent,
@@ -19,6 +23,13 @@ from iris_site.models import (
     Tenant,
     TenantMembership,
     User,
+)
+from iris_site.operators import (
+    operator_active_set,
+    operator_bypass_refused,
+    operator_create,
+    operator_role_change,
+    operator_tenant_change,
 )
 from iris_site.services import token_issue, token_revoke
 
@@ -59,8 +70,92 @@ def issue_token(modeladmin, request, queryset):
 
 
 class OperatorProfileInline(admin.StackedInline):
+    """Shown, never edited here: roles and tenant bindings change only through
+    `iris_site.operators` (the Role and Tenant fields of the user's own form)."""
+
     model = OperatorProfile
     can_delete = False
+    readonly_fields = ["role", "tenant"]
+    fields = ["role", "tenant"]
+    max_num = 0
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+# Keys a hand-made POST would use to write the profile around the service.
+_RAW_PROFILE_KEY = re.compile(r"^operator_profile-\d+-(role|tenant)$")
+ROLE_CHOICES = [("", "No role (a member)"), *OperatorRole.choices]
+
+
+class _RoleFields(forms.Form):
+    role = forms.ChoiceField(
+        label="Role",
+        choices=ROLE_CHOICES,
+        required=False,
+        help_text=(
+            "Changed through the audited service: a role that can approve a four-eyes step "
+            "(legal, trust & safety, admin) waits for a second platform admin on "
+            "/console/operators/."
+        ),
+    )
+    tenant = forms.ModelChoiceField(
+        label="Tenant",
+        queryset=Tenant.objects.all(),
+        required=False,
+        help_text="Empty: every tenant (a platform operator).",
+    )
+
+    def _refuse_raw_profile_writes(self, subject) -> None:
+        raw = sorted(key for key in self.data if _RAW_PROFILE_KEY.match(key))
+        if raw:
+            operator_bypass_refused(
+                subject=subject, by=getattr(self, "request_user", None), field="operator_profile"
+            )
+            raise forms.ValidationError(
+                "Roles and tenant bindings change only through the audited service: "
+                "use the Role and Tenant fields.",
+                code="operator-change-bypasses-service",
+            )
+
+
+class UserAddForm(_RoleFields, AdminUserCreationForm):
+    class Meta(AdminUserCreationForm.Meta):
+        model = User
+        fields = ("email", "kind")
+
+    def clean(self):
+        data = super().clean()
+        self._refuse_raw_profile_writes(None)
+        kind, role = data.get("kind"), data.get("role")
+        if kind == UserKind.OPERATOR and not role:
+            self.add_error("role", "An operator account needs a role.")
+        if kind != UserKind.OPERATOR and (role or data.get("tenant")):
+            self.add_error("role", "Only operators have a role or a tenant binding.")
+        return data
+
+
+class UserEditForm(_RoleFields, UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+        fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        profile = OperatorProfile.objects.filter(user_id=self.instance.pk).first()
+        if profile is not None:
+            self.fields["role"].initial = profile.role
+            self.fields["tenant"].initial = profile.tenant_id
+            self.fields["role"].choices = OperatorRole.choices
+            self.fields["role"].required = True
+        else:
+            del self.fields["role"]
+            del self.fields["tenant"]
+
+    def clean(self):
+        data = super().clean()
+        self._refuse_raw_profile_writes(self.instance)
+        return data
 
 
 class TenantMembershipInline(admin.TabularInline):
@@ -74,16 +169,84 @@ class UserAdmin(PlatformOnlyMixin, DjangoUserAdmin):
     list_display = ["email", "kind", "is_active", "is_staff", "date_joined"]
     list_filter = ["kind", "is_active", "is_staff"]
     search_fields = ["email"]
+    form = UserEditForm
+    add_form = UserAddForm
     fieldsets = [
         (None, {"fields": ["email", "password", "kind"]}),
         ("Access", {"fields": ["is_active", "is_staff", "is_superuser", "groups"]}),
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
+    operator_fieldset = (
+        "Operator role (through the audited service)",
+        {"fields": ["role", "tenant"]},
+    )
     add_fieldsets = [
-        (None, {"classes": ["wide"], "fields": ["email", "kind", "password1", "password2"]})
+        (None, {"classes": ["wide"], "fields": ["email", "kind", "password1", "password2"]}),
+        ("Operator role (through the audited service)", {"fields": ["role", "tenant"]}),
     ]
+    # Who may use the admin and with what powers is set on the server (createsuperuser)
+    # or follows from the kind; an operator's role is the Role field, through the service.
+    readonly_fields = ["kind", "is_staff", "is_superuser", "last_login", "date_joined"]
     inlines = [OperatorProfileInline, TenantMembershipInline]
     actions = [issue_token]
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and OperatorProfile.objects.filter(user_id=obj.pk).exists():
+            return [*self.fieldsets, self.operator_fieldset]
+        return super().get_fieldsets(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.readonly_fields
+
+    def get_inlines(self, request, obj):
+        return [] if obj is None else self.inlines
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        form.request_user = request.user
+        return form
+
+    def save_model(self, request, obj, form, change) -> None:
+        """Operator accounts, roles, tenant bindings and activation go through
+        `iris_site.operators` (recorded and audited, approving roles pending a second
+        admin); members and other fields as before."""
+        data = form.cleaned_data
+        try:
+            if not change and obj.kind == UserKind.OPERATOR:
+                created = operator_create(
+                    email=obj.email,
+                    password=data.get("password1") or None,
+                    role=data["role"],
+                    tenant=data.get("tenant"),
+                    by=request.user,
+                )
+                obj.pk = created.pk
+                obj.password = created.password
+                obj._state.adding = False
+                obj._state.db = created._state.db
+                return
+            if not change or not obj.is_operator:
+                super().save_model(request, obj, form, change)
+                return
+            active = obj.is_active
+            if "is_active" in form.changed_data:
+                obj.is_active = not active  # the service sets it
+            super().save_model(request, obj, form, change)
+            if "is_active" in form.changed_data:
+                operator_active_set(subject=obj, active=active, by=request.user)
+                obj.is_active = active
+            if "role" in form.changed_data:
+                change_made = operator_role_change(subject=obj, role=data["role"], by=request.user)
+                if change_made.state == AccountChangeState.PENDING:
+                    self.message_user(
+                        request,
+                        "The role change waits for a second platform admin (Console → Operators).",
+                        messages.WARNING,
+                    )
+            if "tenant" in form.changed_data:
+                operator_tenant_change(subject=obj, tenant=data.get("tenant"), by=request.user)
+        except DomainError as exc:
+            self.message_user(request, f"Not changed: {exc.message}", messages.ERROR)
 
     def user_change_password(self, request, id, form_url=""):
         """Only your own password: setting someone else's would let the operator sign in
