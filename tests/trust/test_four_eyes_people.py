@@ -24,7 +24,7 @@ from inspection.policy import APPROVING_ROLES, ENTRY_PATHS, needs_second_approve
 from inspection.services import inspection_transition
 from iris_site.enums import OperatorRole
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted
-from iris_site.models import AuditEvent, OperatorAccountChange, OperatorProfile
+from iris_site.models import AuditEvent, OperatorAccountChange, OperatorProfile, User
 from iris_site.operators import (
     operator_change_decide,
     operator_create,
@@ -61,7 +61,8 @@ def legal_accounts_made_by(admin, second_admin, *emails):
     for email in emails:
         account = operator_create(email=email, password=PASSWORD, role="legal", by=admin)
         approved(OperatorAccountChange.objects.get(subject=account, state="pending"), second_admin)
-        assert OperatorProfile.objects.get(user=account).role == "legal"
+        account = User.objects.get(pk=account.pk)  # its role now legal
+        assert account.operator_profile.role == "legal"
         accounts.append(account)
     return accounts
 
@@ -293,8 +294,8 @@ def play(world: World, history) -> None:
                 operator_signin_record(user=actor, device=f"person-{world.person[actor.pk]}")
         except (NotPermitted, Conflict, InvalidInput):
             pass
-        for account in world.accounts:
-            account.refresh_from_db()
+        # fresh, with the roles the history gave them
+        world.accounts = [User.objects.get(pk=account.pk) for account in world.accounts]
 
 
 @pytest.mark.django_db
