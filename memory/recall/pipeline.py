@@ -553,13 +553,19 @@ def resolve(
     blend: Blend | str | None = None,
     corpus_stats: CorpusStats | None = None,
     withheld: Mapping[str, int] | None = None,
+    counted: bool = False,
 ) -> RecallResult:
     """Run the nine stages. ``semantic`` defaults to stemmed BM25, ``blend`` to
     ``relevance-v1``; ``corpus_stats`` should be the member's (see ``rankers``) and
     falls back to statistics of the candidates that passed the gates. ``withheld``
     counts, by the gate's reason, items the caller did not hand over because the gate
     withholds their whole kind (`memory.access.gate.kind_reason`); they join the envelope's
-    counts and its ``evaluated_count``."""
+    counts and its ``evaluated_count``.
+
+    With ``counted``, ``withheld`` already counts every item the gate withholds (the
+    store's exact count of the member's entries in reach): the candidates' own
+    withholdings are not counted again, and ``evaluated_count`` is those withheld plus
+    the visible candidates the ranking weighed."""
     semantic = semantic or bm25
     chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
     pool = list(candidates)
@@ -572,7 +578,7 @@ def resolve(
         reason = decide(candidate.as_item(), reader, state, now)
         if reason is None:
             survivors.append(candidate)
-        else:
+        elif not counted:
             counts[reason] += 1
 
     # Stage 6.
@@ -629,7 +635,7 @@ def resolve(
         scope_key=request.scope.key_string(),
         returned_ids=tuple(e.entry_id for e in entries),
         suppression_counts=dict(sorted((k, n) for k, n in counts.items() if n)),
-        evaluated_count=len(pool) + sum((withheld or {}).values()),
+        evaluated_count=(len(survivors) if counted else len(pool)) + sum((withheld or {}).values()),
     )
     return RecallResult(
         entries=tuple(entries), audit_envelope=envelope, surface=surface, blend=chosen.name

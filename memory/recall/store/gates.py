@@ -1,21 +1,30 @@
 """The read gate and the pipeline's reachability in SQL, as ORM conditions: which of a
 member's rows a recall can reach at all (`REACHABLE_KINDS`, `reach_parts`), which kinds
-the gate withholds as a whole and how many rows that withholds (`reach`,
-`withheld_counts`: one aggregate query, no row read), and which rows pass stages 1-5 of
-the pipeline (`gate_failures`, `survivors`)."""
+the gate withholds as a whole (`reach_of`), how many of the rows in reach the gate
+withholds, by its reason (`withheld_in_reach`: one aggregate query, no row read), and
+which rows pass stages 1-5 of the pipeline (`gate_failures`, `survivors`)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import BooleanField, Case, Count, F, IntegerField, Q, QuerySet, Value, When
 
-from memory.access.gate import ContentKind, MemberState, Reader, kind_reason
+from memory.access.gate import (
+    ContentItem,
+    ContentKind,
+    MemberState,
+    Reader,
+    ScopeKey,
+    Suppression,
+    decide,
+    kind_reason,
+)
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
-from memory.models import MemoryEntry
+from memory.models import MemoryDeletionHold, MemoryEntry
 from memory.recall import RecallRequest
 from memory.recall.pipeline import (
     CRISIS_FRAME,
@@ -45,7 +54,8 @@ REACHABLE_KINDS: dict[str, tuple[str, ...]] = {
 }
 
 # What a recall can weigh at all: a forgotten (tombstoned) entry is never there.
-NOT_FORGOTTEN = ~Q(lifecycle=Lifecycle.TOMBSTONED)
+_FORGOTTEN = Lifecycle.TOMBSTONED
+NOT_FORGOTTEN = ~Q(lifecycle=_FORGOTTEN)
 
 
 def member_rows(member_id, kinds: Iterable[str] | None = None) -> QuerySet[MemoryEntry]:
@@ -81,27 +91,180 @@ def reach_of(request: RecallRequest, reader: Reader, state: MemberState) -> Reac
     return Reach(tuple(kinds), withheld)
 
 
-def withheld_counts(request: RecallRequest, reach: Reach) -> dict[str, int]:
-    """The member's rows in reach (tenant boundary, reachability) of the kinds the gate
-    withholds as a whole, by the gate's reason: one aggregate query, no row read."""
+# A suppression's state at a recall's `now`, as the gate reads it: no end, not ended yet,
+# ended (a timed pause that is over).
+_NO_END, _RUNNING, _ENDED = 0, 1, 2
+# The columns the read gate reads of an entry beyond its scope kind and identifiers.
+_GROUP_COLUMNS = (
+    "scope_kind",
+    "session_id",
+    "scene_id",
+    "room_id",
+    "pose_id",
+    "avatar_id",
+    "notebook_id",
+    "operator_id",
+    "tenant_id",
+    "category",
+    "lifecycle",
+    "suppression_reason",
+)
+
+
+def _auto_forget_cutoffs(state: MemberState, now: datetime) -> dict[str, datetime]:
+    """Per scope kind, the instant before which an entry's last assertion is past the
+    member's auto-forget choice (the gate reads the first choice for a kind)."""
+    cutoffs: dict[str, datetime] = {}
+    for kind, days in state.auto_forget_days:
+        cutoffs.setdefault(kind, now - timedelta(days=days))
+    return cutoffs
+
+
+def _may_be_withheld(
+    request: RecallRequest, reach: Reach, held_ids: list[str], cutoffs: Mapping[str, datetime]
+) -> Q | None:
+    """A condition every row the gate withholds meets (None: every row may be), each arm
+    one index range: the kinds withheld whole, every lifecycle but active (forgotten rows
+    are out already), a suppression on an active row, the held rows, the sensitive
+    categories the request cannot open, sensitive multi-actor rows, the rows past the
+    member's auto-forget choice. A row meeting none passes every check of the gate but
+    those of reach (tenant, owner, scope), which the query applies itself."""
+    if request.crisis_frame:
+        return None  # a crisis frame withholds nearly everything: count every row
+    active = Q(lifecycle=Lifecycle.ACTIVE)
+    arms = [
+        Q(lifecycle__in=[s for s in Lifecycle.values if s not in (Lifecycle.ACTIVE, _FORGOTTEN)]),
+        active & ~Q(suppression_reason=""),
+    ]
+    if reach.withheld:
+        arms.append(active & Q(scope_kind__in=sorted(reach.withheld)))
+    if held_ids:
+        arms.append(Q(pk__in=held_ids))
+    context = request.reader().effective_context
+    failing = sorted(
+        c
+        for c in SENSITIVE_CATEGORIES
+        if c not in request.consented_categories or context not in SENSITIVE_CONTEXTS[c]
+    )
+    if failing:
+        arms.append(Q(category__in=failing))
+    if not request.multi_actor_consented or context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
+        arms.append(~Q(actor_handle="") & Q(sensitive_interaction=True))
+    for kind, cutoff in cutoffs.items():
+        arms.append(active & Q(scope_kind=kind, updated_at__lt=cutoff))
+    condition = arms[0]
+    for arm in arms[1:]:
+        condition |= arm
+    return condition
+
+
+def withheld_in_reach(
+    request: RecallRequest, reach: Reach, reader: Reader, state: MemberState, now: datetime
+) -> dict[str, int]:
+    """Every entry of the member in reach that the read gate withholds, by the gate's
+    reason: exact, whatever the shortlist reads. "In reach" is the recall's boundary,
+    the gate's first three checks: not forgotten, within the tenant boundary, reachable
+    from the request's scope (`tenant_ok`, `reach_parts`).
+
+    One aggregate query groups the candidate rows (`_may_be_withheld`) by every column
+    the gate reads (scope kind and identifiers, tenant, category, lifecycle, suppression
+    reason and whether it is running at ``now``, held, sensitive multi-actor, past the
+    member's auto-forget choice), and the pure gate (`memory.access.gate.decide`) judges
+    one representative item per group: no row is read into Python, and the reason is
+    the gate's own. The held entries' ids are read first (a few, usually none)."""
     parts = reach_parts(request)
-    wanted = [parts[kind] for kind in reach.withheld if kind in parts]
-    if not wanted or canonical_uuid(request.user_id) is None:
+    if not parts or canonical_uuid(request.user_id) is None:
         return {}
-    in_reach = wanted[0]
-    for part in wanted[1:]:
-        in_reach |= part
-    rows = (
-        member_rows(request.user_id)
-        .filter(NOT_FORGOTTEN, tenant_ok(request), in_reach)
-        .values_list("scope_kind")
+    in_reach = None
+    for part in parts.values():
+        in_reach = part if in_reach is None else in_reach | part
+    held_ids = [str(i) for i in _held_ids(request.user_id)]
+    cutoffs = _auto_forget_cutoffs(state, now)
+    rows = member_rows(request.user_id).filter(NOT_FORGOTTEN, tenant_ok(request), in_reach)
+    maybe = _may_be_withheld(request, reach, held_ids, cutoffs)
+    if maybe is not None:
+        rows = rows.filter(maybe)
+    forgotten_by = [
+        When(Q(scope_kind=k, updated_at__lt=c), then=Value(True)) for k, c in cutoffs.items()
+    ]
+    grouped = (
+        rows.annotate(
+            _ends=Case(
+                When(suppression_ends_at__isnull=True, then=Value(_NO_END)),
+                When(suppression_ends_at__gt=now, then=Value(_RUNNING)),
+                default=Value(_ENDED),
+                output_field=IntegerField(),
+            ),
+            _held=Case(
+                When(pk__in=held_ids, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
+            if held_ids
+            else Value(False, output_field=BooleanField()),
+            _actor=Case(
+                When(~Q(actor_handle="") & Q(sensitive_interaction=True), then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+            _forgotten=Case(*forgotten_by, default=Value(False), output_field=BooleanField())
+            if forgotten_by
+            else Value(False, output_field=BooleanField()),
+        )
+        .values_list(*_GROUP_COLUMNS, "_ends", "_held", "_actor", "_forgotten")
         .annotate(n=Count("pk"))
     )
+    days = dict(reversed(state.auto_forget_days))  # the first choice per kind wins
     counts: dict[str, int] = {}
-    for kind, n in rows:
-        reason = reach.withheld[kind]
-        counts[reason] = counts.get(reason, 0) + n
+    for *columns, ends, held, actor, forgotten, n in grouped:
+        item = _group_item(request.user_id, columns, ends, held, actor, forgotten, days, now)
+        reason = decide(item, reader, state, now)
+        if reason is not None:
+            counts[reason] = counts.get(reason, 0) + n
     return counts
+
+
+def _group_item(member, columns, ends, held, actor, forgotten, days, now) -> ContentItem:
+    """One group's representative, as `rows.candidate_of` builds a row's item."""
+    (kind, session, scene, room, pose, avatar, notebook, operator, tenant) = columns[:9]
+    category, lifecycle, reason = columns[9:]
+    tenant = str(tenant) if tenant else None
+    suppression = None
+    if reason:
+        end = {_NO_END: None, _RUNNING: now + timedelta(days=1), _ENDED: now}[ends]
+        suppression = Suppression(reason, end)
+    # An assertion past the member's auto-forget choice for the kind, or a fresh one.
+    asserted = now - timedelta(days=days.get(kind, 0), seconds=1) if forgotten else now
+    return ContentItem(
+        kind=ContentKind.ENTRY,
+        item_id="",
+        member_id=member,
+        scope=ScopeKey(
+            kind=kind,
+            user_id=member,
+            session_id=session or None,
+            scene_id=scene or None,
+            room_id=room or None,
+            pose_id=pose or None,
+            avatar_id=avatar or None,
+            notebook_id=notebook or None,
+            operator_id=str(operator) if operator else None,
+            tenant_id=tenant,
+        ),
+        tenant_id=tenant,
+        category=category,
+        lifecycle=lifecycle,
+        suppression=suppression,
+        held=bool(held),
+        actor_sensitive=bool(actor),
+        asserted_at=asserted,
+    )
+
+
+def _held_ids(member_id) -> list:
+    return list(
+        MemoryDeletionHold.objects.filter(member_id=member_id).values_list("entry_id", flat=True)
+    )
 
 
 # Recall kinds that reach profile rows (`pipeline.is_reachable`).

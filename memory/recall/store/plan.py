@@ -37,27 +37,27 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
 
 What is read, and what the audit envelope counts:
 
+- The envelope's `suppression_counts` do not come from the shortlist: one aggregate
+  query (`gates.withheld_in_reach`) groups the member's entries in reach (not forgotten,
+  within the tenant boundary, reachable from the request's scope) that the gate could
+  withhold by every column the gate reads, and the pure gate judges one representative
+  of each group, so every withheld entry in reach is counted under the gate's own reason
+  however little the shortlist read; entries out of reach (another tenant, another
+  session, a kind the scope does not reach) are counted nowhere. `evaluated_count` is
+  those withheld entries plus the visible entries the ranking weighed (a visible entry
+  the certificate did not need is not counted), never more than every entry in reach.
 - Kinds the read gate withholds as a whole (`memory.access.gate.kind_reason`: not on the
   reader's allow-list, a missing base consent or an opt-out, a pending full clear, off the
-  record) are in no stream and never read row by row: one aggregate query counts the
-  member's rows of those kinds in reach (tenant boundary and reachability in SQL,
-  forgotten rows excluded) under the gate's reason for the kind. When every reachable
-  kind is withheld no ranking query runs at all.
-- Of the other reachable kinds the shortlist loads, and the pipeline gates one by one
-  and counts under the first reason it fails: every entry the matching stream lists in
-  the prefix read, whatever its lifecycle or hold (paused, draft and superseded entries
-  under their suppression's reason or `lifecycle-<state>`, held ones under
-  `deletion-hold`; forgotten entries have no postings); the best active entries by prior
-  (held ones among them; the prior index holds active rows only); every paused entry
-  whose timed pause has ended by the recall's `now` (the gate sees it as active, so the
-  store reads it whatever the caller did; `recall_run` resumes such entries first); the
-  live entries sharing a conflict key with a loaded one. A crisis frame, where
-  nearly everything is withheld, loads every entry that survives it instead.
-
-So `suppression_counts` is exact for the kind-level reasons and, for the rest, covers
-what the shortlist read; `evaluated_count` is the kind-level count plus the shortlist's
-size. A match the shortlist did not read (past the prefix it needed, or holding only the
-query's common stems) is not counted, nor is a row out of reach.
+  record) are in no stream and never read row by row; when every reachable kind is
+  withheld no ranking query runs at all.
+- Of the other reachable kinds the shortlist loads, and the pipeline gates one by one:
+  every entry the matching stream lists in the prefix read, whatever its lifecycle or
+  hold; the best active entries by prior (held ones among them; the prior index holds
+  active rows only); every paused entry whose timed pause has ended by the recall's
+  `now` (the gate sees it as active, so the store reads it whatever the caller did;
+  `recall_run` resumes such entries first); the live entries sharing a conflict key with
+  a loaded one. A crisis frame, where nearly everything is withheld, loads every entry
+  that survives it instead.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ from .gates import (
     pool_of,
     reach_of,
     survivors,
-    withheld_counts,
+    withheld_in_reach,
 )
 from .index import corpus_stats_get, statistics
 from .reads import candidates, entries_load
@@ -192,10 +192,14 @@ def recall_resolve(
     chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
     reader, state = request.reader(), request.member_state()
     reach = reach_of(request, reader, state)
-    withheld = withheld_counts(request, reach) if reach.withheld else {}
+    # Every entry in reach the gate withholds, exactly, by its reason: the envelope's
+    # counts, whatever the shortlist below reads.
+    withheld = withheld_in_reach(request, reach, reader, state, now)
     if not reach.kinds:
         # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
-        return resolve((), request, now, semantic=ranker, blend=chosen, withheld=withheld)
+        return resolve(
+            (), request, now, semantic=ranker, blend=chosen, withheld=withheld, counted=True
+        )
     shape = shape_of(chosen)
     if not isinstance(ranker, BM25) or shape is None:
         # Only BM25 promises "no shared stem, no semantic factor": read everything.
@@ -209,6 +213,7 @@ def recall_resolve(
             blend=chosen,
             corpus_stats=corpus,
             withheld=withheld,
+            counted=True,
         )
 
     def run(loaded: Mapping[str, RecallCandidate]) -> RecallResult:
@@ -220,6 +225,7 @@ def recall_resolve(
             blend=chosen,
             corpus_stats=corpus,
             withheld=withheld,
+            counted=True,
         )
 
     has_query = request.has_query
