@@ -13,7 +13,7 @@ from iris_site.enums import OperatorRole
 
 KIND = "data-rights-request"
 HANDLERS = frozenset({OperatorRole.LEGAL, OperatorRole.ADMIN})
-VARIANTS = (("open data-rights request", True),)
+VARIANTS = (("open data-rights request", True, HANDLERS),)
 
 
 def data_rights_cover(*, operator, cover_id) -> Cover | None:

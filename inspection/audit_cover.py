@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from inspection import policy
 from inspection.models import InspectionRequest
+from inspection.policy import SENSITIVE_PATHS
 from iris_site.audit.sealing import Cover
 from iris_site.enums import OperatorRole
 
@@ -18,8 +19,10 @@ KIND = "inspection"
 # Support never reads special categories (ARCHITECTURE.md): its listings are never covered.
 ROLES = frozenset({OperatorRole.ADMIN, OperatorRole.TRUST_AND_SAFETY, OperatorRole.LEGAL})
 VARIANTS = (
-    ("granted inspection, sensitive included", True),
-    ("granted inspection, sensitive not included", False),
+    # Only the roles with a path to sensitive memory ever hold such a grant (legal on a
+    # DSAR fulfilment, trust & safety on an incident: `inspection.policy.SENSITIVE_PATHS`).
+    ("granted inspection, sensitive included", True, ROLES & set(SENSITIVE_PATHS)),
+    ("granted inspection, sensitive not included", False, ROLES),
 )
 
 

@@ -170,23 +170,22 @@ class MatrixColumn:
     label: str
     kind: str | None  # the cover kind, None for no cover
     sensitive: bool  # the cover reaches special categories
+    roles: frozenset[str] = frozenset(OperatorRole.values)  # who can ever hold it
 
 
 def matrix_columns() -> list[MatrixColumn]:
     columns = [MatrixColumn(NO_COVER, None, False)]
     for registered in cover_kinds():
-        for label, sensitive in registered.variants:
-            columns.append(MatrixColumn(label, registered.kind, sensitive))
+        for label, sensitive, roles in registered.variants:
+            columns.append(MatrixColumn(label, registered.kind, sensitive, roles))
     return columns
 
 
 def listing_reveals(*, role: str, category: str, column: MatrixColumn) -> str:
     """What a listing by `role` under `column` reveals of a special category in the
     events it appears in (`MATRIX_EVENTS`): the policy, evaluated as the listing does."""
-    if column.kind is not None:
-        registered = {c.kind: c for c in cover_kinds()}[column.kind]
-        if role not in registered.roles:
-            return REFUSED
+    if role not in column.roles:
+        return REFUSED
     shown = set()
     for action, field_name, prefix in MATRIX_EVENTS:
         if not role_may_list(action, role=role):

@@ -279,7 +279,8 @@ class CoverKind:
     kind: str
     lookup: CoverLookup
     roles: frozenset[str]
-    variants: tuple[tuple[str, bool], ...]
+    # (label, reaches special categories, the roles that can ever hold such a cover)
+    variants: tuple[tuple[str, bool, frozenset[str]], ...]
 
 
 _covers: dict[str, CoverKind] = {}
@@ -290,9 +291,14 @@ def cover_register(
     lookup: CoverLookup,
     *,
     roles: Iterable[str],
-    variants: Iterable[tuple[str, bool]],
+    variants: Iterable[tuple[str, bool, Iterable[str]]],
 ) -> None:
-    _covers[kind] = CoverKind(kind, lookup, frozenset(roles), tuple(variants))
+    _covers[kind] = CoverKind(
+        kind,
+        lookup,
+        frozenset(roles),
+        tuple((label, sensitive, frozenset(held)) for label, sensitive, held in variants),
+    )
 
 
 def cover_kinds() -> tuple[CoverKind, ...]:
