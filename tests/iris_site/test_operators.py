@@ -370,3 +370,36 @@ def test_the_console_answers_bad_input_with_4xx(client, admin):
     assert client.get(PAGE).status_code == 403
     client.force_login(OperatorFactory(role="legal"))
     assert client.get(PAGE).status_code == 403
+
+
+def test_the_admin_deactivates_an_operator_through_the_service(client, superadmin):
+    support = OperatorFactory(role="support")
+    client.force_login(superadmin)
+    url = reverse("admin:iris_site_user_change", args=[support.pk])
+    data = change_form(client, support)
+    data.pop("is_active", None)  # an unticked box is not posted
+    response = client.post(url, data)
+    assert response.status_code == 302
+    support.refresh_from_db()
+    assert not support.is_active
+    change = OperatorAccountChange.objects.get(subject=support)
+    assert (change.kind, change.requested_by) == ("deactivated", superadmin)
+    assert PREFIX + "deactivated" in actions()
+
+
+def test_the_admin_still_adds_a_member_without_a_role(client, superadmin):
+    client.force_login(superadmin)
+    response = client.post(
+        reverse("admin:iris_site_user_add"),
+        {
+            "email": "member@example.test",
+            "kind": UserKind.MEMBER,
+            "password1": "a-long-enough-passphrase-1",
+            "password2": "a-long-enough-passphrase-1",
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 302
+    member = User.objects.get(email="member@example.test")
+    assert member.is_member and not OperatorProfile.objects.filter(user=member).exists()
+    assert not OperatorAccountChange.objects.exists()
