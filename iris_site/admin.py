@@ -25,6 +25,7 @@ from iris_site.models import (
     User,
 )
 from iris_site.operators import (
+    is_platform_admin,
     operator_active_set,
     operator_bypass_refused,
     operator_create,
@@ -128,6 +129,10 @@ class UserAddForm(_RoleFields, AdminUserCreationForm):
         data = super().clean()
         self._refuse_raw_profile_writes(None)
         kind, role = data.get("kind"), data.get("role")
+        if kind == UserKind.OPERATOR and not is_platform_admin(getattr(self, "request_user", None)):
+            raise forms.ValidationError(
+                "Only a platform admin creates operator accounts.", code="not-platform-admin"
+            )
         if kind == UserKind.OPERATOR and not role:
             self.add_error("role", "An operator account needs a role.")
         if kind != UserKind.OPERATOR and (role or data.get("tenant")):

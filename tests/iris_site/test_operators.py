@@ -403,3 +403,23 @@ def test_the_admin_still_adds_a_member_without_a_role(client, superadmin):
     member = User.objects.get(email="member@example.test")
     assert member.is_member and not OperatorProfile.objects.filter(user=member).exists()
     assert not OperatorAccountChange.objects.exists()
+
+
+def test_only_a_platform_admin_adds_an_operator_in_the_admin(client):
+    legal = OperatorFactory(role="legal")
+    User.objects.filter(pk=legal.pk).update(is_superuser=True)
+    client.force_login(legal)
+    response = client.post(
+        reverse("admin:iris_site_user_add"),
+        {
+            "email": "puppet@example.test",
+            "kind": UserKind.OPERATOR,
+            "password1": "a-long-enough-passphrase-1",
+            "password2": "a-long-enough-passphrase-1",
+            "usable_password": "true",
+            "role": "legal",
+        },
+    )
+    assert response.status_code == 200
+    assert "Only a platform admin creates operator accounts." in response.content.decode()
+    assert not User.objects.filter(email="puppet@example.test").exists()
