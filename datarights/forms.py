@@ -2,11 +2,11 @@
 `datarights.contracts`, whose refusals come back to the page as messages."""
 
 from django import forms
-from django.contrib.auth import authenticate
 
 from datarights.contracts import DAY_MS
 from datarights.crypto import MIN_PASSPHRASE_LENGTH
 from datarights.enums import DeleteMode
+from iris_site.stepup import PasswordConfirmForm
 from memory.labels import CATEGORY_CHOICES, SCOPE_CHOICES
 
 
@@ -59,8 +59,11 @@ class ExportForm(forms.Form):
         }
 
 
-class DeleteForm(forms.Form):
-    """Step-up: the member re-enters their password before asking for an erasure."""
+class DeleteForm(PasswordConfirmForm):
+    """Step-up: the member re-enters their password before asking for an erasure (the
+    one password check of `iris_site.stepup`, last on the form)."""
+
+    field_order = ("mode", "scopes", "categories", "grace_days", "purge_consent_ledger")
 
     mode = forms.ChoiceField(
         label="How",
@@ -94,21 +97,6 @@ class DeleteForm(forms.Form):
     purge_consent_ledger = forms.BooleanField(
         label="Also erase my consent history for the sensitive topics ticked", required=False
     )
-    password = forms.CharField(
-        label="Your password",
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-
-    def __init__(self, *args, user, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        if authenticate(username=self.user.email, password=password) is None:
-            raise forms.ValidationError("That password is not right.")
-        return password
 
     def payload(self) -> dict:
         data = self.cleaned_data

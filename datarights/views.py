@@ -37,6 +37,7 @@ from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
 from iris_site.permissions import member_required
+from iris_site.stepup import mark_stepped_up
 from memory.access.gate import ContentKind
 
 # Each right's page: its template, and what the page is called in the overview.
@@ -197,6 +198,8 @@ def data_delete_view(request):
     if request.method == "GET":
         return _page(request, RequestKind.DELETE)
     form = DeleteForm(request.POST, user=request.user)
+    if form.is_valid():
+        mark_stepped_up(request)  # its password is a step-up (`iris_site.stepup`)
     return _submit(
         request,
         kind=RequestKind.DELETE,

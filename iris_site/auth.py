@@ -5,6 +5,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from iris_site.models import ApiToken
+from iris_site.stepup import is_recent
 from iris_site.tokens import token_digest
 
 # Writing last_used_at on every request would turn reads into writes; a minute is enough
@@ -26,6 +27,8 @@ def bearer_principal(raw: str) -> tuple[object, ApiToken] | None:
         principal = token.user if token.user_id else token.service_client
     if principal is None or not principal.is_active:
         return None
+    if token.reauthenticated_at is not None and not is_recent(token.reauthenticated_at):
+        return None  # a step-up token lives for the step-up window only
     now = timezone.now()
     if (
         token.last_used_at is None

@@ -267,6 +267,10 @@ AXES_USERNAME_FORM_FIELD = "username"
 AXES_RESET_ON_SUCCESS = True
 # The same client address the rate limits use.
 AXES_CLIENT_IP_CALLABLE = "iris_site.api.throttles.client_ip"
+
+# Step-up (`iris_site.stepup`): an irreversible member action (forgetting, the full clear)
+# needs a password entered within this many seconds, on the page or in a step-up token.
+IRIS_STEP_UP_SECONDS = int(os.environ.get("IRIS_STEP_UP_SECONDS", "300"))
 AXES_LOCKOUT_CALLABLE = "iris_site.lockout.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False

@@ -18,9 +18,10 @@ from inspection.urls import me_api_urlpatterns as inspection_me_api
 from inspection.urls import operator_api_urlpatterns as inspection_operator_api
 from iris_site import telemetry, views
 from iris_site.api.gated import content_free
+from iris_site.api.step_up import StepUpTokenApi
 from iris_site.audit.urls import operator_api_urlpatterns as audit_operator_api
-from memory.http.urls import events_api_urlpatterns as memory_events_api
 from iris_site.operators import device_signins
+from memory.http.urls import events_api_urlpatterns as memory_events_api
 from memory.http.urls import me_api_urlpatterns as memory_me_api
 from memory.http.urls import service_api_urlpatterns as memory_service_api
 from memory.recall import apis as recall_apis
@@ -36,6 +37,7 @@ me_api = [
     *inspection_me_api,
     *memory_me_api,
     path("recalls/", recall_apis.MemberRecallListApi.as_view(), name="recall-list"),
+    path("tokens/step-up/", StepUpTokenApi.as_view(), name="token-step-up"),
 ]
 members_api = [
     *hierarchy_members_api,

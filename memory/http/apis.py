@@ -24,6 +24,7 @@ from iris_site.audit.events import Actor
 from iris_site.errors import InvalidInput, NotFound
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember
+from iris_site.stepup import require_api_step_up, step_up_responses
 from memory.access.disclosures import registered_disclosure_sources
 from memory.access.gate import ContentKind
 from memory.contracts import (
@@ -379,9 +380,10 @@ class MemoryForgetApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
-        request=None, responses={200: MemoryEntrySerializer, **error_responses(404, 409)}
+        request=None, responses={200: MemoryEntrySerializer, **step_up_responses(404, 409)}
     )
     def post(self, request, pk):
+        require_api_step_up(request)
         entry = memory_tombstone(entry=_own_entry(request, pk), actor=Actor.of(request.user))
         return Response(entry_output(entry))
 
@@ -480,9 +482,10 @@ class MemoryForgetCategoryApi(APIView):
 
     @extend_schema(
         request=MemoryForgetCategoryInputSerializer,
-        responses={200: MemoryForgetResultSerializer, **error_responses(400)},
+        responses={200: MemoryForgetResultSerializer, **step_up_responses(400)},
     )
     def post(self, request):
+        require_api_step_up(request)
         serializer = self.MemoryForgetCategoryInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         ids = memory_forget_category(
@@ -508,9 +511,10 @@ class MemoryClearApi(APIView):
         )
 
     @extend_schema(
-        request=None, responses={201: MemoryClearRequestSerializer, **error_responses(409)}
+        request=None, responses={201: MemoryClearRequestSerializer, **step_up_responses(409)}
     )
     def post(self, request):
+        require_api_step_up(request)
         clear = memory_clear_request(member=request.user, actor=Actor.of(request.user))
         return Response(MemoryClearRequestSerializer(clear).data, status=status.HTTP_201_CREATED)
 
@@ -528,9 +532,10 @@ class MemoryForgetActorApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
-        request=None, responses={200: MemoryForgetResultSerializer, **error_responses(400, 404)}
+        request=None, responses={200: MemoryForgetResultSerializer, **step_up_responses(400, 404)}
     )
     def post(self, request, actor_handle):
+        require_api_step_up(request)
         if not re.fullmatch(ACTOR_HANDLE_PATTERN, actor_handle):
             raise InvalidInput(fields={"actor_handle": ["Not an actor handle."]})
         ids = person_forget(

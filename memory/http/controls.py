@@ -13,6 +13,7 @@ from iris_site.api.serializers import StrictInputSerializer
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.permissions import IsMember
+from iris_site.stepup import require_api_step_up, step_up_responses
 from memory.controls import member_memory_settings_get
 from memory.forgetting.selected import MAX_SELECTED, memory_forget_selected
 from memory.sweeps.auto_forget import member_memory_settings_set
@@ -115,9 +116,10 @@ class MemoryForgetSelectedApi(APIView):
     @extend_schema(
         operation_id="v1_me_memories_forget_selected",
         request=MemoryForgetSelectedInputSerializer,
-        responses={200: MemoryForgetSelectedResultSerializer, **error_responses(400, 404, 409)},
+        responses={200: MemoryForgetSelectedResultSerializer, **step_up_responses(400, 404, 409)},
     )
     def post(self, request):
+        require_api_step_up(request)
         serializer = self.MemoryForgetSelectedInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = memory_forget_selected(

@@ -15,6 +15,7 @@ from iris_site.api.gated import content_free
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError, NotFound
 from iris_site.permissions import member_required
+from iris_site.stepup import step_up_page
 from memory.forgetting.conversations import (
     TURN_STORE,
     conversation_entry_ids,
@@ -93,6 +94,9 @@ def conversation_index(request):
 @member_required
 def conversation_forget(request, session_id):
     session_id = _session_or_404(session_id)
+    confirm = step_up_page(request, action="forget this conversation")
+    if confirm is not None:
+        return confirm
     if request.method == "POST":
         try:
             result = memory_forget_conversation(

@@ -16,6 +16,7 @@ from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
 from iris_site.permissions import IsMember
+from iris_site.stepup import require_api_step_up, step_up_responses
 from memory.forgetting.conversations import memory_forget_conversation
 from memory.http.apis import session_id_of
 from memory.models import ConversationTurn
@@ -105,9 +106,10 @@ class MyConversationForgetApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: ConversationForgottenSerializer, **error_responses(400, 404)},
+        responses={200: ConversationForgottenSerializer, **step_up_responses(400, 404)},
     )
     def post(self, request, session_id):
+        require_api_step_up(request)
         session_id = session_id_of(session_id)
         result = memory_forget_conversation(
             member=request.user, session_id=session_id, actor=Actor.of(request.user)

@@ -12,6 +12,7 @@ from iris_site.audit.events import Actor
 from iris_site.errors import InvalidInput
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsMember
+from iris_site.stepup import require_api_step_up, step_up_responses
 from memory.access.gate import ContentKind
 from memory.entities.selectors import entity_detail, member_entities
 from memory.entities.services import RetireResult, entity_retire
@@ -149,8 +150,9 @@ class MemberEntityRetireApi(APIView):
     @idempotent(Scope.MEMORY_ENTITY_RETIRE, replay=retire_replay, reference=retire_reference)
     @extend_schema(
         request=None,
-        responses={200: EntityRetireOutputSerializer, **error_responses(404, 409)},
+        responses={200: EntityRetireOutputSerializer, **step_up_responses(404, 409)},
     )
     def post(self, request, pk):
+        require_api_step_up(request)
         result = entity_retire(member=request.user, entity_id=pk, actor=Actor.of(request.user))
         return Response(_retire_output(result))

@@ -1,7 +1,6 @@
 """Forms of the member memory page. Validation only; the services decide."""
 
 from django import forms
-from django.contrib.auth import authenticate
 
 from memory.contracts import MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH
 from memory.enums import Lifecycle, ScopeKind
@@ -121,22 +120,3 @@ class ScopeChangeForm(forms.Form):
 
 class ForgetCategoryForm(forms.Form):
     category = forms.ChoiceField(label="Category", choices=CATEGORY_CHOICES)
-
-
-class PasswordConfirmForm(forms.Form):
-    """Step-up: the member re-enters their password before an irreversible clear."""
-
-    password = forms.CharField(
-        label="Your password",
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-
-    def __init__(self, *args, user, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        if authenticate(username=self.user.email, password=password) is None:
-            raise forms.ValidationError("That password is not right.")
-        return password

@@ -1,7 +1,9 @@
 """Notebooks' lifecycle over HTTP (`memory.forgetting.notebooks`): the member lists their
-notebooks with their state and closes or deletes one (`/api/v1/me/notebooks/…`); the
-notebook surface does the same for the member it serves
-(`/api/v1/members/{member_id}/notebooks/…`). Ids, states, times and counts only.
+notebooks with their state and closes or deletes one (`/api/v1/me/notebooks/…`, with a
+recent re-authentication: both forget). The notebook surface's close and delete
+(`/api/v1/members/{member_id}/notebooks/…`) are refused `member-forgetting-only`: a
+surface does not forget on the member's behalf (issue 42). Ids, states, times and counts
+only.
 """
 
 from django.db.models import CharField, Count, DateTimeField, Max, OuterRef, Q, Subquery, Value
@@ -17,6 +19,7 @@ from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
 from iris_site.permissions import IsMember, IsServiceClient
+from iris_site.stepup import MemberForgettingOnly, require_api_step_up, step_up_responses
 from memory.enums import Lifecycle, ScopeKind
 from memory.forgetting.notebooks import NOTEBOOK_CLOSE_GRACE, notebook_close, notebook_delete
 from memory.http.apis import session_id_of
@@ -134,9 +137,10 @@ class MyNotebookCloseApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
-        request=None, responses={200: NotebookClosureSerializer, **error_responses(400, 404)}
+        request=None, responses={200: NotebookClosureSerializer, **step_up_responses(400, 404)}
     )
     def post(self, request, notebook_id):
+        require_api_step_up(request)
         closure, _ = notebook_close(
             member=request.user, notebook_id=_notebook_id(notebook_id), actor=Actor.of(request.user)
         )
@@ -148,8 +152,9 @@ class MyNotebookDetailApi(APIView):
     __doc__ = DELETE_DOC
     permission_classes = [IsMember]
 
-    @extend_schema(responses={200: NotebookDeletedSerializer, **error_responses(400, 404)})
+    @extend_schema(responses={200: NotebookDeletedSerializer, **step_up_responses(400, 404)})
     def delete(self, request, notebook_id):
+        require_api_step_up(request)
         end = notebook_delete(
             member=request.user, notebook_id=_notebook_id(notebook_id), actor=Actor.of(request.user)
         )
@@ -158,7 +163,9 @@ class MyNotebookDetailApi(APIView):
 
 def _surface_member(request, member_id):
     """The member a notebook surface serves: 404 for no such member; 403 for a client
-    whose consumer may not write notebook memory (the notebook consumer may)."""
+    whose consumer may not write notebook memory (the notebook consumer may); a surface
+    that may is then refused `member-forgetting-only` (closing and deleting forget the
+    member's memory, which only the member does, with a recent re-authentication)."""
     member = member_or_404(member_id)
     principal_capabilities(request.user).require_write_kind(ScopeKind.NOTEBOOK)
     return member
@@ -166,30 +173,28 @@ def _surface_member(request, member_id):
 
 @content_free
 class MemberNotebookCloseApi(APIView):
-    __doc__ = CLOSE_DOC + " For a surface that may write notebook memory (else 403)."
+    __doc__ = (
+        "Refused: 403 `member-forgetting-only`. Closing a notebook forgets its memory after "
+        "the grace period; only the member does that (`POST /api/v1/me/notebooks/{id}/close/`, "
+        "with a step-up token). A surface that may not write notebook memory: 403 as before."
+    )
     permission_classes = [IsServiceClient]
 
-    @extend_schema(
-        request=None,
-        responses={200: NotebookClosureSerializer, **error_responses(400, 403, 404)},
-    )
+    @extend_schema(request=None, responses=error_responses(400, 403, 404))
     def post(self, request, member_id, notebook_id):
-        member = _surface_member(request, member_id)
-        closure, _ = notebook_close(
-            member=member, notebook_id=_notebook_id(notebook_id), actor=Actor.of(request.user)
-        )
-        return _closed(closure)
+        _surface_member(request, member_id)
+        raise MemberForgettingOnly
 
 
 @content_free
 class MemberNotebookDetailApi(APIView):
-    __doc__ = DELETE_DOC + " For a surface that may write notebook memory (else 403)."
+    __doc__ = (
+        "Refused: 403 `member-forgetting-only`. Deleting a notebook forgets its memory; only "
+        "the member does that (`DELETE /api/v1/me/notebooks/{id}/`, with a step-up token)."
+    )
     permission_classes = [IsServiceClient]
 
-    @extend_schema(responses={200: NotebookDeletedSerializer, **error_responses(400, 403, 404)})
+    @extend_schema(responses=error_responses(400, 403, 404))
     def delete(self, request, member_id, notebook_id):
-        member = _surface_member(request, member_id)
-        end = notebook_delete(
-            member=member, notebook_id=_notebook_id(notebook_id), actor=Actor.of(request.user)
-        )
-        return _deleted(end)
+        _surface_member(request, member_id)
+        raise MemberForgettingOnly

@@ -13,6 +13,7 @@ from iris_site.api.gated import MEMBER_OWN, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError, NotFound
 from iris_site.permissions import member_required
+from iris_site.stepup import step_up_page
 from memory.access.gate import ContentKind
 from memory.entities.policy import ABOUT
 from memory.entities.selectors import entity_detail, member_entities
@@ -107,6 +108,9 @@ def person_detail(request, entity_id):
 @member_required
 def person_forget(request, entity_id):
     detail = _detail_or_404(request, entity_id)
+    confirm = step_up_page(request, action=_("forget everything about them"))
+    if confirm is not None:
+        return confirm
     if request.method == "POST":
         try:
             result = entity_retire(

@@ -29,6 +29,7 @@ from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.errors import DomainError, NotFound
 from iris_site.permissions import member_required
+from iris_site.stepup import PasswordConfirmForm, mark_stepped_up, step_up_page
 from memory.access.gate import ContentKind
 from memory.contracts import SCOPE_KEY_ADAPTER
 from memory.controls import (
@@ -48,7 +49,6 @@ from memory.http.forms import (
     EntryEditForm,
     EntryFilterForm,
     ForgetCategoryForm,
-    PasswordConfirmForm,
     PauseForm,
     ScopeChangeForm,
 )
@@ -251,6 +251,9 @@ def memory_resume_view(request, entry_id):
 @member_required
 def memory_forget_view(request, entry_id):
     entry = _entry_or_404(request, entry_id)
+    confirm = step_up_page(request, action="forget this memory")
+    if confirm is not None:
+        return confirm
     if request.method == "POST" and _attempt(
         request,
         lambda: memory_tombstone(entry=entry, actor=Actor.of(request.user)),
@@ -316,6 +319,9 @@ def memory_forget_category_view(request):
         category = form.cleaned_data["category"]
         count = memory_entry_list(member_id=request.user.pk, filters={"category": category}).count()
         if request.method == "POST" and "confirm" in request.POST:
+            confirm = step_up_page(request, action="forget every memory of this category")
+            if confirm is not None:
+                return confirm
             _attempt(
                 request,
                 lambda: memory_forget_category(
@@ -345,6 +351,7 @@ def memory_clear_view(request):
             )
             return redirect("memory:index")
         if form.is_valid():
+            mark_stepped_up(request)  # the password on this form is a step-up too
             _attempt(
                 request,
                 lambda: memory_clear_request(member=request.user, actor=Actor.of(request.user)),
@@ -476,6 +483,10 @@ def consent_withdraw_view(request, consent_type):
         else 0
     )
     if request.method == "POST" and (affected == 0 or "confirm" in request.POST):
+        if affected:  # the withdrawal forgets that memory: irreversible
+            confirm = step_up_page(request, action="withdraw and forget that memory")
+            if confirm is not None:
+                return confirm
         _record_consent(request, consent_type, ConsentEventKind.WITHDRAWAL)
         return redirect("memory:consents")
     return render(
@@ -668,6 +679,9 @@ def memory_forget_selected_view(request):
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("memory:index")
+    confirm = step_up_page(request, action="forget these memories")
+    if confirm is not None:
+        return confirm
     if request.method == "POST":
         outcome = {}
 

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from hierarchy.models_stm import ShortTermMemory
 from memory.enums import Lifecycle
 from memory.models import ConversationTurn, MemoryEntry
+from tests.browser.stepup import confirm_its_you
 from tests.browser.test_member_controls import assert_accessible
 from tests.browser.test_member_layout import announced
 from tests.browser.test_memory_page import sign_in_with_keyboard, tab_to
@@ -52,6 +53,7 @@ def test_keyboard_only_forget_one_conversation(page: Page, live_server, screensh
     assert_accessible(page)
     tab_to(page, page.get_by_role("button", name="Yes, forget this conversation"), limit=40)
     page.keyboard.press("Enter")
+    confirm_its_you(page)
 
     # then focus lands on the status, which says what was erased (axe-clean, it fits)
     expect(page.get_by_role("heading", name="Your conversations", level=1)).to_be_visible()

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from iris_site.services import token_issue
 from memory.controls import member_memory_settings_get
 from memory.models import MemoryEntry
+from tests.browser.stepup import confirm_its_you
 from tests.browser.test_memory_page import sign_in_with_keyboard, tab_to
 from tests.conftest import http_request
 from tests.iris_site.factories import ServiceClientFactory
@@ -95,6 +96,7 @@ def test_keyboard_only_stop_using_pause_tara_and_forget_two_at_once(
     assert_accessible(page)
     tab_to(page, page.get_by_role("button", name="Yes, forget 2 memories"), limit=40)
     page.keyboard.press("Enter")
+    confirm_its_you(page)
     # then the confirmation says what was forgotten, by category, not the text
     status = page.get_by_role("status")
     expect(status).to_contain_text("Forgot 2 memories:")

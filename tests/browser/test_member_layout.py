@@ -10,6 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from memory.models import MemoryEntry
+from tests.browser.stepup import confirm_its_you
 from tests.browser.test_memory_page import tab_to
 from tests.datarights.factories import process, submit
 from tests.iris_site.factories import PASSWORD
@@ -216,6 +217,7 @@ def test_after_each_action_focus_is_on_the_message_that_says_what_changed(
     page.keyboard.press("Enter")
     tab_to(page, page.get_by_role("button", name="Yes, forget it"), limit=80)
     page.keyboard.press("Enter")
+    confirm_its_you(page)  # then, for a few minutes, no forgetting asks again
     announced(page, "Forgot 1 memory about goals")
     expect(page.get_by_role("link", name="I am learning Portuguese")).to_have_count(0)
     screenshot(f"forgot-{width}")

@@ -10,6 +10,7 @@ from iris_site.audit.events import Actor
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry
 from memory.services import memory_remember
+from tests.browser.stepup import confirm_its_you
 from tests.consent.factories import record
 from tests.iris_site.factories import PASSWORD, MemberFactory
 
@@ -92,6 +93,7 @@ def test_pause_resume_and_forget(page: Page, live_server, member, screenshot):
     expect(page.get_by_text("The assistant may bring it up again")).to_be_visible()
     page.get_by_role("link", name="Forget").click()
     page.get_by_role("button", name="Yes, forget it").click()
+    confirm_its_you(page)
     expect(page.get_by_text("Forgot 1 memory about goals")).to_be_visible()
     expect(page.get_by_role("link", name="I am learning Portuguese")).to_have_count(0)
     screenshot("after-forget")
@@ -107,6 +109,7 @@ def test_withdrawing_a_sensitive_consent_forgets_its_entries(
     expect(page.get_by_text("Iris will forget 1 memory about medical matters")).to_be_visible()
     screenshot("withdraw-consequences")
     page.get_by_role("button", name=re.compile("Withdraw and forget")).click()
+    confirm_its_you(page)
     expect(page.get_by_text("Consent withdrawn: “Medical matters”.")).to_be_visible()
     page.get_by_role("link", name="My memory").click()
     expect(page.get_by_role("link", name="I use an inhaler for asthma")).to_have_count(0)

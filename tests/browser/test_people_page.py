@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from memory.models import MemoryEntity, MemoryEntry
+from tests.browser.stepup import confirm_its_you
 from tests.browser.test_member_controls import assert_accessible
 from tests.browser.test_memory_page import sign_in_with_keyboard, tab_to
 from tests.memory.factories import consenting_member, remember
@@ -58,6 +59,7 @@ def test_keyboard_only_forget_everything_about_one_person(page: Page, live_serve
     assert_accessible(page)
     tab_to(page, page.get_by_role("button", name="Yes, forget everything"), limit=40)
     page.keyboard.press("Enter")
+    confirm_its_you(page)
 
     # then focus lands on the status, which says what was forgotten, not who
     status = page.get_by_role("status")

@@ -15,6 +15,7 @@ from tests.datarights.factories import ACCESS, HARD_DELETE, process, submit
 from tests.memory.factories import consenting_member, remember
 from tests.memory.test_change_events import Surfaces
 from tests.memory.test_full_clear import token_of
+from tests.stepup import step_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,6 +44,7 @@ def ack(surfaces: Surfaces, consumer: str) -> None:
 def page(member, path: str) -> str:
     client = Client()
     client.force_login(member)
+    step_up(client)
     return client.get(path).content.decode()
 
 

@@ -29,6 +29,7 @@ from tests.datarights.factories import EXPORT
 from tests.hierarchy.stm_factories import write as stm_write_row
 from tests.iris_site.factories import OperatorFactory, ServiceClientFactory
 from tests.memory.factories import consenting_member
+from tests.stepup import step_up_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,6 +76,9 @@ class Case:
 
 
 def _token(owner) -> str:
+    """A member's token is a step-up token: these retries follow a forget."""
+    if getattr(owner, "is_member", False):
+        return step_up_token(owner)
     return token_issue(owner=owner)[1]
 
 

@@ -33,6 +33,7 @@ from tests.memory.factories import (
     memory_audit,
     remember,
 )
+from tests.stepup import step_up_client
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,7 @@ def entry_events(member):
 def test_a_member_states_a_memory():
     # given
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     # when
     response = create(client, subject="coffee", origin="user-stated")
     # then
@@ -158,7 +159,7 @@ POSE_WITHOUT_AVATAR = {
 )
 def test_an_invalid_member_write_is_400_with_field_errors_and_writes_nothing(fields, field):
     member = consenting_member()
-    response = create(bearer_client(member), **fields)
+    response = create(step_up_client(member), **fields)
     assert response.status_code == 400
     assert error(response)["code"] == "invalid"
     assert any(key.startswith(field) for key in error(response)["fields"]), error(response)
@@ -169,19 +170,19 @@ def test_an_invalid_member_write_is_400_with_field_errors_and_writes_nothing(fie
 
 def test_a_scope_naming_another_member_is_refused():
     member, other = consenting_member(), MemberFactory()
-    response = create(bearer_client(member), scope={"kind": "profile", "user_id": str(other.pk)})
+    response = create(step_up_client(member), scope={"kind": "profile", "user_id": str(other.pk)})
     assert response.status_code == 400
     assert not MemoryEntry.objects.exists()
 
 
 def test_a_non_object_body_is_400():
-    response = bearer_client(consenting_member()).post(ME, [1, 2], format="json")
+    response = step_up_client(consenting_member()).post(ME, [1, 2], format="json")
     assert response.status_code == 400 and error(response)["code"] == "invalid"
 
 
 def test_a_sensitive_memory_without_consent_is_422_with_the_seeds_code():
     member = consenting_member()
-    response = create(bearer_client(member), category="medical", body="I use an inhaler")
+    response = create(step_up_client(member), category="medical", body="I use an inhaler")
     assert response.status_code == 422
     assert error(response)["code"] == "sensitive-category-without-consent"
     assert "category:medical" in error(response)["message"]
@@ -189,7 +190,7 @@ def test_a_sensitive_memory_without_consent_is_422_with_the_seeds_code():
 
 
 def test_a_member_restating_a_subject_supersedes_the_older_statement():
-    client = bearer_client(consenting_member())
+    client = step_up_client(consenting_member())
     first = create(client, subject="coffee").json()
     second = create(client, subject="Coffee ", body=TEA)
     assert second.status_code == 201
@@ -202,7 +203,7 @@ def test_a_member_restating_a_subject_supersedes_the_older_statement():
 def test_the_list_filters_searches_and_paginates():
     # given
     member = consenting_member("category:medical")
-    client = bearer_client(member)
+    client = step_up_client(member)
     profile = create(client, subject="coffee").json()
     session = create(
         client, scope={"kind": "session", "session_id": "s-1"}, category="goal", body="Run 5k"
@@ -239,7 +240,7 @@ def test_the_list_filters_searches_and_paginates():
 def test_the_detail_shows_recent_recalls_and_an_open_question():
     # given
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client, subject="coffee").json()
     now = timezone.now()
     for minutes in range(12):
@@ -281,7 +282,7 @@ def test_the_detail_shows_recent_recalls_and_an_open_question():
 
 def test_editing_appends_a_revision_and_audits_it():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client, subject="coffee").json()
     # when
     response = client.patch(detail(entry["id"]), {"body": TEA, "subject": None}, format="json")
@@ -302,7 +303,7 @@ def test_editing_appends_a_revision_and_audits_it():
 )
 def test_an_invalid_edit_is_400_and_changes_nothing(body):
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client).json()
     response = client.patch(detail(entry["id"]), body, format="json")
     assert response.status_code == 400
@@ -311,7 +312,7 @@ def test_an_invalid_edit_is_400_and_changes_nothing(body):
 
 
 def test_an_edit_into_a_sensitive_category_needs_its_consent():
-    client = bearer_client(consenting_member())
+    client = step_up_client(consenting_member())
     entry = create(client).json()
     response = client.patch(detail(entry["id"]), {"category": "medical"}, format="json")
     assert response.status_code == 422
@@ -320,7 +321,7 @@ def test_an_edit_into_a_sensitive_category_needs_its_consent():
 
 def test_the_edit_preview_shows_the_consequences_and_saves_nothing():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     coffee = create(client, subject="coffee").json()
     tea = create(client, subject="tea", body=TEA).json()
     before = (MemoryRevision.objects.count(), AuditEvent.objects.count())
@@ -342,7 +343,7 @@ def test_the_edit_preview_shows_the_consequences_and_saves_nothing():
 
 def test_the_revision_chain_of_five_edits_is_complete_and_oldest_first():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client).json()
     bodies = [f"Coffee habit, take {n}" for n in range(1, 6)]
     for body in bodies:
@@ -367,7 +368,7 @@ def test_the_revision_chain_of_five_edits_is_complete_and_oldest_first():
 
 def test_pause_and_resume():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client).json()
     ends_at = (timezone.now() + timedelta(days=3)).isoformat()
     # when
@@ -392,7 +393,7 @@ def test_pause_and_resume():
 
 
 def test_a_pause_ending_in_the_past_is_400():
-    client = bearer_client(consenting_member())
+    client = step_up_client(consenting_member())
     entry = create(client).json()
     past = (timezone.now() - timedelta(hours=1)).isoformat()
     response = client.post(f"{detail(entry['id'])}pause/", {"ends_at": past}, format="json")
@@ -401,7 +402,7 @@ def test_a_pause_ending_in_the_past_is_400():
 
 def test_forgetting_one_memory_tombstones_it_for_good():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client).json()
     response = client.post(f"{detail(entry['id'])}forget/")
     assert response.status_code == 200 and response.json()["lifecycle"] == "tombstoned"
@@ -414,7 +415,7 @@ def test_forgetting_one_memory_tombstones_it_for_good():
 
 def test_confirming_an_inference():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     inferred = remember(member, origin="model-inferred").entry
     response = client.post(f"{detail(inferred.pk)}confirm/")
     assert response.status_code == 200
@@ -426,7 +427,7 @@ def test_confirming_an_inference():
 
 def test_session_memory_can_move_to_the_profile():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client, scope={"kind": "session", "session_id": "s-1"}).json()
     # when
     response = client.post(
@@ -442,7 +443,7 @@ def test_session_memory_can_move_to_the_profile():
 def test_tenant_memory_never_moves_to_the_profile():
     tenant = TenantFactory()
     member = consenting_member(tenants=[tenant])
-    client = bearer_client(member)
+    client = step_up_client(member)
     entry = create(client, scope={"kind": "tenant", "tenant_id": str(tenant.pk)}).json()
     assert entry["tenant_id"] == str(tenant.pk)
     # when
@@ -462,7 +463,7 @@ def test_tenant_memory_never_moves_to_the_profile():
     [{"scope": {"kind": "session"}}, {"scope": "profile"}, {}, {"scope": {"kind": "moon"}}],
 )
 def test_an_invalid_scope_change_is_400(body):
-    client = bearer_client(consenting_member())
+    client = step_up_client(consenting_member())
     entry = create(client, scope={"kind": "session", "session_id": "s-1"}).json()
     response = client.post(f"{detail(entry['id'])}scope/", body, format="json")
     assert response.status_code == 400
@@ -472,7 +473,7 @@ def test_an_invalid_scope_change_is_400(body):
 def test_a_member_cannot_place_a_memory_in_a_tenant_they_do_not_belong_to():
     member = consenting_member()
     response = create(
-        bearer_client(member), scope={"kind": "tenant", "tenant_id": str(TenantFactory().pk)}
+        step_up_client(member), scope={"kind": "tenant", "tenant_id": str(TenantFactory().pk)}
     )
     assert response.status_code == 403 and error(response)["code"] == "not-a-tenant-member"
 
@@ -482,7 +483,7 @@ def test_a_member_cannot_place_a_memory_in_a_tenant_they_do_not_belong_to():
 
 def test_forgetting_a_category():
     member = consenting_member("category:medical")
-    client = bearer_client(member)
+    client = step_up_client(member)
     medical = [
         create(client, category="medical", subject=s, body=f"Take {s} daily").json()
         for s in ("ibuprofen", "vitamin d")
@@ -502,7 +503,7 @@ def test_forgetting_a_category():
 
 def test_forgetting_every_mention_of_a_person():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     anna = [
         create(
             client,
@@ -531,7 +532,7 @@ def test_forgetting_every_mention_of_a_person():
 
 def test_full_clear_cancel_and_purge():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     create(client, subject="coffee")
     create(client, subject="tea", body=TEA)
     clear_url = f"{ME}clear/"
@@ -574,7 +575,7 @@ def test_full_clear_cancel_and_purge():
 
 def test_off_the_record_blocks_every_write_until_switched_off():
     member = consenting_member()
-    client, service = bearer_client(member), surface()
+    client, service = step_up_client(member), surface()
     url = "/api/v1/me/off-the-record/"
     assert client.get(url).json() == {"active": False, "session_id": None}
     # when
@@ -610,7 +611,7 @@ def test_off_the_record_blocks_every_write_until_switched_off():
 
 def test_off_the_record_for_one_session():
     member = consenting_member()
-    client, service = bearer_client(member), surface()
+    client, service = step_up_client(member), surface()
     url = "/api/v1/me/off-the-record/"
     response = client.put(url, {"active": True, "session_id": "s-1"}, format="json")
     assert response.json() == {"active": True, "session_id": "s-1"}
@@ -645,7 +646,7 @@ def test_off_the_record_for_one_session():
 
 def test_a_conflict_question_is_listed_and_answered_once():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)
     stated = create(client, subject="coffee").json()
     kept = (
         surface()
@@ -706,7 +707,7 @@ def test_another_members_entry_is_404_on_every_member_endpoint(method, suffix, b
     owner, intruder = consenting_member(), consenting_member()
     entry = remember(owner, origin="model-inferred").entry
     # when
-    response = getattr(bearer_client(intruder), method)(
+    response = getattr(step_up_client(intruder), method)(
         f"{detail(entry.pk)}{suffix}", body, format="json"
     )
     # then
@@ -725,7 +726,7 @@ def test_another_members_notice_is_404_and_absent_from_my_list():
     owner, intruder = consenting_member(), consenting_member()
     remember(owner, subject="coffee")
     notice = remember(owner, subject="coffee", body=TEA, origin="model-inferred").notice
-    client = bearer_client(intruder)
+    client = step_up_client(intruder)
     response = client.post(
         f"/api/v1/me/notices/{notice.pk}/answer/", {"accept": True}, format="json"
     )
@@ -738,7 +739,7 @@ def test_member_lists_and_bulk_actions_never_reach_another_member():
     owner, intruder = consenting_member(), consenting_member()
     remember(owner, multi_actor={"actor_name": "Anna"}, category="relationship")
     handle = MemoryEntry.objects.get().actor_handle
-    client = bearer_client(intruder)
+    client = step_up_client(intruder)
     assert client.get(ME).json()["results"] == []
     assert client.post(f"/api/v1/me/actors/{handle}/forget/").json()["tombstoned_count"] == 0
     category = client.post(f"{ME}forget-category/", {"category": "relationship"}, format="json")
@@ -763,7 +764,7 @@ def test_only_surfaces_use_the_remember_endpoint(who):
     member = consenting_member()
     client = {
         "anonymous": APIClient,
-        "member": lambda: bearer_client(member),
+        "member": lambda: step_up_client(member),
         "operator": lambda: bearer_client(OperatorFactory()),
     }[who]()
     response = client.post(service_url(member), {}, format="json")

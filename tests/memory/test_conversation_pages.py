@@ -14,12 +14,18 @@ from memory.enums import Lifecycle
 from memory.models import ConversationTurn, MemoryEntry
 from tests.memory.factories import consenting_member, member_turn
 from tests.memory.test_forget_conversation import GONE, KEPT, history
-from tests.memory.test_views import signed_in
+from tests.memory.test_views import signed_in as _signed_in
+from tests.stepup import step_up
 from tests.trust.test_forget_completeness import new_marker, schema_hits
 
 pytestmark = pytest.mark.django_db
 
 LIST = "/profile/memory/conversations/"
+
+
+def signed_in(member, **options):
+    """Signed in, with the password confirmed just now (these pages forget)."""
+    return step_up(_signed_in(member, **options))
 
 
 def forget_url(session_id: str) -> str:

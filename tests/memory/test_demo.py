@@ -10,6 +10,7 @@ from django.test import Client
 from iris_site.models import AuditEvent, User
 from memory.enums import ScopeKind, is_sensitive_category
 from memory.models import ChangeEvent, ConversationTurn, MemoryEntry, MemoryRevision, RecallRecord
+from tests.stepup import step_up
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +91,7 @@ def test_the_assistant_was_given_memory_so_a_forget_on_the_page_tells_it(capsys)
     entry_id = record.returned_ids[0]
     browser = Client()
     browser.force_login(ada)
+    step_up(browser)
     forgot = browser.post(f"/profile/memory/{entry_id}/forget/")
     assert forgot.status_code == 302, forgot.content
     out = io.StringIO()

@@ -32,6 +32,7 @@ from tests.memory.factories import (
     memory_settings,
     remember,
 )
+from tests.stepup import step_up_client
 from tests.trust.test_forget_completeness import schema_hits
 
 pytestmark = pytest.mark.django_db
@@ -325,7 +326,7 @@ ENTITIES = "/api/v1/me/entities/"
 def test_the_member_lists_reads_and_retires_an_entity_over_the_api():
     member = consenting_member()
     sam(member)
-    client = bearer_client(member)
+    client = step_up_client(member)
     listed = client.get(ENTITIES).json()
     people = [e for e in listed if e["kind"] == "person"]
     assert [(p["label"], p["entry_count"]) for p in people] == [(NAME, 1)]
@@ -337,7 +338,7 @@ def test_the_member_lists_reads_and_retires_an_entity_over_the_api():
     bad = client.get(f"{ENTITIES}?kind=galaxy")
     assert bad.status_code == 400 and "kind" in bad.json()["error"]["fields"]
     # another member's entity is 404, to read and to retire
-    other = bearer_client(consenting_member())
+    other = step_up_client(consenting_member())
     assert other.get(f"{ENTITIES}{pid}/").status_code == 404
     assert other.post(f"{ENTITIES}{pid}/retire/").status_code == 404
     # retire, with an idempotency key: the retry replays the first answer

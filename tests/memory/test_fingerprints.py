@@ -31,6 +31,7 @@ from tests.conftest import http_request
 from tests.datarights.factories import HARD_DELETE, process, submit
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up_token
 
 FACT = "Allergic to penicillin since childhood"
 ME = "/api/v1/me/memories/"
@@ -43,7 +44,7 @@ class World:
     def __init__(self, live_server, *consents: str):
         self.url = live_server.url
         self.member = consenting_member(*consents)
-        _, self.member_token = token_issue(owner=self.member)
+        self.member_token = step_up_token(self.member)
         _, self.surface_token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
 
     def as_member(self, path: str, body=None, method: str = "POST"):

@@ -8,11 +8,10 @@ from hierarchy.models_stm import ShortTermMemory
 from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor
 from iris_site.errors import NotFound
-from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.forgetting.conversations import memory_forget_conversation
 from memory.models import ConversationTurn, MemoryEntry
-from tests.conftest import bearer_client, http_request
+from tests.conftest import http_request
 from tests.memory.factories import (
     INFERENCE_JOB,
     consenting_member,
@@ -21,6 +20,7 @@ from tests.memory.factories import (
     quoting,
     remember,
 )
+from tests.stepup import step_up_client, step_up_token
 from tests.trust.test_forget_completeness import new_marker, schema_hits
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +145,7 @@ def test_the_member_lists_and_forgets_conversations_over_the_api():
     member = consenting_member()
     marker, other = new_marker(), new_marker()
     history(member, marker, other)
-    client = bearer_client(member)
+    client = step_up_client(member)
     # the list: ids, counts and times, newest first, no text
     listed = client.get(LIST, {"page_size": 1})
     assert listed.status_code == 200, listed.content
@@ -174,7 +174,7 @@ def test_the_member_lists_and_forgets_conversations_over_the_api():
 def test_another_members_or_an_unknown_conversation_is_404():
     owner, other = consenting_member(), consenting_member()
     member_turn(owner, "Something private to me", session_id=GONE)
-    client = bearer_client(other)
+    client = step_up_client(other)
     for session_id in (GONE, "never-was"):
         response = client.post(forget_url(session_id))
         assert response.status_code == 404
@@ -194,7 +194,7 @@ def test_a_session_with_only_short_term_rows_is_forgotten():
         content="a scratch note in progress",
         actor=INFERENCE_JOB,
     )
-    response = bearer_client(member).post(forget_url(GONE))
+    response = step_up_client(member).post(forget_url(GONE))
     assert response.status_code == 200, response.content
     assert response.json()["short_term_rows_erased"] == 1
 
@@ -204,7 +204,7 @@ def test_forgetting_a_conversation_over_real_http(live_server):
     member = consenting_member()
     marker, other = new_marker(), new_marker()
     history(member, marker, other)
-    _, token = token_issue(owner=member)
+    token = step_up_token(member)
     response = http_request(f"{live_server.url}{forget_url(GONE)}", method="POST", token=token)
     assert response.status == 200, response.body
     assert response.body["turns_erased"] == 2

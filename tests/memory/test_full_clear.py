@@ -43,6 +43,7 @@ from tests.memory.factories import (
     memory_audit,
     remember,
 )
+from tests.stepup import step_up_token
 from tests.trust.test_concurrency import only_conflicts, race
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,6 +60,10 @@ def _empty_bundle_cache():
 
 
 def token_of(principal) -> str:
+    """A bearer token; a member's is a step-up token (`tests.stepup`): these tests forget
+    and clear, which a member does with a recent re-authentication."""
+    if getattr(principal, "is_member", False):
+        return step_up_token(principal)
     _, raw = token_issue(owner=principal)
     return raw
 

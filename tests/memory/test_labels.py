@@ -31,6 +31,7 @@ from memory.enums import (
     ScopeKind,
 )
 from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +133,7 @@ def test_detail_and_history_pages_use_member_words():
     entry = remember(member, category="mental_health", body="I get anxious before flights").entry
     client = Client()
     client.force_login(member)
+    step_up(client)
     detail = _visible_text(client.get(reverse("memory:detail", args=[entry.pk])).content.decode())
     assert "Mental health" in detail and "About you" in detail and "You told Iris" in detail
     history = _visible_text(client.get(reverse("memory:history", args=[entry.pk])).content.decode())
@@ -144,6 +146,7 @@ def test_the_notices_page_title_is_plain_text():
     member = consenting_member()
     client = Client()
     client.force_login(member)
+    step_up(client)
     page = client.get(reverse("memory:notices")).content.decode()
     title = re.search(r"<title>(.*?)</title>", page, flags=re.S).group(1)
     assert "<" not in title and ">" not in title
@@ -156,6 +159,7 @@ def test_forgetting_a_category_says_how_many_and_which_in_plain_words():
     remember(member, category="mental_health", subject="sleep", body="I sleep badly in spring")
     client = Client()
     client.force_login(member)
+    step_up(client)
     response = client.post(
         reverse("memory:forget-category"),
         {"category": "mental_health", "confirm": "1"},

@@ -21,6 +21,7 @@ from memory.sweeps.retention import retention_sweep
 from tests.conftest import bearer_client, http_request
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
+from tests.stepup import step_up, step_up_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +46,7 @@ def surface_token(consumer: str) -> str:
 
 
 def member_token(member) -> str:
-    _, raw = token_issue(owner=member)
+    raw = step_up_token(member)
     return raw
 
 
@@ -419,9 +420,10 @@ def test_forgetting_selected_memories_is_all_or_nothing(live_server):
 
 
 def signed_in(user) -> Client:
+    """Signed in, with the password confirmed just now (these pages forget)."""
     client = Client()
     client.force_login(user)
-    return client
+    return step_up(client)
 
 
 def test_the_page_controls_change_the_settings_the_server_enforces():

@@ -8,7 +8,6 @@ import pytest
 
 from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, NotFound
-from iris_site.services import token_issue
 from memory.contracts import SCOPE_KEY_ADAPTER
 from memory.enums import Lifecycle
 from memory.forgetting.notebooks import (
@@ -23,6 +22,7 @@ from memory.sweeps.retention import retention_sweep
 from tests.conftest import bearer_client, http_request
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, memory_audit, remember
+from tests.stepup import step_up_client, step_up_token
 from tests.trust.test_forget_completeness import new_marker, schema_hits
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,7 @@ def test_the_member_lists_closes_and_deletes_notebooks_over_the_api():
     member = consenting_member()
     note(member, "nb-1", "Notes one")
     note(member, "nb-2", "Notes two")
-    client = bearer_client(member)
+    client = step_up_client(member)
     listed = client.get(ME)
     assert listed.status_code == 200, listed.content
     assert [(n["notebook_id"], n["state"], n["entry_count"]) for n in listed.json()["results"]] == [
@@ -147,24 +147,26 @@ def test_the_member_lists_closes_and_deletes_notebooks_over_the_api():
 def test_another_members_notebook_is_404():
     owner, other = consenting_member(), consenting_member()
     entry = note(owner, "nb-1", "Owner's notes")
-    client = bearer_client(other)
+    client = step_up_client(other)
     assert client.post(f"{ME}nb-1/close/").status_code == 404
     assert client.delete(f"{ME}nb-1/").status_code == 404
     assert lifecycle(entry) == Lifecycle.ACTIVE
     assert not NotebookClosure.objects.exists()
 
 
-def test_the_notebook_surface_closes_and_deletes_for_the_member_it_serves():
+def test_the_notebook_surface_may_not_close_or_delete_for_the_member():
+    # issue 42: closing (erased after the grace) and deleting forget the member's memory,
+    # which only the member does, with a recent re-authentication
     member = consenting_member()
     entry = note(member, "nb-1", "Surface notes")
     notebook = bearer_client(ServiceClientFactory(consumer="notebook"))
     closed = notebook.post(surface_url(member, "nb-1", "close/"))
-    assert closed.status_code == 200, closed.content
-    assert closed.json()["state"] == "closed"
     deleted = notebook.delete(surface_url(member, "nb-1"))
-    assert deleted.status_code == 200, deleted.content
-    assert lifecycle(entry) == Lifecycle.TOMBSTONED
-    assert notebook.delete(surface_url(member, "nb-1")).status_code == 404
+    for refused in (closed, deleted):
+        assert refused.status_code == 403, refused.content
+        assert refused.json()["error"]["code"] == "member-forgetting-only"
+    assert lifecycle(entry) == Lifecycle.ACTIVE
+    assert not NotebookClosure.objects.filter(member=member).exists()
     # a client narrowed so it may not write notebook memory is refused
     other = note(member, "nb-3", "Notes the narrowed client cannot close")
     client = ServiceClientFactory(consumer="notebook")
@@ -176,7 +178,7 @@ def test_the_notebook_surface_closes_and_deletes_for_the_member_it_serves():
     assert refused.json()["error"]["code"] == "consumer-not-allowed-for-scope"
     assert lifecycle(other) == Lifecycle.ACTIVE
     # a member as a service client, or an unknown member
-    assert bearer_client(member).post(surface_url(member, "nb-1", "close/")).status_code == 403
+    assert step_up_client(member).post(surface_url(member, "nb-1", "close/")).status_code == 403
     stranger = consenting_member()
     stranger.pk = "00000000-0000-0000-0000-000000000000"
     assert notebook.post(surface_url(stranger, "nb-1", "close/")).status_code == 404
@@ -187,7 +189,7 @@ def test_deleting_a_notebook_over_real_http(live_server):
     member = consenting_member()
     marker = new_marker()
     note(member, "nb-1", f"Real notes about {marker} here")
-    _, token = token_issue(owner=member)
+    token = step_up_token(member)
     response = http_request(f"{live_server.url}{ME}nb-1/", method="DELETE", token=token)
     assert response.status == 200, response.body
     assert response.body["erased_count"] == 1

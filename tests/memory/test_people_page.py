@@ -11,6 +11,7 @@ from django.utils.formats import date_format
 
 from memory.models import MemoryEntity, MemoryEntry
 from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,7 @@ def sam(member, *, subject="job", body="Sam works at the bakery", note="my siste
 def browser_of(member) -> Client:
     client = Client()
     client.force_login(member)
+    step_up(client)
     return client
 
 

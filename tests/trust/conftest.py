@@ -41,6 +41,7 @@ from tests.iris_site.factories import (
     TenantFactory,
 )
 from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up, step_up_token
 
 ANONYMOUS = "anonymous"
 MEMBER_A = "member:a"
@@ -125,10 +126,16 @@ def build_world() -> World:
         world.users[f"service:{consumer}"] = ServiceClientFactory(consumer=consumer)
     world.users[ROLELESS_OPERATOR] = User.objects.create_superuser("root@example.test", PASSWORD)
     for name, principal in world.users.items():
-        world.tokens[name] = token_issue(owner=principal)[1]
+        # The members have re-authenticated (a step-up token, a confirmed page session):
+        # the matrix is about who may reach what; refusals without a step-up are
+        # tests/trust/test_step_up.py's.
+        member = name in (MEMBER_A, MEMBER_B)
+        world.tokens[name] = step_up_token(principal) if member else token_issue(owner=principal)[1]
         if not name.startswith("service:"):
             browser = shared_handler(Client())
             browser.force_login(principal)
+            if member:
+                step_up(browser)
             world.sessions[name] = browser.cookies[settings.SESSION_COOKIE_NAME].value
 
     o = world.objects
@@ -198,7 +205,10 @@ def build_world() -> World:
 @pytest.fixture(scope="module")
 def trust_world(django_db_setup, django_db_blocker, tmp_path_factory):
     """The world, built once per module in an outer transaction rolled back at the end."""
-    exports = override_settings(IRIS_DSAR_EXPORT_DIR=str(tmp_path_factory.mktemp("exports")))
+    # The members' step-up lasts the module (its cases may take longer than five minutes).
+    exports = override_settings(
+        IRIS_DSAR_EXPORT_DIR=str(tmp_path_factory.mktemp("exports")), IRIS_STEP_UP_SECONDS=3600
+    )
     exports.enable()
     with django_db_blocker.unblock():
         outer = transaction.atomic()

@@ -74,22 +74,6 @@ SUPPORT, ADMIN = ROLE[OperatorRole.SUPPORT], ROLE[OperatorRole.ADMIN]
 TS, LEGAL = ROLE[OperatorRole.TRUST_AND_SAFETY], ROLE[OperatorRole.LEGAL]
 # Continuity surfaces (continuity.enums.Surface): each reads its own tokens; shell all.
 CONTINUITY_SURFACES = frozenset({"tara", "psyche", "living-scene", "nisaba", "metis", "shell"})
-# memory.policy: the notebook scope's writers (a surface that may not write notebook memory
-# may not close or delete a notebook either).
-NOTEBOOK_CONSUMERS = frozenset(
-    {
-        "assistant",
-        "shell",
-        "notebook",
-        "tara",
-        "veritas",
-        "nyx",
-        "arete",
-        "nisaba",
-        "metis",
-        "studio",
-    }
-)
 # memory.policy: the scene scope is open to the embodied surfaces only.
 SCENE_CONSUMERS = frozenset({"assistant", "tara", "studio", "living-scene", "psyche"})
 
@@ -597,16 +581,18 @@ ROWS: tuple[Row, ...] = (
     Row(
         MEMBERS + "notebooks/<str:notebook_id>/close/",
         "POST",
-        service_api(lambda c: 200 if c in NOTEBOOK_CONSUMERS else 403),
+        service_api(403),  # issue 42: a surface never forgets for the member
         a_and(notebook_id=lambda w: "nb-1"),
         body={},
     ),
     Row(
         MEMBERS + "notebooks/<str:notebook_id>/",
         "DELETE",
-        service_api(lambda c: 200 if c in NOTEBOOK_CONSUMERS else 403),
+        service_api(403),
         a_and(notebook_id=lambda w: "nb-1"),
     ),
+    # Step-up (issue 42): a member re-enters their password for a short-lived token.
+    Row(ME + "tokens/step-up/", "POST", member_api(201), body={"password": PASSWORD}),
     # The admin override moves a row it never reads: admins only, inside their tenant.
     Row(
         OPS + "memory-hierarchy/stm-rows/<uuid:stm_id>/rescope/",

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from datarights.export import artifact_path, read_member
-from tests.conftest import bearer_client
 from tests.datarights.factories import EXPORT, process, submit
 from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up, step_up_client
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +24,7 @@ def test_page_api_and_export_name_the_same_forgotten_memory_and_none_shows_its_t
     kept = remember(member, subject="tea", body="Green tea after lunch").entry
     page = Client()
     page.force_login(member)
+    step_up(page)
 
     # The member forgets it on the page, and the page says what happened.
     done = page.post(f"/profile/memory/{forgotten.pk}/forget/", follow=True)
@@ -36,7 +37,7 @@ def test_page_api_and_export_name_the_same_forgotten_memory_and_none_shows_its_t
     assert SECRET not in detail.content.decode()
 
     # The API: the same id, forgotten, without its text.
-    api = bearer_client(member)
+    api = step_up_client(member)
     listed = api.get("/api/v1/me/memories/").json()["results"]
     assert [e["id"] for e in listed] == [str(kept.pk)]  # the list leaves forgotten ones out
     one = api.get(f"/api/v1/me/memories/{forgotten.pk}/")

@@ -24,7 +24,6 @@ from django.utils import timezone
 from datarights.models import DataRightsRequest
 from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor
-from iris_site.services import token_issue
 from memory.entities.services import person_forget
 from memory.enums import Lifecycle
 from memory.forgetting.erasure import memory_erasure_residue
@@ -43,6 +42,7 @@ from tests.conftest import http_request
 from tests.consent.factories import record
 from tests.datarights.factories import EXPORT, process, submit
 from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -184,7 +184,7 @@ def encrypted_residue(member, entry_ids, marker: str, *, purge: bool) -> dict:
 
 
 def forget_over_http(live_server, member, entry) -> None:
-    _, token = token_issue(owner=member)
+    token = step_up_token(member)
     response = http_request(
         f"{live_server.url}/api/v1/me/memories/{entry.pk}/forget/", method="POST", token=token
     )

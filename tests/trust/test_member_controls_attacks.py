@@ -18,6 +18,7 @@ from tests.conftest import bearer_client
 from tests.continuity.factories import token_body, write
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, memory_settings, remember
+from tests.stepup import step_up, step_up_client
 
 pytestmark = pytest.mark.django_db
 
@@ -234,7 +235,7 @@ def test_duplicate_and_foreign_ids_in_one_selection():
     member, other = consenting_member(), consenting_member()
     mine = remember(member, body="Likes the kestrel café", subject="cafe").entry
     theirs = remember(other, body="Not mine at all", subject="x").entry
-    api = bearer_client(member)
+    api = step_up_client(member)
     # duplicates: one forget, counted once
     done = api.post(FORGET, {"ids": [str(mine.pk), str(mine.pk)]}, format="json")
     assert done.status_code in (200, 400), done.content
@@ -281,6 +282,7 @@ def test_the_page_forgets_a_selection_with_duplicates_once_and_a_foreign_id_neve
     theirs = remember(other, body="Not mine at all", subject="x").entry
     client = Client()
     client.force_login(member)
+    step_up(client)
     page = "/profile/memory/forget-selected/"
     assert client.get(page, {"ids": [theirs.pk]}).status_code == 404
     assert client.post(page, {"ids": [theirs.pk, theirs.pk]}).status_code == 404

@@ -26,6 +26,7 @@ from memory.models import ConversationTurn, MemoryEntry
 from tests.conftest import HttpResponse, http_request
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import assert_no_audit_mentions, consenting_member
+from tests.stepup import step_up_token
 
 live = pytest.mark.django_db(transaction=True)
 SECRET = "Has been seeing a therapist for panic attacks"
@@ -41,7 +42,7 @@ class World:
     def __init__(self, live_server, *consents: str):
         self.url = live_server.url
         self.member = consenting_member(*consents)
-        _, self.member_token = token_issue(owner=self.member)
+        self.member_token = step_up_token(self.member)
         self.tokens = {}
 
     def token(self, consumer: str) -> str:
