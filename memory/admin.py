@@ -22,7 +22,7 @@ from iris_site.audit.events import Actor
 from iris_site.audit.sealing import MARKER as SPECIAL_CATEGORY
 from iris_site.models import ServiceClient
 from memory.access.capabilities import capabilities_for
-from memory.enums import RecallContext, is_sensitive_category
+from memory.enums import MemoryCategory, RecallContext, is_sensitive_category
 from memory.models import (
     ConversationTurn,
     MemoryClearRequest,
@@ -37,8 +37,10 @@ from memory.services import service_client_capabilities_set
 
 
 def category_shown(category: str) -> str:
-    """A category as the admin shows it: a special one only as the marker."""
-    return SPECIAL_CATEGORY if is_sensitive_category(category) else category
+    """A category as the admin shows it (its label): a special one only as the marker."""
+    if is_sensitive_category(category):
+        return SPECIAL_CATEGORY
+    return MemoryCategory(category).label if category in MemoryCategory.values else category
 
 
 def by_category(lookup: str) -> bool:

@@ -1,7 +1,6 @@
 """Operator API over the episodic chain: list, filter, verify."""
 
 from django.db.models import Q
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.response import Response
@@ -60,7 +59,7 @@ class AuditEventListApi(generics.ListAPIView):
                 "hash",
             ]
 
-        @extend_schema_field(OpenApiTypes.OBJECT)
+        @extend_schema_field(serializers.JSONField())  # as the model's JSON field was
         def get_payload(self, event: AuditEvent) -> dict:
             return self.context["listing"].payload(event)
 

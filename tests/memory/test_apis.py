@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from iris_site.audit.sealing import resolver_for
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
@@ -497,7 +498,9 @@ def test_forgetting_a_category():
     assert response.json()["tombstoned_count"] == 2
     assert [e["id"] for e in client.get(ME).json()["results"]] == [kept["id"]]
     [event] = memory_audit(member, "memory.category.forgotten")
-    assert event.payload == {"category": "medical", "tombstoned_count": 2}
+    # the category is kept sealed under the member's audit key (issue 42)
+    assert resolver_for(member.pk)[event.payload["category"]] == "medical"
+    assert event.payload["tombstoned_count"] == 2
     assert client.post(f"{ME}forget-category/", {"category": "x"}, format="json").status_code == 400
 
 

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from consent.services import consent_expire_due
 from consent.signals import consent_ended
+from iris_site.audit.sealing import member_key, resolver_for, seal_value
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.models import MemoryEntry, MemoryRevision
@@ -80,7 +81,11 @@ def test_withdrawing_a_category_consent_tombstones_its_memory_and_derived_summar
     forgotten = AuditEvent.objects.get(action="memory.category.forgotten")
     assert forgotten.target_member_id == member.pk
     assert forgotten.actor_role == "consent-cascade"
-    assert forgotten.payload == {"category": "medical", "tombstoned_count": 2}
+    # the category is kept sealed under the member's audit key (issue 42)
+    assert forgotten.payload == {
+        "category": seal_value(member_key(member.pk), "medical"),
+        "tombstoned_count": 2,
+    }
     tombstoned = AuditEvent.objects.filter(action="memory.entry.tombstoned")
     assert {e.payload["entry_id"] for e in tombstoned} == {str(medical.pk), str(summary.pk)}
     assert AuditEvent.objects.filter(action="consent.event.withdrawal").exists()
@@ -101,7 +106,7 @@ def test_an_expired_category_consent_cascades_too(django_capture_on_commit_callb
     entry.refresh_from_db()
     assert entry.lifecycle == "tombstoned"
     forgotten = AuditEvent.objects.get(action="memory.category.forgotten")
-    assert forgotten.payload["category"] == "mental_health"
+    assert resolver_for(member.pk)[forgotten.payload["category"]] == "mental_health"
 
 
 def test_sensitive_session_memory_is_never_compacted_into_a_summary():

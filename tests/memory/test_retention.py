@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from iris_site.audit.events import Actor
+from iris_site.audit.sealing import resolver_for
 from iris_site.models import AuditEvent
 from memory.contracts import MemoryWriteRequest
 from memory.entities.services import person_forget
@@ -504,7 +505,8 @@ def test_the_sweep_catches_a_consent_cascade_that_never_ran():
     # then
     assert report.consent_cascaded == 1
     assert MemoryEntry.objects.get(pk=entry.pk).lifecycle == "tombstoned"
-    assert _events("memory.category.forgotten")[0].payload["category"] == "medical"
+    sealed = _events("memory.category.forgotten")[0].payload["category"]
+    assert resolver_for(member.pk)[sealed] == "medical"  # sealed in the chain (issue 42)
 
 
 # --- idempotency --------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from hierarchy.stm import scope_digest, stm_admin_read, stm_demote
 from hierarchy.transitions import Tier, transition_check
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor
+from iris_site.audit.listing import category_listed
 from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError
 from iris_site.models import User
@@ -250,7 +251,11 @@ class Command(BaseCommand):
             timeline, ["sequence", "occurred_at", "action", "stm_id", "member_id", "detail"]
         )
         if options["reconstruct"]:
-            output["reconstructed"] = stm_reconstruct(events)
+            # A special category shows as the marker, as in every audit listing.
+            output["reconstructed"] = [
+                {**row, "category": category_listed(row["category"])}
+                for row in stm_reconstruct(events)
+            ]
             human += "\n\nReconstructed (derived, never stored):\n" + _table(
                 output["reconstructed"], ["stm_id", "scope_kind", "category", "state"]
             )
