@@ -6,6 +6,8 @@ class IrisSiteConfig(AppConfig):
     verbose_name = "Identity"
 
     def ready(self) -> None:
+        # Registers the recorder `createsuperuser`'s accounts go through (audited).
+        import iris_site.operators  # noqa: F401
         from iris_site.telemetry import telemetry_setup_from_environment
 
         telemetry_setup_from_environment()

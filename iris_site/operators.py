@@ -41,7 +41,7 @@ from iris_site.models import (
     Tenant,
     User,
 )
-from iris_site.models.identity import operator_writes
+from iris_site.models.identity import SUPERUSER_RECORDERS, operator_writes
 
 POLICY_ID = "iris.iris_site.operator_accounts.v1"
 # The roles that approve a four-eyes step: `inspection.policy.APPROVING_ROLES`' values
@@ -296,17 +296,17 @@ def operator_create(
     return operator
 
 
-def operator_superuser_create(*, email: str, password: str | None, **fields) -> User:
-    """`createsuperuser`'s account: a superuser with no role, recorded with no author."""
-    with transaction.atomic():
-        fields.update(kind=UserKind.OPERATOR, is_staff=True, is_superuser=True)
-        user = User.objects.create_user(email, password, **fields)
-        now = timezone.now()
-        created = OperatorAccountChange.objects.create(
-            subject=user, kind=_K.CREATED, requested_at=now, decided_at=now
-        )
-        _audit(_ACTIONS[_K.CREATED], created, by=None, now=now, superuser=True)
-    return user
+def operator_superuser_record(user: User) -> None:
+    """`createsuperuser`'s account (a superuser with no role), recorded with no author."""
+    now = timezone.now()
+    created = OperatorAccountChange.objects.create(
+        subject=user, kind=_K.CREATED, requested_at=now, decided_at=now
+    )
+    _audit(_ACTIONS[_K.CREATED], created, by=None, now=now, superuser=True)
+
+
+if operator_superuser_record not in SUPERUSER_RECORDERS:
+    SUPERUSER_RECORDERS.append(operator_superuser_record)
 
 
 def _request(subject: User, *, kind: str, by: User, now, role_to="", tenant_to=None):

@@ -5,11 +5,15 @@ from contextvars import ContextVar
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.core.exceptions import PermissionDenied
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from iris_site.enums import AccountChangeKind, AccountChangeState, OperatorRole, UserKind
+
+# Called with each superuser `createsuperuser` makes; `iris_site.operators` registers its
+# recorder when imported (`IrisSiteConfig.ready`).
+SUPERUSER_RECORDERS: list = []
 
 
 class UserManager(BaseUserManager["User"]):
@@ -26,10 +30,14 @@ class UserManager(BaseUserManager["User"]):
 
     def create_superuser(self, email: str, password: str | None = None, **fields) -> "User":
         """`createsuperuser`: a command run on the server; recorded and audited like every
-        operator account (`iris_site.operators`), with no person as its author."""
-        from iris_site.operators import operator_superuser_create
-
-        return operator_superuser_create(email=email, password=password, **fields)
+        operator account by `iris_site.operators` (a `SUPERUSER_RECORDERS` entry, so that
+        models import no service), with no person as its author."""
+        fields.update(kind=UserKind.OPERATOR, is_staff=True, is_superuser=True)
+        with transaction.atomic(using=self._db):
+            user = self.create_user(email, password, **fields)
+            for record in SUPERUSER_RECORDERS:
+                record(user)
+        return user
 
 
 class User(AbstractBaseUser, PermissionsMixin):
