@@ -66,10 +66,10 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", content_free(auth_views.LogoutView.as_view()), name="logout"),
-    path("admin/", admin.site.urls),
-    path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
     # The admin's own sign-in, so an operator's device is known there too (four eyes).
     path("admin/login/", content_free(device_signins(admin.site.login))),
+    path("admin/", admin.site.urls),
+    path("dashboard/admin/", include((hierarchy_dashboard, "hierarchy"))),
     path("console/", include("console.urls")),
     path("profile/memory/data/", include((datarights_pages, "datarights"))),
     path("profile/memory/", include("memory.http.page_urls")),

@@ -198,19 +198,6 @@ ME = "api/v1/me/"
 MEMBERS = "api/v1/members/<uuid:member_id>/"
 OPS = "api/v1/operator/"
 PROFILE = "profile/memory/"
-def _pending_role_change(world: World):
-    """Support's role change to legal, asked for by a second platform admin (made in the
-    case's own savepoint): it waits for a third, unlinked admin."""
-    from iris_site.operators import operator_role_change
-    from tests.iris_site.factories import OperatorFactory
-
-    return operator_role_change(
-        subject=world.users["operator:support"],
-        role=OperatorRole.LEGAL,
-        by=OperatorFactory(role=OperatorRole.ADMIN),
-    )
-
-
 JUSTIFICATION = {"justification": "Matrix check: member reported a stale reminder."}
 
 
@@ -225,6 +212,19 @@ def _webhook_endpoint(world: World):
         actor=Actor.system(),
     )
     return endpoint
+
+
+def _pending_role_change(world: World):
+    """Support's role change to legal, asked for by a second platform admin (made in the
+    case's own savepoint): it waits for a third, unlinked admin."""
+    from iris_site.operators import operator_role_change
+    from tests.iris_site.factories import OperatorFactory
+
+    return operator_role_change(
+        subject=world.users["operator:support"],
+        role=OperatorRole.LEGAL,
+        by=OperatorFactory(role=OperatorRole.ADMIN),
+    )
 
 
 def _continuity_read(consumer: str) -> int:
@@ -838,6 +838,20 @@ ROWS: tuple[Row, ...] = (
         lambda w: {"pk": _webhook_endpoint(w).pk},
         page=True,
     ),
+    Row(
+        "console/webhooks/<uuid:pk>/disable/",
+        "POST",
+        operator_page(403) | {ADMIN: 302},
+        lambda w: {"pk": _webhook_endpoint(w).pk},
+        page=True,
+    ),
+    Row(
+        "console/webhooks/<uuid:pk>/retry/",
+        "POST",
+        operator_page(403) | {ADMIN: 302},
+        lambda w: {"pk": _webhook_endpoint(w).pk},
+        page=True,
+    ),
     # --- console: operator accounts (platform admins only; four eyes between people) -------
     Row("console/operators/", "GET", operator_page(403) | {ADMIN: 200}, page=True),
     # Support to t&s: an approving role, so it waits for a second admin (302 back).
@@ -853,20 +867,6 @@ ROWS: tuple[Row, ...] = (
         "POST",
         operator_page(403) | {ADMIN: 302},
         lambda w: {"pk": _pending_role_change(w).pk, "decision": "approve"},
-        page=True,
-    ),
-    Row(
-        "console/webhooks/<uuid:pk>/disable/",
-        "POST",
-        operator_page(403) | {ADMIN: 302},
-        lambda w: {"pk": _webhook_endpoint(w).pk},
-        page=True,
-    ),
-    Row(
-        "console/webhooks/<uuid:pk>/retry/",
-        "POST",
-        operator_page(403) | {ADMIN: 302},
-        lambda w: {"pk": _webhook_endpoint(w).pk},
         page=True,
     ),
     # --- member pages: data rights ----------------------------------------------------------
