@@ -423,3 +423,11 @@ def test_only_a_platform_admin_adds_an_operator_in_the_admin(client):
     assert response.status_code == 200
     assert "Only a platform admin creates operator accounts." in response.content.decode()
     assert not User.objects.filter(email="puppet@example.test").exists()
+
+
+def test_the_admin_sign_in_keeps_the_browser_digest_too(client):
+    a = OperatorFactory(role="admin")
+    response = client.post("/admin/login/", {"username": a.email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert DEVICE_COOKIE in response.cookies
+    assert OperatorSignIn.objects.filter(user=a).count() == 1
