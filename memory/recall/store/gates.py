@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import BooleanField, Case, Count, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models import F, Q, QuerySet
 
+from iris_site.rawsql import bound_cursor
 from memory.access.gate import (
     ContentItem,
     ContentKind,
@@ -24,7 +25,7 @@ from memory.access.gate import (
     kind_reason,
 )
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
-from memory.models import MemoryDeletionHold, MemoryEntry
+from memory.models import MemoryEntry
 from memory.recall import RecallRequest
 from memory.recall.pipeline import (
     CRISIS_FRAME,
@@ -36,6 +37,8 @@ from memory.recall.pipeline import (
     SENSITIVE_WITHOUT_CONSENT,
     TENANT_MISMATCH,
 )
+
+from .sql import ENDED, NO_END, RUNNING, WITHHELD_ROWS, withheld_statement
 
 # Which stored scope kinds a recall in each kind can possibly reach; the pipeline's
 # reachability stage then checks the identifiers. Filtering here keeps unreachable
@@ -91,26 +94,6 @@ def reach_of(request: RecallRequest, reader: Reader, state: MemberState) -> Reac
     return Reach(tuple(kinds), withheld)
 
 
-# A suppression's state at a recall's `now`, as the gate reads it: no end, not ended yet,
-# ended (a timed pause that is over).
-_NO_END, _RUNNING, _ENDED = 0, 1, 2
-# The columns the read gate reads of an entry beyond its scope kind and identifiers.
-_GROUP_COLUMNS = (
-    "scope_kind",
-    "session_id",
-    "scene_id",
-    "room_id",
-    "pose_id",
-    "avatar_id",
-    "notebook_id",
-    "operator_id",
-    "tenant_id",
-    "category",
-    "lifecycle",
-    "suppression_reason",
-)
-
-
 def _auto_forget_cutoffs(state: MemberState, now: datetime) -> dict[str, datetime]:
     """Per scope kind, the instant before which an entry's last assertion is past the
     member's auto-forget choice (the gate reads the first choice for a kind)."""
@@ -120,42 +103,15 @@ def _auto_forget_cutoffs(state: MemberState, now: datetime) -> dict[str, datetim
     return cutoffs
 
 
-def _may_be_withheld(
-    request: RecallRequest, reach: Reach, held_ids: list[str], cutoffs: Mapping[str, datetime]
-) -> Q | None:
-    """A condition every row the gate withholds meets (None: every row may be), each arm
-    one index range: the kinds withheld whole, every lifecycle but active (forgotten rows
-    are out already), a suppression on an active row, the held rows, the sensitive
-    categories the request cannot open, sensitive multi-actor rows, the rows past the
-    member's auto-forget choice. A row meeting none passes every check of the gate but
-    those of reach (tenant, owner, scope), which the query applies itself."""
-    if request.crisis_frame:
-        return None  # a crisis frame withholds nearly everything: count every row
-    active = Q(lifecycle=Lifecycle.ACTIVE)
-    arms = [
-        Q(lifecycle__in=[s for s in Lifecycle.values if s not in (Lifecycle.ACTIVE, _FORGOTTEN)]),
-        active & ~Q(suppression_reason=""),
-    ]
-    if reach.withheld:
-        arms.append(active & Q(scope_kind__in=sorted(reach.withheld)))
-    if held_ids:
-        arms.append(Q(pk__in=held_ids))
+def _failing_categories(request: RecallRequest) -> list[str]:
+    """The sensitive categories the request cannot open (no consent, or a context that
+    does not admit them)."""
     context = request.reader().effective_context
-    failing = sorted(
+    return sorted(
         c
         for c in SENSITIVE_CATEGORIES
         if c not in request.consented_categories or context not in SENSITIVE_CONTEXTS[c]
     )
-    if failing:
-        arms.append(Q(category__in=failing))
-    if not request.multi_actor_consented or context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
-        arms.append(~Q(actor_handle="") & Q(sensitive_interaction=True))
-    for kind, cutoff in cutoffs.items():
-        arms.append(active & Q(scope_kind=kind, updated_at__lt=cutoff))
-    condition = arms[0]
-    for arm in arms[1:]:
-        condition |= arm
-    return condition
 
 
 def withheld_in_reach(
@@ -164,60 +120,43 @@ def withheld_in_reach(
     """Every entry of the member in reach that the read gate withholds, by the gate's
     reason: exact, whatever the shortlist reads. "In reach" is the recall's boundary,
     the gate's first three checks: not forgotten, within the tenant boundary, reachable
-    from the request's scope (`tenant_ok`, `reach_parts`).
+    from the request's scope (`tenant_ok`, `reach_columns`).
 
-    One aggregate query groups the candidate rows (`_may_be_withheld`) by every column
-    the gate reads (scope kind and identifiers, tenant, category, lifecycle, suppression
-    reason and whether it is running at ``now``, held, sensitive multi-actor, past the
-    member's auto-forget choice), and the pure gate (`memory.access.gate.decide`) judges
-    one representative item per group: no row is read into Python, and the reason is
-    the gate's own. The held entries' ids are read first (a few, usually none)."""
-    parts = reach_parts(request)
-    if not parts or canonical_uuid(request.user_id) is None:
+    One aggregate statement (`sql.withheld_statement`) takes the rows in reach the gate
+    could withhold — of a kind withheld as a whole, any lifecycle but active, suppressed,
+    held, of a sensitive category the request cannot open, a sensitive mention the
+    request cannot open, past the member's auto-forget choice; under a crisis frame every
+    row — and groups them by every column the gate reads (scope kind and identifiers,
+    tenant, category, lifecycle, suppression reason and whether it is running at ``now``,
+    held, sensitive mention, past auto-forget). The pure gate
+    (`memory.access.gate.decide`) then judges one representative item per group: no row
+    is read into Python, and the reason is the gate's own."""
+    columns = reach_columns(request)
+    if not columns or canonical_uuid(request.user_id) is None:
         return {}
-    in_reach = None
-    for part in parts.values():
-        in_reach = part if in_reach is None else in_reach | part
-    held_ids = [str(i) for i in _held_ids(request.user_id)]
     cutoffs = _auto_forget_cutoffs(state, now)
-    rows = member_rows(request.user_id).filter(NOT_FORGOTTEN, tenant_ok(request), in_reach)
-    maybe = _may_be_withheld(request, reach, held_ids, cutoffs)
-    if maybe is not None:
-        rows = rows.filter(maybe)
-    forgotten_by = [
-        When(Q(scope_kind=k, updated_at__lt=c), then=Value(True)) for k, c in cutoffs.items()
-    ]
-    grouped = (
-        rows.annotate(
-            _ends=Case(
-                When(suppression_ends_at__isnull=True, then=Value(_NO_END)),
-                When(suppression_ends_at__gt=now, then=Value(_RUNNING)),
-                default=Value(_ENDED),
-                output_field=IntegerField(),
-            ),
-            _held=Case(
-                When(pk__in=held_ids, then=Value(True)),
-                default=Value(False),
-                output_field=BooleanField(),
-            )
-            if held_ids
-            else Value(False, output_field=BooleanField()),
-            _actor=Case(
-                When(~Q(actor_handle="") & Q(sensitive_interaction=True), then=Value(True)),
-                default=Value(False),
-                output_field=BooleanField(),
-            ),
-            _forgotten=Case(*forgotten_by, default=Value(False), output_field=BooleanField())
-            if forgotten_by
-            else Value(False, output_field=BooleanField()),
-        )
-        .values_list(*_GROUP_COLUMNS, "_ends", "_held", "_actor", "_forgotten")
-        .annotate(n=Count("pk"))
+    context = reader.effective_context
+    statement, params = withheld_statement(
+        member_id=request.user_id,
+        tenant_id=canonical_uuid(request.effective_tenant_id),
+        reach=columns,
+        every_row=request.crisis_frame,
+        withheld_kinds=sorted(reach.withheld),
+        categories=_failing_categories(request),
+        mentions=not request.multi_actor_consented or context not in MULTI_ACTOR_SENSITIVE_CONTEXTS,
+        cutoffs=cutoffs,
+        now=now,
     )
     days = dict(reversed(state.auto_forget_days))  # the first choice per kind wins
     counts: dict[str, int] = {}
-    for *columns, ends, held, actor, forgotten, n in grouped:
-        item = _group_item(request.user_id, columns, ends, held, actor, forgotten, days, now)
+    with bound_cursor() as cursor:
+        cursor.execute(statement, params)
+        grouped = cursor.fetchall()
+    width = len(WITHHELD_ROWS.names)
+    for row in grouped:
+        values = WITHHELD_ROWS.values(row)
+        ends, held, actor, forgotten, n = row[width:]
+        item = _group_item(request.user_id, values, ends, held, actor, forgotten, days, now)
         reason = decide(item, reader, state, now)
         if reason is not None:
             counts[reason] = counts.get(reason, 0) + n
@@ -231,7 +170,7 @@ def _group_item(member, columns, ends, held, actor, forgotten, days, now) -> Con
     tenant = str(tenant) if tenant else None
     suppression = None
     if reason:
-        end = {_NO_END: None, _RUNNING: now + timedelta(days=1), _ENDED: now}[ends]
+        end = {NO_END: None, RUNNING: now + timedelta(days=1), ENDED: now}[ends]
         suppression = Suppression(reason, end)
     # An assertion past the member's auto-forget choice for the kind, or a fresh one.
     asserted = now - timedelta(days=days.get(kind, 0), seconds=1) if forgotten else now
@@ -258,12 +197,6 @@ def _group_item(member, columns, ends, held, actor, forgotten, days, now) -> Con
         held=bool(held),
         actor_sensitive=bool(actor),
         asserted_at=asserted,
-    )
-
-
-def _held_ids(member_id) -> list:
-    return list(
-        MemoryDeletionHold.objects.filter(member_id=member_id).values_list("entry_id", flat=True)
     )
 
 
@@ -294,13 +227,14 @@ def canonical_uuid(value: str | None) -> str | None:
         return None
 
 
-def reach_parts(request: RecallRequest) -> dict[str, Q]:
-    """`pipeline.is_reachable` for stored rows, per stored scope kind (a kind absent is
-    not reachable at all)."""
+def reach_columns(request: RecallRequest) -> dict[str, dict[str, str]]:
+    """`pipeline.is_reachable` for stored rows, per stored scope kind: the identifier
+    columns a reachable row of that kind must hold (none: every row of the kind); a kind
+    absent is not reachable at all."""
     scope, kind = request.scope, request.scope.kind
-    parts: dict[str, Q] = {}
+    parts: dict[str, dict[str, str]] = {}
     if kind in _PROFILE_REACHERS:
-        parts[ScopeKind.PROFILE] = Q(scope_kind=ScopeKind.PROFILE)
+        parts[ScopeKind.PROFILE] = {}
     if kind == ScopeKind.CRISIS:
         for target in (
             ScopeKind.SESSION,
@@ -309,31 +243,31 @@ def reach_parts(request: RecallRequest) -> dict[str, Q]:
             ScopeKind.NOTEBOOK,
             ScopeKind.CRISIS,
         ):
-            parts[target] = Q(scope_kind=target)
+            parts[target] = {}
     if kind in (ScopeKind.SESSION, ScopeKind.SCENE, ScopeKind.POSE):
-        parts[ScopeKind.SESSION] = Q(scope_kind=ScopeKind.SESSION, session_id=scope.session_id)
+        parts[ScopeKind.SESSION] = {"session_id": scope.session_id}
     if kind in (ScopeKind.SCENE, ScopeKind.POSE):
-        parts[ScopeKind.SCENE] = Q(
-            scope_kind=ScopeKind.SCENE, session_id=scope.session_id, scene_id=scope.scene_id
-        )
+        parts[ScopeKind.SCENE] = {"session_id": scope.session_id, "scene_id": scope.scene_id}
     if kind == ScopeKind.POSE:
-        parts[ScopeKind.POSE] = Q(
-            scope_kind=ScopeKind.POSE,
-            session_id=scope.session_id,
-            scene_id=scope.scene_id,
-            pose_id=scope.pose_id,
-        )
+        parts[ScopeKind.POSE] = {
+            "session_id": scope.session_id,
+            "scene_id": scope.scene_id,
+            "pose_id": scope.pose_id,
+        }
     if kind == ScopeKind.NOTEBOOK:
-        parts[ScopeKind.NOTEBOOK] = Q(scope_kind=ScopeKind.NOTEBOOK, notebook_id=scope.notebook_id)
+        parts[ScopeKind.NOTEBOOK] = {"notebook_id": scope.notebook_id}
         if request.effective_tenant_id is not None:
-            parts[ScopeKind.TENANT] = Q(scope_kind=ScopeKind.TENANT)
+            parts[ScopeKind.TENANT] = {}
     if kind == ScopeKind.OPERATOR_COPILOT and (operator := canonical_uuid(scope.operator_id)):
-        parts[ScopeKind.OPERATOR_COPILOT] = Q(
-            scope_kind=ScopeKind.OPERATOR_COPILOT, operator_id=operator
-        )
+        parts[ScopeKind.OPERATOR_COPILOT] = {"operator_id": operator}
     if kind == ScopeKind.TENANT and (tenant := canonical_uuid(scope.tenant_id)):
-        parts[ScopeKind.TENANT] = Q(scope_kind=ScopeKind.TENANT, tenant_id=tenant)
+        parts[ScopeKind.TENANT] = {"tenant_id": tenant}
     return parts
+
+
+def reach_parts(request: RecallRequest) -> dict[str, Q]:
+    """`reach_columns` as ORM conditions, per stored scope kind."""
+    return {kind: Q(scope_kind=kind, **columns) for kind, columns in reach_columns(request).items()}
 
 
 def _reachable(request: RecallRequest) -> Q | None:

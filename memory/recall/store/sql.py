@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from django.db import connection
 
-from iris_site.rawsql import member_param, one_of, values_of
+from iris_site.rawsql import RowReader, member_param, one_of, values_of
 from memory.enums import Lifecycle
 from memory.models import (
     MemoryCorpusShard,
@@ -491,3 +491,138 @@ def shards_upsert_statement(member_id, shards: Mapping[int, list[int]]) -> tuple
         f" VALUES {', '.join(values)} ON CONFLICT (member_id, shard) DO UPDATE SET {updates}"
     )
     return statement, params
+
+
+# --- what a recall withholds ------------------------------------------------------------
+
+# A suppression's state at a recall's `now`, as the gate reads it: no end, running,
+# ended (a timed pause that is over).
+NO_END, RUNNING, ENDED = 0, 1, 2
+# The columns the read gate reads of an entry, grouped on as they are.
+WITHHELD_GROUP_COLUMNS = (
+    "scope_kind",
+    "session_id",
+    "scene_id",
+    "room_id",
+    "pose_id",
+    "avatar_id",
+    "notebook_id",
+    "operator_id",
+    "tenant_id",
+    "category",
+    "lifecycle",
+    "suppression_reason",
+)
+WITHHELD_ROWS = RowReader(MemoryEntry, WITHHELD_GROUP_COLUMNS)
+
+
+def withheld_statement(
+    *,
+    member_id,
+    tenant_id: str | None,
+    reach: Mapping[str, Mapping[str, str]],
+    every_row: bool,
+    withheld_kinds: Sequence[str],
+    categories: Sequence[str],
+    mentions: bool,
+    cutoffs: Mapping[str, datetime],
+    now: datetime,
+) -> tuple[str, list]:
+    """`gates.withheld_in_reach`'s aggregate: the member's rows in reach (not forgotten,
+    ``tenant_id``'s or none, of a kind in ``reach`` holding its identifier columns) that
+    the gate could withhold (``every_row``: all of them; else those of ``withheld_kinds``,
+    of a lifecycle but active, suppressed, held, of ``categories``, with a sensitive
+    mention if ``mentions``, or last asserted before their kind's cutoff), counted by the
+    gate's columns, the suppression's state at ``now`` (`NO_END`, `RUNNING`, `ENDED`),
+    held, sensitive mention and past the cutoff. Returns the text and its parameters."""
+    fields = MemoryEntry._meta
+    quote = connection.ops.quote_name
+
+    def column(name: str) -> str:
+        return f"e.{quote(fields.get_field(name).column)}"
+
+    def value(name: str, raw) -> object:
+        return fields.get_field(name).get_db_prep_value(raw, connection)
+
+    hold = MemoryDeletionHold._meta
+    holds = (
+        f"SELECT h.{quote(hold.get_field('entry').column)}"  # noqa: S608 - fixed names
+        f" FROM {quote(hold.db_table)} h WHERE h.{quote('member_id')} = %s"
+    )
+    held = f"{column('id')} IN ({holds})"
+    # On PostgreSQL the held ids as an array: a primary-key range, so that the rows that
+    # could be withheld are read from their indexes (a bitmap OR), not by a scan of all.
+    held_arm = (
+        f"{column('id')} = ANY(ARRAY({holds}))" if connection.vendor == "postgresql" else held
+    )
+    member = member_param(MemoryEntry, member_id)
+    active, tombstoned = (
+        lifecycle_literal(Lifecycle.ACTIVE),
+        lifecycle_literal(Lifecycle.TOMBSTONED),
+    )
+    mention = f"({column('actor_handle')} <> '' AND {column('sensitive_interaction')})"
+    select_params: list = [value("suppression_ends_at", now), member]
+    forgotten_arms, forgotten_params = [], []
+    for kind, cutoff in cutoffs.items():
+        forgotten_arms.append(f"({column('scope_kind')} = %s AND {column('updated_at')} < %s)")
+        forgotten_params += [kind, value("updated_at", cutoff)]
+    forgotten = " OR ".join(forgotten_arms) or "1 = 0"
+    select_params += forgotten_params
+    select = (
+        f"{WITHHELD_ROWS.select('e')},"
+        f" CASE WHEN {column('suppression_ends_at')} IS NULL THEN {NO_END}"
+        f" WHEN {column('suppression_ends_at')} > %s THEN {RUNNING} ELSE {ENDED} END,"
+        f" CASE WHEN {held} THEN 1 ELSE 0 END,"
+        f" CASE WHEN {mention} THEN 1 ELSE 0 END,"
+        f" CASE WHEN {forgotten} THEN 1 ELSE 0 END,"
+        " COUNT(*)"
+    )
+    where = [f"{column('member')} = %s", f"{column('lifecycle')} <> {tombstoned}"]
+    where_params: list = [member]
+    if tenant_id is None:
+        where.append(f"{column('tenant_id')} IS NULL")
+    else:
+        where.append(f"({column('tenant_id')} IS NULL OR {column('tenant_id')} = %s)")
+        where_params.append(value("tenant_id", tenant_id))
+    parts = []
+    for kind, identifiers in reach.items():
+        conditions = [f"{column('scope_kind')} = %s"]
+        where_params.append(kind)
+        for name, raw in identifiers.items():
+            conditions.append(f"{column(name)} = %s")
+            where_params.append(value(name, raw))
+        parts.append("(" + " AND ".join(conditions) + ")")
+    where.append("(" + " OR ".join(parts) + ")")
+    if not every_row:
+        live = ", ".join(
+            lifecycle_literal(Lifecycle(v))
+            for v in Lifecycle.values
+            if v not in (Lifecycle.ACTIVE, Lifecycle.TOMBSTONED)
+        )
+        arms = [
+            f"{column('lifecycle')} IN ({live})",
+            f"{column('suppression_reason')} <> ''",
+            held_arm,
+        ]
+        where_params.append(member)
+        if withheld_kinds:
+            arms.append(
+                f"({column('lifecycle')} = {active}"
+                f" AND {column('scope_kind')} IN ({', '.join(['%s'] * len(withheld_kinds))}))"
+            )
+            where_params += list(withheld_kinds)
+        if categories:
+            arms.append(f"{column('category')} IN ({', '.join(['%s'] * len(categories))})")
+            where_params += list(categories)
+        if mentions:
+            arms.append(mention)
+        if forgotten_arms:
+            arms.append(f"({column('lifecycle')} = {active} AND ({forgotten}))")
+            where_params += forgotten_params
+        where.append("(" + " OR ".join(arms) + ")")
+    groups = ", ".join(str(i) for i in range(1, len(WITHHELD_GROUP_COLUMNS) + 5))
+    statement = (
+        f"SELECT {select} FROM {quote(fields.db_table)} e"  # noqa: S608 - fixed names, values as parameters
+        f" WHERE {' AND '.join(where)} GROUP BY {groups}"
+    )
+    return statement, select_params + where_params
