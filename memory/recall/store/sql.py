@@ -14,7 +14,10 @@ runs it and reads the rows:
 - `statistics_statement`: the member's corpus counts, the query stems' vocabulary rows
   and the ended timed pauses (`index.statistics`);
 - `stems_upsert_statement`, `postings_delete_statement`, `shards_upsert_statement`: the
-  index's writes (`index`).
+  index's writes (`index`);
+- `withheld_statement`: the entries in reach the read gate could withhold, counted by
+  the columns it reads, for the audit envelope (`gates.withheld_in_reach`; run unprepared,
+  so that PostgreSQL plans it with the recall's values).
 
 The score the matching statement computes and the priors both prior reads compute are
 copies of the pipeline's (`memory.recall.pipeline`): a test evaluates every copy on the
