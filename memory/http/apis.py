@@ -660,7 +660,7 @@ class MemoryNoticeAnswerApi(APIView):
 
     @extend_schema(
         request=MemoryNoticeAnswerInputSerializer,
-        responses={200: MemoryNoticeSerializer, **error_responses(400, 404, 409)},
+        responses={200: MemoryNoticeSerializer, **step_up_responses(400, 404, 409)},
     )
     def post(self, request, pk):
         notice = memory_notice_list(member_id=request.user.pk).filter(pk=pk).first()
@@ -672,6 +672,8 @@ class MemoryNoticeAnswerApi(APIView):
         if notice.kind == MemoryNotice.Kind.RECONFIRM:
             if "answer" not in data or "accept" in data:
                 raise InvalidInput(fields={"answer": ["Answer `confirm` or `forget`."]})
+            if data["answer"] == ReconfirmAnswer.FORGET:
+                require_api_step_up(request)  # forgetting: a recent re-authentication
             notice = memory_reconfirm_answer(
                 notice=notice, answer=data["answer"], actor=Actor.of(request.user)
             )

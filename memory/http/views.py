@@ -520,6 +520,10 @@ def notice_answer_view(request, notice_id):
         raise Http404
     answer = request.POST.get("answer")
     if notice.kind == MemoryNotice.Kind.RECONFIRM:
+        if answer == ReconfirmAnswer.FORGET:
+            confirm = step_up_page(request, action="forget the memory the assistant asked about")
+            if confirm is not None:
+                return confirm
         _attempt(
             request,
             lambda: memory_reconfirm_answer(

@@ -18,6 +18,7 @@ from memory.policy.freshness import freshness, staleness
 from memory.policy.storage import confidence_for_origin
 from tests.conftest import bearer_client
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
+from tests.stepup import step_up_client
 
 pytestmark = pytest.mark.django_db
 
@@ -116,9 +117,12 @@ def test_confirm_raises_confidence_resets_freshness_and_closes_the_request():
 
 def test_forget_erases_the_memory_everywhere_and_closes_the_request():
     member = consenting_member()
-    client = bearer_client(member)
+    client = step_up_client(member)  # forgetting needs a recent re-authentication
     entry, request = queued(member)
     [notice] = listed(client)
+    refused = answer(bearer_client(member), notice["id"], answer="forget")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "reauthentication-required"
 
     response = answer(client, notice["id"], answer="forget")
 
