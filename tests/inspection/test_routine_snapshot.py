@@ -159,4 +159,4 @@ def test_which_entries_each_path_shows(content, routine):
     assert policy.snapshot_shows(path="routine-review", content=content, now=now) is routine
     for path in policy.HISTORY_PATHS:
         assert policy.snapshot_shows(path=path, content=content, now=now)
-    assert policy.HISTORY_PATHS == {"dsar-fulfillment", "incident-escalation"}
+    assert {"dsar-fulfillment", "incident-escalation"} == policy.HISTORY_PATHS
