@@ -188,9 +188,9 @@ class RecallApi(APIView):
             default=RecallContext.GENERAL,
             help_text=(
                 "The sensitive context the recall is in; one the client's consumer may "
-                f"claim, else 403 `{CONTEXT_NOT_ALLOWED}`. `safety` and `crisis` hold only "
-                "with `crisis_frame` and `safety_critical_context` both true (and then only "
-                "safety memory surfaces); otherwise the recall is judged as `general`."
+                f"claim, else 403 `{CONTEXT_NOT_ALLOWED}`. The safety and crisis contexts "
+                "hold only with `crisis_frame` and `safety_critical_context` both true (and "
+                "then only safety memory surfaces); otherwise the recall is judged as general."
             ),
         )
         crisis_frame = serializers.BooleanField(default=False)
