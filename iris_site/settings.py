@@ -267,13 +267,16 @@ AXES_USERNAME_FORM_FIELD = "username"
 AXES_RESET_ON_SUCCESS = True
 # The same client address the rate limits use.
 AXES_CLIENT_IP_CALLABLE = "iris_site.api.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "iris_site.lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
+# axes would keep every successful sign-in's raw address and user agent; lockout needs
+# only the failures. Operator sign-ins keep a keyed device digest (`iris_site.operators`).
+AXES_DISABLE_ACCESS_LOG = True
 
 # Step-up (`iris_site.stepup`): an irreversible member action (forgetting, the full clear)
 # needs a password entered within this many seconds, on the page or in a step-up token.
 IRIS_STEP_UP_SECONDS = int(os.environ.get("IRIS_STEP_UP_SECONDS", "300"))
-AXES_LOCKOUT_CALLABLE = "iris_site.lockout.lockout_response"
-AXES_HTTP_RESPONSE_CODE = 429
-AXES_VERBOSE = False
 
 # Security headers on every response. No 'unsafe-inline' anywhere: the few inline
 # blocks (admin, API docs) carry the per-request nonce.

@@ -1,6 +1,7 @@
 """API authentication and the permission classes, over the operator audit endpoints."""
 
 import pytest
+from axes.models import AccessLog
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -13,6 +14,7 @@ from iris_site.tokens import token_digest
 from tests.conftest import bearer_client, http_request
 from tests.hierarchy.factories import append_events, tampering
 from tests.iris_site.factories import (
+    PASSWORD,
     MemberFactory,
     OperatorFactory,
     ServiceClientFactory,
@@ -186,3 +188,17 @@ def test_unknown_api_path_is_a_404_envelope():
 
 def test_reverse_names_are_stable():
     assert reverse("operator:audit-event-list") == AUDIT_URL
+
+
+def test_a_successful_sign_in_keeps_no_raw_address_or_user_agent(client):
+    # given a member signing in through the sign-in page from some address
+    member = MemberFactory()
+    response = client.post(
+        reverse("login"),
+        {"username": member.email, "password": PASSWORD},
+        REMOTE_ADDR="203.0.113.9",
+        HTTP_USER_AGENT="Probe/1.0",
+    )
+    # then the sign-in worked and axes logged nothing of it (lockout counts failures only)
+    assert response.status_code == 302
+    assert not AccessLog.objects.exists()
