@@ -67,8 +67,7 @@ _ACTIONS = {
 def link_window() -> timedelta:
     """How long a change or a shared sign-in links two accounts: setting
     `IRIS_FOUR_EYES_LINK_DAYS` (default 30 days)."""
-    days = getattr(settings, "IRIS_FOUR_EYES_LINK_DAYS", None)
-    return operator_links.DEFAULT_WINDOW if days is None else timedelta(days=float(days))
+    return timedelta(days=settings.IRIS_FOUR_EYES_LINK_DAYS)
 
 
 def role_of(user: User | None) -> str:

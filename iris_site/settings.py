@@ -278,6 +278,10 @@ AXES_DISABLE_ACCESS_LOG = True
 # needs a password entered within this many seconds, on the page or in a step-up token.
 IRIS_STEP_UP_SECONDS = int(os.environ.get("IRIS_STEP_UP_SECONDS", "300"))
 
+# Four eyes between people (`iris_site.operator_links`): how long an account change or a
+# shared sign-in browser ties two operator accounts into one person for an approval.
+IRIS_FOUR_EYES_LINK_DAYS = int(os.environ.get("IRIS_FOUR_EYES_LINK_DAYS", "30"))
+
 # Security headers on every response. No 'unsafe-inline' anywhere: the few inline
 # blocks (admin, API docs) carry the per-request nonce.
 SECURE_CSP = {
