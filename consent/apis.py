@@ -8,13 +8,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from consent.enums import (
+    CATEGORY_PREFIX,
     CONSENT_TYPES,
+    BaseConsentType,
     CaptureMethod,
     ConsentEventKind,
     ConsentStatus,
     LegalBasis,
     OptOutCategory,
     OptOutEventKind,
+    SensitiveCategory,
 )
 from consent.filters import ConsentEventFilter
 from consent.models import ConsentEvent, OptOutEvent
@@ -36,6 +39,18 @@ from iris_site.audit.events import Actor
 from iris_site.idempotency import Scope, idempotent
 from iris_site.models import ApiToken
 from iris_site.permissions import IsMember
+from iris_site.stepup import require_api_step_up, step_up_responses
+
+# Consent types whose withdrawal forgets memory (memory's consent cascade): a sensitive
+# category's, and multi-actor-sensitive. Over the API, withdrawing one is an
+# irreversible forgetting and needs a step-up token, as every other forgetting door does
+# (the consent app cannot count the memory that goes, so it always asks).
+FORGETTING_CONSENT_TYPES = frozenset(
+    {
+        *(CATEGORY_PREFIX + c for c in SensitiveCategory.values),
+        BaseConsentType.MULTI_ACTOR_SENSITIVE,
+    }
+)
 
 
 class ActiveConsentOutputSerializer(serializers.Serializer):
@@ -142,12 +157,18 @@ class ConsentEventListCreateApi(generics.ListAPIView):
         responses={
             201: ConsentEventOutputSerializer,
             200: ConsentEventOutputSerializer,
-            **error_responses(400, 409, 413),
+            **step_up_responses(400, 409, 413),
         },
     )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if (
+            data["kind"] == ConsentEventKind.WITHDRAWAL
+            and data["consent_type"] in FORGETTING_CONSENT_TYPES
+        ):
+            require_api_step_up(request)  # the withdrawal forgets that memory
         result = consent_event_append(
             member=request.user,
             witness=witness_for(request),

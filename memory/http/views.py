@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from consent.enums import (
     CATEGORY_PREFIX,
     CONSENT_TYPES,
+    BaseConsentType,
     CaptureMethod,
     ConsentEventKind,
     LegalBasis,
@@ -477,11 +478,17 @@ def consent_withdraw_view(request, consent_type):
     if consent_type not in CONSENT_TYPES:
         raise Http404
     category = consent_type.removeprefix(CATEGORY_PREFIX)
-    affected = (
-        memory_entry_list(member_id=request.user.pk, filters={"category": category}).count()
-        if is_sensitive_category(category) and consent_type.startswith(CATEGORY_PREFIX)
-        else 0
-    )
+    if is_sensitive_category(category) and consent_type.startswith(CATEGORY_PREFIX):
+        affected = memory_entry_list(
+            member_id=request.user.pk, filters={"category": category}
+        ).count()
+    elif consent_type == BaseConsentType.MULTI_ACTOR_SENSITIVE:
+        # Withdrawing it forgets every sensitive interaction with someone (issue 42).
+        affected = (
+            memory_entry_list(member_id=request.user.pk).filter(sensitive_interaction=True).count()
+        )
+    else:
+        affected = 0
     if request.method == "POST" and (affected == 0 or "confirm" in request.POST):
         if affected:  # the withdrawal forgets that memory: irreversible
             confirm = step_up_page(request, action="withdraw and forget that memory")

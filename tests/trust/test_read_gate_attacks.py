@@ -56,6 +56,7 @@ from tests.continuity.factories import token_body
 from tests.hierarchy.stm_factories import write as stm_write
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import assert_no_audit_mentions, consenting_member, remember
+from tests.stepup import step_up_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,10 +122,12 @@ def consolidate(live_server, row_id, token: str, query: str = "", body=None):
 
 
 def consent(live_server, member, consent_type: str, kind: str) -> None:
+    # A withdrawal that forgets memory needs a step-up token (issue 42).
+    token = step_up_token(member) if kind == "withdrawal" else own_token(member)
     response = call(
         live_server,
         "/api/v1/me/consents/events/",
-        own_token(member),
+        token,
         "POST",
         {"consent_type": consent_type, "kind": kind},
     )

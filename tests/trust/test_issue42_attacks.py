@@ -1,0 +1,83 @@
+"""Issue 42, attacked from outside (a reviewer's file): each test is a door the builders
+left open, tried over real HTTP where a caller would, and failing before its fix."""
+
+import pytest
+
+from iris_site.services import token_issue
+from memory.enums import Lifecycle
+from memory.models import MemoryEntry
+from tests.conftest import http_request
+from tests.iris_site.factories import PASSWORD
+from tests.memory.factories import consenting_member, remember
+from tests.stepup import step_up_token
+from tests.trust.test_step_up import Browser
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ME = "/api/v1/me/"
+
+
+def _live(entry) -> bool:
+    row = MemoryEntry.objects.filter(pk=entry.pk).first()
+    return row is not None and row.lifecycle == Lifecycle.ACTIVE
+
+
+def test_a_stolen_token_cannot_forget_a_category_by_withdrawing_its_consent(live_server):
+    # given: a member with mental-health memory, and their ordinary (stolen) API token
+    member = consenting_member("category:mental_health")
+    entry = remember(member, category="mental_health", subject="mood", body="Low all week").entry
+    _, stolen = token_issue(owner=member)
+
+    # when: the thief withdraws the category's consent over the consent API
+    answer = http_request(
+        f"{live_server.url}{ME}consents/events/",
+        method="POST",
+        token=stolen,
+        body={"consent_type": "category:mental_health", "kind": "withdrawal"},
+    )
+
+    # then: refused as every other forgetting door is, and nothing is forgotten
+    assert answer.status == 403, answer.body
+    assert answer.body["error"]["code"] == "reauthentication-required"
+    assert _live(entry)
+
+    # and: the member, stepped up, withdraws (and so forgets) as before
+    answer = http_request(
+        f"{live_server.url}{ME}consents/events/",
+        method="POST",
+        token=step_up_token(member),
+        body={"consent_type": "category:mental_health", "kind": "withdrawal"},
+    )
+    assert answer.status == 201, answer.body
+    assert not _live(entry)
+
+
+def test_a_stolen_page_session_cannot_forget_sensitive_interactions_by_withdrawing(
+    live_server,
+):
+    # given: a member's sensitive interaction with someone, and a browser signed in as them
+    member = consenting_member("multi-actor-sensitive")
+    talk = remember(
+        member,
+        category="relationship",
+        subject="talk",
+        body="A hard conversation",
+        multi_actor={"actor_name": "Anna", "sensitive_interaction": True},
+    ).entry
+    stolen = Browser(live_server.url)
+    stolen.sign_in(member.email)
+
+    # when: the session withdraws multi-actor-sensitive on the page (which forgets them)
+    path = "/profile/memory/consents/multi-actor-sensitive/withdraw/"
+    stolen.open(path)
+    status, page, _ = stolen.open(path, {"confirm": "1"})
+
+    # then: the confirm step answers, and the interaction is not forgotten
+    assert status == 403, page[:500]
+    assert 'name="step_up-password"' in page
+    assert _live(talk)
+
+    # and: with the password on that step, it goes
+    status, _, _ = stolen.open(path, {"confirm": "1", "step_up-password": PASSWORD})
+    assert status == 200
+    assert not _live(talk)
