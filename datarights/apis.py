@@ -52,6 +52,7 @@ from iris_site.errors import NotFound
 from iris_site.idempotency import Scope, body_without, idempotent
 from iris_site.permissions import IsMember, operator_with_roles
 from iris_site.selectors import operator_tenant_id
+from iris_site.stepup import require_api_step_up
 from memory.access.gate import ContentKind
 
 IsDataRightsOperator = operator_with_roles(OperatorRole.LEGAL, OperatorRole.ADMIN)
@@ -60,6 +61,15 @@ IsDataRightsOperator = operator_with_roles(OperatorRole.LEGAL, OperatorRole.ADMI
 def signed_in_session(request) -> bool:
     """Did a browser session (not a bearer token) authenticate this call?"""
     return isinstance(request.successful_authenticator, SessionAuthentication)
+
+
+def _session_erasure_stepped_up(request, kind: str) -> None:
+    """A signed-in session verifies a request at once; for an erasure that would let a
+    stolen session erase for good, so it needs the session's recent step-up, as the
+    page's delete form asks for the password (issue 42). A bearer caller verifies with
+    the mailed code instead."""
+    if kind == RequestKind.DELETE and signed_in_session(request):
+        require_api_step_up(request)
 
 
 def _own(request, pk) -> DataRightsRequest:
@@ -138,6 +148,7 @@ class DataRightsListCreateApi(generics.ListAPIView):
         serializer = self.DataRightsSubmitInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        _session_erasure_stepped_up(request, data["kind"])
         submitted = datarights_request_submit_or_join(
             member=request.user,
             kind=data["kind"],
@@ -187,6 +198,7 @@ class DataRightsVerifyApi(APIView):
         serializer.is_valid(raise_exception=True)
         actor = Actor.of(request.user)
         if signed_in_session(request):
+            _session_erasure_stepped_up(request, own.kind)
             return _receipt(datarights_verify_session(request=own, actor=actor))
         if serializer.validated_data["resend"]:
             datarights_code_resend(request=own, actor=actor)

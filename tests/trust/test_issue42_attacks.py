@@ -1,8 +1,13 @@
 """Issue 42, attacked from outside (a reviewer's file): each test is a door the builders
 left open, tried over real HTTP where a caller would, and failing before its fix."""
 
+import json
+import urllib.error
+import urllib.request
+
 import pytest
 
+from datarights.models import DataRightsRequest
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
@@ -81,3 +86,44 @@ def test_a_stolen_page_session_cannot_forget_sensitive_interactions_by_withdrawi
     status, _, _ = stolen.open(path, {"confirm": "1", "step_up-password": PASSWORD})
     assert status == 200
     assert not _live(talk)
+
+
+def _session_json(browser: Browser, path: str, body: dict) -> tuple[int, dict]:
+    """The pages' own session-authenticated API call (cookie and CSRF token)."""
+    csrf = next(c.value for c in browser.jar if c.name == "csrftoken")
+    request = urllib.request.Request(  # noqa: S310
+        browser.base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-CSRFToken": csrf},
+        method="POST",
+    )
+    try:
+        with browser.opener.open(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def test_a_stolen_page_session_cannot_erase_everything_through_the_data_rights_api(
+    live_server,
+):
+    # given: a member's memory, and a browser signed in as them (no password since)
+    member = consenting_member()
+    entry = remember(member, body="I take my coffee black").entry
+    stolen = Browser(live_server.url)
+    stolen.sign_in(member.email)
+    stolen.open("/profile/memory/data/")
+
+    # when: the session asks the data-rights API (as the pages' scripts may) to erase all
+    status, body = _session_json(
+        stolen,
+        f"{ME}data-rights/",
+        {"kind": "delete", "payload": {"mode": "hard", "scopes": ["profile"]}},
+    )
+
+    # then: the page's delete form asks for the password, so the API asks for a step-up:
+    # a signed-in session alone no longer verifies an erasure at once
+    assert status == 403, body
+    assert body["error"]["code"] == "reauthentication-required"
+    assert _live(entry)
+    assert not DataRightsRequest.objects.filter(member=member).exists()
