@@ -1,12 +1,12 @@
 from django.contrib import admin
 
 from hierarchy.models import OperatorAccessRecord, ShortTermMemory
-from iris_site.admin_readonly import PlatformOnlyMixin
+from iris_site.admin_readonly import ListedLookupsOnly, PlatformOnlyMixin
 from memory.admin import by_category, category_shown
 
 
 @admin.register(ShortTermMemory)
-class ShortTermMemoryAdmin(PlatformOnlyMixin, admin.ModelAdmin):
+class ShortTermMemoryAdmin(PlatformOnlyMixin, ListedLookupsOnly, admin.ModelAdmin):
     """Metadata only: content (encrypted or not) never appears in the console, nor a
     special category (`special-category`); no list filters or sorts by category or by
     sensitivity, which would say which members confide what (issue 42)."""

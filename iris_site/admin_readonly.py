@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models.constants import LOOKUP_SEP
 
 
 def operator_tenant_bound(user) -> bool:
@@ -54,7 +55,33 @@ class NoWritesMixin:
         return False
 
 
-class ReadOnlyModelAdmin(PlatformOnlyMixin, NoWritesMixin, admin.ModelAdmin):
+class ListedLookupsOnly:
+    """A changelist filters only by what it offers: its list filters and its date
+    drill-down. Django lets any `?<own field>__<lookup>=` through, so a hand-made
+    `?body__icontains=…`, `?consent__icontains=mental_health` or `?payload__category=…`
+    would be an oracle on content and special categories (issue 42); it is refused as a
+    disallowed lookup (400)."""
+
+    def _offered_lookup_roots(self) -> set[str]:
+        roots: set[str] = set()
+        for spec in self.list_filter:
+            if isinstance(spec, str):
+                roots.add(spec.split(LOOKUP_SEP)[0])
+            elif isinstance(spec, list | tuple):
+                roots.add(str(spec[0]).split(LOOKUP_SEP)[0])
+            elif getattr(spec, "parameter_name", None):
+                roots.add(spec.parameter_name)
+        if self.date_hierarchy:
+            roots.add(self.date_hierarchy.split(LOOKUP_SEP)[0])
+        return roots
+
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        if lookup.split(LOOKUP_SEP)[0] not in self._offered_lookup_roots():
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+class ReadOnlyModelAdmin(PlatformOnlyMixin, NoWritesMixin, ListedLookupsOnly, admin.ModelAdmin):
     """Every field read-only; a subclass that lists `fields` shows exactly those."""
 
     def get_readonly_fields(self, request, obj=None):

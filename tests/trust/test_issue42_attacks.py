@@ -6,14 +6,16 @@ import urllib.error
 import urllib.request
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from datarights.models import DataRightsRequest
+from iris_site.enums import OperatorRole
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
 from tests.conftest import http_request
-from tests.iris_site.factories import PASSWORD
-from tests.memory.factories import consenting_member, remember
+from tests.iris_site.factories import PASSWORD, OperatorFactory
+from tests.memory.factories import consenting_member, member_turn, remember
 from tests.stepup import step_up_token
 from tests.trust.test_step_up import Browser
 
@@ -127,3 +129,47 @@ def test_a_stolen_page_session_cannot_erase_everything_through_the_data_rights_a
     assert body["error"]["code"] == "reauthentication-required"
     assert _live(entry)
     assert not DataRightsRequest.objects.filter(member=member).exists()
+
+
+# --- the admin: hand-made lookups on a table's own fields ------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # the member's words, probed through the body or the term statistics
+        "/admin/memory/memoryentry/?body__icontains=panic",
+        "/admin/memory/memoryentry/?term_stats__icontains=panic",
+        # the special category, through the consent the entry was stored under
+        "/admin/memory/memoryentry/?consent__icontains=mental_health",
+        # a turn's text
+        "/admin/memory/conversationturn/?text__icontains=panic",
+        # the audit chain's payloads (a category sealed or not, a member's events unrecorded)
+        "/admin/iris_site/auditevent/?payload__category__startswith=sealed",
+    ],
+)
+def test_a_platform_admin_cannot_probe_content_or_categories_with_hand_made_lookups(
+    live_server, path
+):
+    # given: a member who confided something in a special category, in a conversation
+    member = consenting_member("category:mental_health")
+    entry = remember(
+        member, category="mental_health", subject="panic", body="I have panic attacks"
+    ).entry
+    member_turn(member, text="I have panic attacks")
+    admin = OperatorFactory(role=OperatorRole.ADMIN)
+    admin.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    browser = Browser(live_server.url)
+    browser.open("/admin/login/")
+    status, _, _ = browser.open(
+        "/admin/login/", {"username": admin.email, "password": PASSWORD, "next": "/admin/"}
+    )
+    assert status == 200
+    status, page, _ = browser.open("/admin/memory/memoryentry/")
+    assert status == 200 and str(entry.pk) in page  # signed in, the table lists the entry
+
+    # when: the admin filters a table by a hand-made lookup on one of its own fields
+    status, page, _ = browser.open(path)
+
+    # then: the lookup is refused (Django's disallowed-lookup answer), not answered
+    assert status == 400, (status, page[:300])
