@@ -10,7 +10,13 @@ from rest_framework import serializers
 from datarights.enums import RequestKind, RequestStatus, TrailEvent, VerificationMethod
 from datarights.models import DataRightsRequest, VerificationCode
 from datarights.policy import masked_email, receipt_timing
-from datarights.selectors import datarights_active_code, datarights_notified, datarights_trail
+from datarights.selectors import (
+    FULFILLABLE_STATUSES,
+    datarights_active_code,
+    datarights_notified,
+    datarights_trail,
+)
+from iris_site.audit.sealing import payload_listed
 
 
 def _enum_field(name: str, component: str, values: list[str]) -> type[serializers.ChoiceField]:
@@ -251,3 +257,13 @@ class QueueItemSerializer(ReceiptSerializer):
     class Meta(ReceiptSerializer.Meta):
         fields = ["member_id", "appeal_reason", *ReceiptSerializer.Meta.fields]
         read_only_fields = fields
+
+    def to_representation(self, instance):
+        """A request an operator is not working on (finished, cancelled, expired, not
+        yet verified) names a special category only as `special-category`: "this
+        member erased their mental-health memory" is itself one (issue 42); the task
+        in hand (`FULFILLABLE_STATUSES`, the audit listing's data-rights cover) shows it."""
+        data = super().to_representation(instance)
+        if instance.status not in FULFILLABLE_STATUSES:
+            data["payload"] = payload_listed(data["payload"])
+        return data

@@ -22,7 +22,7 @@ from inspection.services import (
     inspection_read,
     inspection_transition,
 )
-from iris_site.admin_readonly import ReadOnlyModelAdmin
+from iris_site.admin_readonly import ListedLookupsOnly, ReadOnlyModelAdmin
 from iris_site.errors import DomainError
 
 
@@ -96,7 +96,7 @@ def _move(to: str, description: str, *, carveout: bool = False):
 
 
 @admin.register(InspectionRequest)
-class InspectionRequestAdmin(admin.ModelAdmin):
+class InspectionRequestAdmin(ListedLookupsOnly, admin.ModelAdmin):
     # `inspection_list` shows an operator only the requests its tenant binding allows.
     scopes_by_tenant = True
     """Requests visible to this operator (its own, those on the paths its role approves;

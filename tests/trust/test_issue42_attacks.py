@@ -9,11 +9,13 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from datarights.models import DataRightsRequest
+from iris_site.audit.sealing import MARKER
 from iris_site.enums import OperatorRole
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
 from tests.conftest import http_request
+from tests.datarights.factories import process, submit
 from tests.iris_site.factories import PASSWORD, OperatorFactory
 from tests.memory.factories import consenting_member, member_turn, remember
 from tests.stepup import step_up_token
@@ -146,6 +148,8 @@ def test_a_stolen_page_session_cannot_erase_everything_through_the_data_rights_a
         "/admin/memory/conversationturn/?text__icontains=panic",
         # the audit chain's payloads (a category sealed or not, a member's events unrecorded)
         "/admin/iris_site/auditevent/?payload__category__startswith=sealed",
+        # a data-rights request's payload (which categories a member had erased)
+        "/admin/datarights/datarightsrequest/?payload__categories__icontains=mental",
     ],
 )
 def test_a_platform_admin_cannot_probe_content_or_categories_with_hand_made_lookups(
@@ -173,3 +177,29 @@ def test_a_platform_admin_cannot_probe_content_or_categories_with_hand_made_look
 
     # then: the lookup is refused (Django's disallowed-lookup answer), not answered
     assert status == 400, (status, page[:300])
+
+
+# --- the data-rights queue: a finished erasure still named the special category ----------
+
+
+def test_a_finished_erasure_does_not_tell_operators_which_special_category_it_was(live_server):
+    # given: a member who had their mental-health memory erased; the request is done
+    member = consenting_member("category:mental_health")
+    remember(member, category="mental_health", subject="mood", body="Low all week")
+    request = process(
+        submit(member, "delete", {"mode": "hard", "categories": ["mental_health"]}, session=True)
+    )
+    assert request.status == "completed"
+    legal = OperatorFactory(role=OperatorRole.LEGAL)
+    _, token = token_issue(owner=legal)
+
+    # when: legal lists the queue and opens the request, outside any open task of hers
+    queue = http_request(f"{live_server.url}/api/v1/operator/data-rights/", token=token)
+    item = http_request(f"{live_server.url}/api/v1/operator/data-rights/{request.pk}/", token=token)
+
+    # then: the category shows as the neutral marker, as an audit listing shows it
+    assert queue.status == 200 and item.status == 200, (queue.body, item.body)
+    [listed] = [r for r in queue.body["results"] if r["id"] == str(request.pk)]
+    for payload in (listed["payload"], item.body["payload"]):
+        assert payload["categories"] == [MARKER], payload
+    assert "mental_health" not in json.dumps(queue.body) + json.dumps(item.body)
