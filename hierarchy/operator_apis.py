@@ -246,7 +246,7 @@ def admin_stm_row(row) -> dict:
         "id": row.pk,
         "member_id": row.member_id,
         "scope_kind": row.scope_kind,
-        "category": row.category,
+        "category": category_listed(row.category),  # a special one as the marker
         "sensitive": row.sensitive,
         "content_length": None if row.sensitive else len(row.content),
         "related_entry_ids": row.related_entry_ids,
@@ -351,7 +351,8 @@ def admin_ltm_entry(entry, *, now: datetime, history: bool) -> dict:
         "id": entry.pk,
         "member_id": entry.member_id,
         "scope_kind": entry.scope_kind,
-        "category": entry.category,
+        # A special category as `special-category` (issue 42): this is no inspection.
+        "category": category_listed(entry.category),
         "sensitive": is_sensitive_category(entry.category),
         "origin": entry.origin,
         "lifecycle": entry.lifecycle,

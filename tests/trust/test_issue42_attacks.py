@@ -203,3 +203,32 @@ def test_a_finished_erasure_does_not_tell_operators_which_special_category_it_wa
     for payload in (listed["payload"], item.body["payload"]):
         assert payload["categories"] == [MARKER], payload
     assert "mental_health" not in json.dumps(queue.body) + json.dumps(item.body)
+
+
+# --- the hierarchy operator API: the exact category by entry id ---------------------------
+
+
+def test_the_operator_lookup_by_entry_id_names_a_special_category_only_as_the_marker(
+    live_server,
+):
+    # given: an entry of a special category, whose id the admin's memory list shows
+    member = consenting_member("category:mental_health")
+    entry = remember(member, category="mental_health", subject="mood", body="Low all week").entry
+    plain = remember(member, body="I take my coffee black").entry
+    _, token = token_issue(owner=OperatorFactory(role=OperatorRole.TRUST_AND_SAFETY))
+
+    # when: t&s looks each entry up by its id, outside any inspection
+    def lookup(entry_id):
+        answer = http_request(
+            f"{live_server.url}/api/v1/operator/memory-hierarchy/ltm/{entry_id}/",
+            method="POST",
+            token=token,
+            body={"justification": "ticket 4411: checking a report"},
+        )
+        assert answer.status == 200, answer.body
+        [row] = answer.body["entries"]
+        return row
+
+    # then: the special category shows as the admin shows it; an ordinary one as it is
+    assert lookup(entry.pk)["category"] == MARKER
+    assert lookup(plain.pk)["category"] == "preference"
