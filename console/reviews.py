@@ -22,9 +22,10 @@ from django.views.decorators.http import require_GET, require_POST
 from console.access import console_page, operator_role
 from hierarchy.freshness_job import reconfirm_request_counts
 from iris_site.api.gated import content_free
+from iris_site.audit.sealing import MARKER as SPECIAL_CATEGORY
 from iris_site.errors import DomainError
 from iris_site.selectors import operator_tenant_id
-from memory.enums import MemoryCategory, ScopeKind
+from memory.enums import MemoryCategory, ScopeKind, is_sensitive_category
 from memory.sweeps.reviews import (
     REVIEWER_ROLES,
     ReviewDecision,
@@ -60,7 +61,10 @@ def _row(review) -> dict:
         "review": review,
         "member_email": review.member.email,
         "scope_kind": ScopeKind(entry.scope_kind).label,
-        "category": MemoryCategory(entry.category).label,
+        # A special category only as the marker: this is no inspection (issue 42).
+        "category": SPECIAL_CATEGORY
+        if is_sensitive_category(entry.category)
+        else MemoryCategory(entry.category).label,
     }
 
 

@@ -4,9 +4,11 @@ left open, tried over real HTTP where a caller would, and failing before its fix
 import json
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 
 from datarights.models import DataRightsRequest
 from iris_site.audit.sealing import MARKER
@@ -14,9 +16,10 @@ from iris_site.enums import OperatorRole
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
+from memory.sweeps.retention import retention_sweep
 from tests.conftest import http_request
 from tests.datarights.factories import process, submit
-from tests.iris_site.factories import PASSWORD, OperatorFactory
+from tests.iris_site.factories import PASSWORD, OperatorFactory, TenantFactory
 from tests.memory.factories import consenting_member, member_turn, remember
 from tests.stepup import step_up_token
 from tests.trust.test_step_up import Browser
@@ -232,3 +235,31 @@ def test_the_operator_lookup_by_entry_id_names_a_special_category_only_as_the_ma
     # then: the special category shows as the admin shows it; an ordinary one as it is
     assert lookup(entry.pk)["category"] == MARKER
     assert lookup(plain.pk)["category"] == "preference"
+
+
+# --- the console's retention reviews: the category's name beside the member's email -------
+
+
+def test_a_retention_review_names_a_special_category_only_as_the_marker(live_server):
+    # given: a tenant's memory of a member in a special category, due for review
+    tenant = TenantFactory()
+    member = consenting_member("category:mental_health", tenants=[tenant])
+    remember(
+        member,
+        category="mental_health",
+        subject="stress",
+        body="Burnout after the reorganisation",
+        scope={"kind": "tenant", "tenant_id": str(tenant.pk)},
+    )
+    retention_sweep(now=timezone.now() + timedelta(days=400))
+    reviewer = OperatorFactory(role=OperatorRole.TRUST_AND_SAFETY)
+    browser = Browser(live_server.url)
+    browser.sign_in(reviewer.email)
+
+    # when: the reviewer opens the console's reviews
+    status, page, _ = browser.open("/console/reviews/")
+
+    # then: the member's review is there, its category as the marker, never its name
+    assert status == 200 and member.email in page
+    assert MARKER in page
+    assert "Mental health" not in page and "mental_health" not in page
