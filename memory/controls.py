@@ -98,6 +98,17 @@ def _of(row: MemberMemorySettings | None) -> MemorySettings:
     )
 
 
+def auto_forget_shortens(before: MemorySettings, months: dict) -> bool:
+    """Whether choosing `months` shortens any scope's auto-forget: what is already older
+    is forgotten at once (`member_memory_settings_set`), so it needs a step-up (issue
+    42), as every other forgetting does."""
+    for kind, chosen in months.items():
+        current = before.auto_forget_months.get(kind)
+        if chosen is not None and (current is None or chosen < current):
+            return True
+    return False
+
+
 def member_memory_settings_get(*, member_id) -> MemorySettings:
     """The member's settings (the defaults when they never changed any)."""
     return _of(MemberMemorySettings.objects.filter(member_id=member_id).first())

@@ -14,7 +14,7 @@ from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
 from iris_site.permissions import IsMember
 from iris_site.stepup import require_api_step_up, step_up_responses
-from memory.controls import member_memory_settings_get
+from memory.controls import auto_forget_shortens, member_memory_settings_get
 from memory.forgetting.selected import MAX_SELECTED, memory_forget_selected
 from memory.sweeps.auto_forget import member_memory_settings_set
 
@@ -78,12 +78,15 @@ class MemorySettingsApi(APIView):
 
     @extend_schema(
         request=MemorySettingsInputSerializer,
-        responses={200: MemorySettingsSerializer, **error_responses(400)},
+        responses={200: MemorySettingsSerializer, **step_up_responses(400)},
     )
     def put(self, request):
         serializer = MemorySettingsInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        before = member_memory_settings_get(member_id=request.user.pk)
+        if auto_forget_shortens(before, data["auto_forget_months"]):
+            require_api_step_up(request)  # what is already older is forgotten at once
         updated = member_memory_settings_set(
             member=request.user,
             actor=Actor.of(request.user),

@@ -36,6 +36,7 @@ from memory.contracts import SCOPE_KEY_ADAPTER
 from memory.controls import (
     AUTO_FORGET_KINDS,
     AUTO_FORGET_MONTHS,
+    auto_forget_shortens,
     member_memory_settings_get,
 )
 from memory.enums import ScopeKind, is_sensitive_category
@@ -629,6 +630,11 @@ def memory_settings_view(request):
                 return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
             months[kind] = int(raw)
         changes = {"auto_forget_months": months}
+        if auto_forget_shortens(member_memory_settings_get(member_id=member.pk), months):
+            # What is already older is forgotten at once: a recent re-authentication.
+            confirm = step_up_page(request, action="forget what is older than that")
+            if confirm is not None:
+                return confirm
         chosen = [
             f"{lower_first(scope_label(kind))} after {n} months" for kind, n in months.items()
         ]

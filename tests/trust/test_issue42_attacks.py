@@ -263,3 +263,60 @@ def test_a_retention_review_names_a_special_category_only_as_the_marker(live_ser
     assert status == 200 and member.email in page
     assert MARKER in page
     assert "Mental health" not in page and "mental_health" not in page
+
+
+# --- auto-forget: shortening retention forgets what is already older, at once ------------
+
+
+def _old_memory(member):
+    return remember(
+        member, body="I take my coffee black", now=timezone.now() - timedelta(days=200)
+    ).entry
+
+
+SHORTEST = {"stop_using": False, "auto_forget_months": {"profile": 3}, "paused_consumers": []}
+
+
+def test_a_stolen_token_cannot_forget_by_shortening_auto_forget(live_server):
+    # given: a member's profile memory from half a year ago, and their ordinary token
+    member = consenting_member()
+    entry = _old_memory(member)
+    _, stolen = token_issue(owner=member)
+
+    # when: the thief sets "forget automatically after 3 months" on profile memory
+    answer = http_request(
+        f"{live_server.url}{ME}memory-settings/", method="PUT", token=stolen, body=SHORTEST
+    )
+
+    # then: refused as any forgetting is, and nothing is forgotten
+    assert answer.status == 403, answer.body
+    assert answer.body["error"]["code"] == "reauthentication-required"
+    assert _live(entry)
+
+    # and: stepped up, the member's choice takes effect at once (what is older goes)
+    answer = http_request(
+        f"{live_server.url}{ME}memory-settings/",
+        method="PUT",
+        token=step_up_token(member),
+        body=SHORTEST,
+    )
+    assert answer.status == 200, answer.body
+    assert not _live(entry)
+
+
+def test_a_stolen_page_session_cannot_forget_by_shortening_auto_forget(live_server):
+    member = consenting_member()
+    entry = _old_memory(member)
+    stolen = Browser(live_server.url)
+    stolen.sign_in(member.email)
+    stolen.open("/profile/memory/")
+    form = {"part": "auto-forget", "auto_forget_profile": "3"}
+
+    status, page, _ = stolen.open("/profile/memory/settings/", form)
+
+    assert status == 403, page[:300]
+    assert 'name="step_up-password"' in page
+    assert _live(entry)
+    status, _, _ = stolen.open("/profile/memory/settings/", {**form, "step_up-password": PASSWORD})
+    assert status == 200
+    assert not _live(entry)
