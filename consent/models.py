@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 
 from consent.enums import (
+    CATEGORY_PREFIX,
     CONSENT_TYPES,
     CaptureMethod,
     ConsentEventKind,
@@ -12,6 +13,7 @@ from consent.enums import (
     LegalBasis,
     OptOutCategory,
     OptOutEventKind,
+    SensitiveCategory,
 )
 from consent.policy import RECORD_VERSION
 from iris_site.appendonly import append_only_triggers
@@ -103,7 +105,12 @@ class ConsentEvent(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.consent_type} #{self.sequence}"
+        # Shown wherever the row is named (the admin's titles and breadcrumbs): a consent
+        # naming a special category is never said there, only that it is one (issue 42).
+        category = self.consent_type.removeprefix(CATEGORY_PREFIX)
+        special = category != self.consent_type and category in SensitiveCategory.values
+        shown = "special-category" if special else self.consent_type
+        return f"{self.kind} {shown} #{self.sequence}"
 
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.utils import timezone
 
+from consent.models import ConsentEvent
 from datarights.models import DataRightsRequest
 from iris_site.audit.sealing import MARKER
 from iris_site.enums import OperatorRole
@@ -320,3 +321,21 @@ def test_a_stolen_page_session_cannot_forget_by_shortening_auto_forget(live_serv
     status, _, _ = stolen.open("/profile/memory/settings/", {**form, "step_up-password": PASSWORD})
     assert status == 200
     assert not _live(entry)
+
+
+def test_the_admins_consent_event_page_never_names_the_special_category(live_server):
+    # given: a member's grant of a special category, in the ledger
+    member = consenting_member("category:mental_health")
+    event = ConsentEvent.objects.get(member=member, consent_type="category:mental_health")
+    admin = OperatorFactory(role=OperatorRole.ADMIN)
+    admin.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    browser = Browser(live_server.url)
+    browser.sign_in(admin.email)
+
+    # when: the admin opens the event (its title and breadcrumb name the row)
+    status, page, _ = browser.open(f"/admin/consent/consentevent/{event.pk}/change/")
+
+    # then: the consent type shows only as the marker, there as in the list
+    assert status == 200
+    assert MARKER in page
+    assert "mental_health" not in page, page[page.find("mental_health") - 200 :][:400]
