@@ -253,6 +253,25 @@ class UserAdmin(PlatformOnlyMixin, DjangoUserAdmin):
         except DomainError as exc:
             self.message_user(request, f"Not changed: {exc.message}", messages.ERROR)
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """An operator account is never deleted here: deleting it would go unaudited and
+        erase the account changes four eyes reads as links (`iris_site.operator_links`);
+        it is deactivated, through the service (issue 42)."""
+        if obj is not None and obj.is_operator:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        """The list's bulk delete spares operator accounts (see `has_delete_permission`)."""
+        operators = queryset.filter(kind=UserKind.OPERATOR)
+        if operators.exists():
+            self.message_user(
+                request,
+                "Operator accounts are deactivated, never deleted: they were left as they are.",
+                messages.ERROR,
+            )
+        super().delete_queryset(request, queryset.exclude(kind=UserKind.OPERATOR))
+
     def user_change_password(self, request, id, form_url=""):
         """Only your own password: setting someone else's would let the operator sign in
         as them (a member's memory outside any inspection, another operator's approvals)."""

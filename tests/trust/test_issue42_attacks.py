@@ -14,6 +14,7 @@ from consent.models import ConsentEvent
 from datarights.models import DataRightsRequest
 from iris_site.audit.sealing import MARKER
 from iris_site.enums import OperatorRole
+from iris_site.models import User
 from iris_site.services import token_issue
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry
@@ -339,3 +340,27 @@ def test_the_admins_consent_event_page_never_names_the_special_category(live_ser
     assert status == 200
     assert MARKER in page
     assert "mental_health" not in page, page[page.find("mental_health") - 200 :][:400]
+
+
+# --- deleting an operator account in the admin: unaudited, and it erases the links --------
+
+
+def test_a_platform_admin_cannot_delete_an_operator_account_around_the_service(live_server):
+    # given: a platform admin with every permission, and an operator account another made
+    admin_user = OperatorFactory(role=OperatorRole.ADMIN)
+    admin_user.user_permissions.set(Permission.objects.all())
+    target = OperatorFactory(role=OperatorRole.LEGAL)
+    browser = Browser(live_server.url)
+    browser.sign_in(admin_user.email)
+
+    # when: the admin deletes it, one page and the list's bulk action
+    one, _, _ = browser.open(f"/admin/iris_site/user/{target.pk}/delete/", {"post": "yes"})
+    browser.open("/admin/iris_site/user/")
+    browser.open(
+        "/admin/iris_site/user/",
+        [("action", "delete_selected"), ("_selected_action", str(target.pk)), ("post", "yes")],
+    )
+
+    # then: the account is still there (deactivating is the audited way)
+    assert one == 403
+    assert User.objects.filter(pk=target.pk).exists()
