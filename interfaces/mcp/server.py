@@ -37,7 +37,13 @@ from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from interfaces.mcp.rest import FORWARDED_HEADERS, Caller, RestAnswer, rest_call
 from iris_site.api.exceptions import error_body
 from iris_site.auth import bearer_principal
-from iris_site.budgets import client_ip_from, failed_auth_record, failed_auth_wait
+from iris_site.budgets import (
+    budget_spend,
+    client_ip_from,
+    failed_auth_record,
+    failed_auth_wait,
+    principal_ident,
+)
 from memory.access.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED
 from memory.contracts import (
     Body,
@@ -152,14 +158,49 @@ class ServiceTokenVerifier:
         )
 
 
+def _refused_429(seconds: float, message: str) -> JSONResponse:
+    seconds = max(1, int(seconds + 0.999))
+    return JSONResponse(
+        error_body("rate_limited", message.format(seconds=seconds)),
+        status_code=429,
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+def _bearer(headers: dict[str, bytes]) -> str | None:
+    kind, _, token = headers.get("authorization", b"").decode("latin-1").partition(" ")
+    if kind.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def _is_tool_call(body: bytes) -> bool:
+    """Does this JSON-RPC message (or batch) call a tool? A tool call spends its budget as
+    the REST request it runs as; anything else (initialize, tools/list, ping) spends here."""
+    try:
+        message = json.loads(body) if body else None
+    except ValueError:
+        return False
+    messages = message if isinstance(message, list) else [message]
+    return any(isinstance(m, dict) and m.get("method") == "tools/call" for m in messages)
+
+
+def _principal_key(token: str) -> str | None:
+    found = _principal_of(token)
+    return principal_ident(found[0]) if found is not None else None
+
+
 class FailedAuthenticationBudget:
-    """The REST API's per-IP budget of failed authentications, on the MCP door
-    (`iris_site.budgets`): each 401 the SDK answers (no, a wrong or a revoked token)
-    spends from the same per-client-IP budget as the API's and `/metrics`' 401s, and an
-    address that has used it up is refused 429 with `Retry-After` and the error envelope
-    before its token is even looked at. The client address is found by the REST rule
-    (`NUM_PROXIES`). A tool call's own request budget is the REST one: it runs as a REST
-    request of the same principal (`interfaces.mcp.rest`)."""
+    """The REST API's budgets on the MCP door (`iris_site.budgets`).
+
+    Each 401 the SDK answers (no, a wrong or a revoked token) spends from the same
+    per-client-IP budget as the API's and `/metrics`' 401s, and an address that has used
+    it up is refused 429 with `Retry-After` and the error envelope before its token is
+    even looked at. The client address is found by the REST rule (`NUM_PROXIES`). An
+    authenticated caller's requests spend its own `read` budget, the REST API's: a tool
+    call as the REST request it runs as (`interfaces.mcp.rest`), everything else
+    (initialize, listing tools, the event stream) here, so a caller whose budget is spent
+    is refused on both doors alike."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -176,17 +217,31 @@ class FailedAuthenticationBudget:
         )
         wait = await sync_to_async(failed_auth_wait, thread_sensitive=False)(ip)
         if wait is not None:
-            seconds = max(1, int(wait + 0.999))
-            response = JSONResponse(
-                error_body(
-                    "rate_limited",
-                    f"Too many attempts from your address; retry in {seconds} seconds.",
-                ),
-                status_code=429,
-                headers={"Retry-After": str(seconds)},
+            response = _refused_429(
+                wait, "Too many attempts from your address; retry in {seconds} seconds."
             )
             await response(scope, receive, send)
             return
+        token = _bearer(headers)
+        ident = (
+            await sync_to_async(_principal_key, thread_sensitive=False)(token) if token else None
+        )
+        if ident is not None:
+            body = b""
+            more = scope["method"] == "POST"
+            while more:
+                message = await receive()
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+            if not _is_tool_call(body):
+                wait = await sync_to_async(budget_spend, thread_sensitive=False)("read", ident)
+                if wait is not None:
+                    response = _refused_429(
+                        wait, "Request was throttled. Expected available in {seconds} seconds."
+                    )
+                    await response(scope, receive, send)
+                    return
+            receive = _replaying(body, receive) if scope["method"] == "POST" else receive
 
         async def send_counting_failures(message: Message) -> None:
             # Counted before the client hears the 401, so its next try already sees it.
@@ -195,6 +250,16 @@ class FailedAuthenticationBudget:
             await send(message)
 
         await self.app(scope, receive, send_counting_failures)
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """`receive` again, its (already read) body first."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replay
 
 
 def _caller(ctx: Context) -> Caller:

@@ -159,6 +159,24 @@ def test_a_surfaces_rest_and_mcp_writes_draw_on_one_budget(live_server, mcp_url)
     assert refused.structured_content["error"]["code"] == "rate_limited"
 
 
+def test_mcp_requests_besides_tool_calls_spend_the_callers_read_budget(live_server, mcp_url):  # noqa: F811
+    # given: a surface with one read left in its budget
+    client = ServiceClientFactory(consumer="assistant")
+    _, token = token_issue(owner=client)
+    member = consenting_member()
+    use_up("read", principal(client), leave=1)
+    # when: it opens an MCP session twice (initialize is not a tool call)
+    first, _, _ = _raw_mcp(mcp_url, token)
+    second, body, headers = _raw_mcp(mcp_url, token)
+    # then: the first spent the last read, the second is refused, and so is REST
+    assert first == 200
+    assert second == 429, body
+    assert body["error"]["code"] == "rate_limited"
+    assert int(headers["Retry-After"]) > 0
+    rest = http_request(f"{live_server.url}/api/v1/members/{member.pk}/questions/", token=token)
+    assert rest.status == 429, rest.body
+
+
 def test_the_keys_are_the_documented_ones():
     assert budget_key("failed_auth", "10.0.0.1") == "throttle_failed_auth_10.0.0.1"
     assert budget_key("write", "iris_site.serviceclient:1") == (
