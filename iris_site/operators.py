@@ -381,8 +381,10 @@ def operator_role_change(
 def operator_tenant_change(
     *, subject: User, tenant: Tenant | None, by: User | None, now: datetime | None = None
 ) -> OperatorAccountChange:
-    """Bind an operator to one tenant or free it: widening an approving role to every
-    tenant (tenant None) waits for a second admin; narrowing applies at once."""
+    """Bind an operator to one tenant or free it. For an approving role only narrowing
+    (from every tenant to one) applies at once: widening to every tenant, or moving to
+    another tenant (approving for members it could not approve for before), waits for a
+    second admin."""
     _require_author(by)
     now = now or timezone.now()
     subject = _lock(subject)
@@ -392,8 +394,9 @@ def operator_tenant_change(
         raise Conflict("The operator already has this binding.", code="tenant-unchanged")
     if _pending(subject, _K.TENANT).exists():
         raise Conflict("A tenant change for this operator is already waiting.", code="pending")
-    if by is not None and profile.role in FOUR_EYES_ROLES and tenant_id is None:
-        return _request(subject, kind=_K.TENANT, tenant_to=None, by=by, now=now)
+    narrowing = profile.tenant_id is None and tenant_id is not None
+    if by is not None and profile.role in FOUR_EYES_ROLES and not narrowing:
+        return _request(subject, kind=_K.TENANT, tenant_to=tenant_id, by=by, now=now)
     return _applied(
         subject,
         kind=_K.TENANT,

@@ -140,6 +140,23 @@ def test_lowering_a_role_applies_at_once_and_bad_input_is_refused(admin):
         operator_role_change(subject=admin, role="support", by=legal)
 
 
+def test_moving_an_approver_to_another_tenant_waits_for_a_second_admin(admin, second_admin):
+    # given a legal operator bound to one tenant
+    first, other = TenantFactory(), TenantFactory()
+    legal = OperatorFactory(role="legal", tenant=first)
+    # when an admin moves it to another tenant (approving for members it could not before)
+    change = operator_tenant_change(subject=legal, tenant=other, by=admin)
+    # then the move waits, and applies only when a second admin approves it
+    assert change.state == "pending"
+    assert OperatorProfile.objects.get(user=legal).tenant == first
+    operator_change_decide(change=change, by=second_admin, approve=True)
+    assert OperatorProfile.objects.get(user=legal).tenant == other
+    # narrowing a platform-wide approver to one tenant applies at once
+    platform_legal = OperatorFactory(role="legal")
+    narrowed = operator_tenant_change(subject=platform_legal, tenant=first, by=admin)
+    assert narrowed.state == "applied"
+
+
 def test_tenant_changes_and_deactivation_are_recorded(admin):
     tenant = TenantFactory()
     support = OperatorFactory(role="support")
