@@ -92,7 +92,9 @@ def test_stm_in_both_modes_shows_no_content():
     assert sorted(r["sensitive"] for r in data) == [False, True]
     assert all("content" not in r for r in data)
     human = run("stm", "--scope", "s-1", "--justification", WHY, "--member", str(member.pk))
-    assert "medical" in human and "insulin" not in human and "walks" not in human
+    # a special category is named only as the marker (issue 42), never the content
+    assert "special-category" in human and "medical" not in human
+    assert "insulin" not in human and "walks" not in human
     assert len(events("hierarchy.stm.admin_read")) == 2
 
 
