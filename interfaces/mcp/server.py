@@ -223,18 +223,21 @@ class FailedAuthenticationBudget:
             await response(scope, receive, send)
             return
         token = _bearer(headers)
-        ident = (
-            await sync_to_async(_principal_key, thread_sensitive=False)(token) if token else None
-        )
-        if ident is not None:
+        if token is not None:
             body = b""
             more = scope["method"] == "POST"
             while more:
                 message = await receive()
                 body += message.get("body", b"")
                 more = message.get("more_body", False)
+            # A tool call spends as its REST request; only the rest needs the caller here.
             if not _is_tool_call(body):
-                wait = await sync_to_async(budget_spend, thread_sensitive=False)("read", ident)
+                ident = await sync_to_async(_principal_key, thread_sensitive=False)(token)
+                wait = (
+                    await sync_to_async(budget_spend, thread_sensitive=False)("read", ident)
+                    if ident is not None
+                    else None
+                )
                 if wait is not None:
                     response = _refused_429(
                         wait, "Request was throttled. Expected available in {seconds} seconds."
