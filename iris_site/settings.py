@@ -397,6 +397,12 @@ AUDIT_CHECKPOINT_PATH = os.environ.get(
 IRIS_METRICS_ENDPOINT = env_bool("IRIS_METRICS_ENDPOINT", default=False)
 IRIS_METRICS_TOKEN = os.environ.get("IRIS_METRICS_TOKEN", "")
 
+# A `Server-Timing` header on every response: the SQL statements the request issued and
+# their time (`db;dur=4.1;desc="7 statements", total;dur=23.0`), as `bench_load` reads
+# them. Off by default: it tells any caller how the server does its work. The access log
+# counts the statements either way (`iris_site.access_log`).
+IRIS_SERVER_TIMING = env_bool("IRIS_SERVER_TIMING", default=False)
+
 # Keyed-hash secret for actor handles and token digests; rotating it invalidates tokens.
 IRIS_HASH_SECRET = os.environ.get("IRIS_HASH_SECRET", SECRET_KEY)
 
