@@ -1,7 +1,8 @@
 """Pausing a memory: a paused entry stays stored but out of every recall until the member
-resumes it or its pause ends (`memory_pause_expire_due`, run by a job and before a
-recall reads). A pause changes whether a memory is used, not what it states, so its
-revision keeps the entry's `updated_at`.
+resumes it or its pause ends: recall treats it as active from its end, and
+`memory_pause_expire_due`, run by a job every five minutes, writes the resumption. A
+pause changes whether a memory is used, not what it states, so its revision keeps the
+entry's `updated_at`.
 """
 
 from datetime import datetime

@@ -26,8 +26,8 @@ def purge_forgotten_memory() -> int:
     return memory_tombstone_purge_due()
 
 
-# Recall resumes a member's ended pauses itself before it reads; this ends them for
-# every member, so the member's page and lists show them active again on time.
+# Recall treats an ended pause as over at once (the read gate); this writes the
+# resumption, so the member's page and lists show those memories active again.
 @cron("*/5 * * * *")
 @task
 def expire_memory_pauses() -> int:

@@ -270,8 +270,18 @@ def entries_live_at(*, member_id, at: datetime) -> tuple[set[str], set[str]]:
 
 
 @dataclass(frozen=True, slots=True)
+class GraphEntity:
+    """An entity as a surface sees it beside a recall: what it is, never its name."""
+
+    id: uuid.UUID
+    kind: str
+    state: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class RecalledGraph:
-    entities: list[EntitySummary]
+    entities: list[GraphEntity]
     relationships: list[RelationshipView]
     # entry id → the ids of the entities it is about
     entry_entities: dict[str, list[str]]
@@ -299,37 +309,53 @@ class RecalledGraph:
         }
 
 
+_ENTITY_FIELDS = ("id", "kind", "state", "created_at")
+
+
 def recalled_graph(*, member_id, entry_ids: Sequence[str], as_of: datetime | None = None):
     """The entities and relationships of entries that passed the read gate: the entities
     they are about (never a retired one), and the relationships they state that held at
-    `as_of` (now when None), between entities that are not retired."""
+    `as_of` (now when None), between entities that are not retired.
+
+    Two statements whatever the number of entries (the links with their entities, the
+    relationships with both ends): a surface sees ids, kinds and states only, so nothing
+    else of an entity is read."""
     ids = [str(i) for i in entry_ids]
-    links = list(
+    if not ids:
+        return RecalledGraph(entities=[], relationships=[], entry_entities={})
+    entities: dict[uuid.UUID, GraphEntity] = {}
+    entry_entities: dict[str, list[str]] = {}
+    links = (
         MemoryEntryEntity.objects.filter(member_id=member_id, entry_id__in=ids)
         .exclude(entity__state=EntityState.RETIRED)
-        .values_list("entry_id", "entity_id")
+        .values_list("entry_id", *(f"entity__{name}" for name in _ENTITY_FIELDS))
     )
-    rels = MemoryRelationship.objects.filter(member_id=member_id, source_entry_id__in=ids).exclude(
-        Q(from_entity__state=EntityState.RETIRED) | Q(to_entity__state=EntityState.RETIRED)
+    for entry_id, *entity in links:
+        found = GraphEntity(*entity)
+        entities[found.id] = found
+        entry_entities.setdefault(str(entry_id), []).append(str(found.id))
+    rels = (
+        MemoryRelationship.objects.filter(member_id=member_id, source_entry_id__in=ids)
+        .exclude(
+            Q(from_entity__state=EntityState.RETIRED) | Q(to_entity__state=EntityState.RETIRED)
+        )
+        .select_related("from_entity", "to_entity")
+        .only(
+            *(f.attname for f in MemoryRelationship._meta.concrete_fields),
+            *(f"{end}__{name}" for end in ("from_entity", "to_entity") for name in _ENTITY_FIELDS),
+        )
     )
     if as_of is None:
         rels = rels.filter(valid_to=None)
     else:
         rels = rels.filter(Q(valid_to=None) | Q(valid_to__gt=as_of), valid_from__lte=as_of)
-    relationships = [relationship_view(r) for r in rels.order_by("valid_from", "id")]
-    entity_ids = {e for _, e in links}
-    entity_ids |= {r.from_entity_id for r in relationships} | {
-        r.to_entity_id for r in relationships
-    }
-    entry_entities: dict[str, list[str]] = {}
-    for entry_id, entity_id in links:
-        entry_entities.setdefault(str(entry_id), []).append(str(entity_id))
+    relationships = []
+    for rel in rels.order_by("valid_from", "id"):
+        relationships.append(relationship_view(rel))
+        for end in (rel.from_entity, rel.to_entity):
+            entities[end.pk] = GraphEntity(*(getattr(end, name) for name in _ENTITY_FIELDS))
     return RecalledGraph(
-        entities=_summaries(
-            MemoryEntity.objects.filter(member_id=member_id, pk__in=entity_ids).order_by(
-                "kind", "created_at", "id"
-            )
-        ),
+        entities=sorted(entities.values(), key=lambda e: (e.kind, e.created_at, e.id)),
         relationships=relationships,
         entry_entities=entry_entities,
     )

@@ -17,7 +17,6 @@ from memory.access.capabilities import Capabilities
 from memory.entities.selectors import entries_live_at, recall_entity_entry_ids
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RecallRecord
-from memory.pauses import memory_pause_expire_due
 from memory.recall import InvalidRecallRequest, RecallRequest, RecallResult, ScopeKey, resolve
 from memory.recall.store import corpus_stats_get, recall_candidates, recall_resolve
 from memory.selectors import member_read_state
@@ -125,15 +124,14 @@ def recall_run(
     entity_id=None,
     as_of: datetime | None = None,
 ) -> RecallResult:
-    """End the member's timed pauses that are over, resolve, then count the use of what
-    was returned (and only that: nothing withheld is touched) and record it, with the
-    audit envelope, for the member. `entity_id` narrows the recall to the entries about
-    one of the member's entities (404 for another's or a retired one); `as_of` to what
-    held at that time (`_resolve_narrowed`)."""
+    """Resolve, then count the use of what was returned (and only that: nothing withheld is
+    touched) and record it, with the audit envelope, for the member. `entity_id` narrows
+    the recall to the entries about one of the member's entities (404 for another's or a
+    retired one); `as_of` to what held at that time (`_resolve_narrowed`)."""
     now = now or timezone.now()
-    # A pause that has ended is over before anything is read (a revision by the system,
-    # as the scheduled job writes it for members who do not recall meanwhile).
-    memory_pause_expire_due(member_id=request.user_id, now=now)
+    # A timed pause that has ended counts as over from its end: the read gate sees such
+    # an entry as active (`memory.recall.store`), and the `expire_memory_pauses` job
+    # writes its resumption. A read never writes it.
     # The store hands the pipeline a certified shortlist: the same result as over every
     # entry, without reading them all (memory.recall.store.recall_resolve); the read gate
     # withholds and counts the rest.
