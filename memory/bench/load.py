@@ -14,10 +14,20 @@ from ``--concurrency`` keep-alive client threads, recalls, remembers, memory lis
 detail reads and the member's memory pages: a warm-up, then two equal phases.
 
 It prints, per endpoint and in total, requests, throughput and p50/p95/p99 latency, the
-resident memory of the gunicorn master and workers after the warm-up and after each
-phase (steady growth in both phases would be a leak), and every error: any response
-other than the expected status, or an exception. Errors make it exit non-zero.
-The report ends with one JSON object on its last line (``--json``: only that object).
+SQL statements per request (p50 and max, as the server's ``Server-Timing`` header says:
+the server runs with ``IRIS_SERVER_TIMING`` on), the resident memory of the gunicorn
+master and workers after the warm-up and after each phase (steady growth in both phases
+would be a leak), and every error: any response other than the expected status, or an
+exception. Errors make it exit non-zero. The report ends with one JSON object on its
+last line (``--json``: only that object).
+
+``--long-queries N`` adds, in the second phase only, N client threads that send nothing
+but recalls of the first member with a ``--long-query-words`` (400) word query; the
+report then sets the other members' recalls by the mix clients in phase 1 (without)
+beside phase 2 (with), and the long recalls' own figures: one member's recall starving
+another's shows as the second far above the first. ``--checkout PATH`` serves another
+checkout's code (a worktree of an older commit, seeded by its own ``--prepare-into``
+step), driven by these clients.
 
 The stage (scratch database, seed, gunicorn) is `memory.bench.load_setup`, the clients
 and their figures `memory.bench.load_clients`; the command
@@ -36,7 +46,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import CommandError, OutputWrapper
 from django.core.management.color import Style
 
@@ -46,6 +55,7 @@ from memory.bench.load_clients import (
     ClientThread,
     Principal,
     figures,
+    long_query,
     member_login,
     sleep_until,
 )
@@ -55,6 +65,7 @@ from memory.bench.load_setup import (
     Gunicorn,
     Scratch,
     cache_label,
+    checkout_of,
     scratch_database,
     scratch_environment,
     seed_scratch,
@@ -85,6 +96,9 @@ class LoadRun:
         for name in ("duration", "concurrency", "workers", "threads", "members", "entries"):
             if options[name] <= 0:
                 raise CommandError(f"--{name} must be positive")
+        if options["long_queries"] < 0 or options["long_query_words"] <= 0:
+            raise CommandError("--long-queries must be 0 or more, --long-query-words positive")
+        checkout_of(options)  # refuse a wrong --checkout before making anything
         try:
             import psutil  # noqa: F401 - the server's memory is part of the report
         except ImportError as exc:
@@ -125,6 +139,7 @@ class LoadRun:
 
     def _run(self, options: dict) -> dict[str, Any]:
         secret = secrets.token_urlsafe(48)
+        checkout = checkout_of(options)
         with scratch_database(server_url(options)) as scratch:
             env = scratch_environment(scratch, secret=secret, rate=options["rate"])
             server = Gunicorn(
@@ -132,6 +147,7 @@ class LoadRun:
                 workers=options["workers"],
                 threads=options["threads"],
                 log=scratch.workdir / "gunicorn.log",
+                checkout=checkout,
             )
             self._say(
                 f"Scratch {scratch.engine} database {scratch.name}: migrating, then seeding "
@@ -140,7 +156,7 @@ class LoadRun:
             try:
                 # One child migrates and seeds; gunicorn boots while it seeds.
                 seeded, migrate_seconds, seed_seconds = self._prepare(
-                    scratch, env, options, on_migrated=server.spawn
+                    scratch, env, options, checkout=checkout, on_migrated=server.spawn
                 )
                 self._say(f"Started {server.command_line}; waiting for /healthz…")
                 server.wait_ready()
@@ -178,6 +194,9 @@ class LoadRun:
                 "seed_seconds": round(seed_seconds, 1),
                 "server": {
                     "command": server.command_line,
+                    "checkout": str(checkout),
+                    "revision": _revision(checkout),
+                    "server_timing": env["IRIS_SERVER_TIMING"],
                     "settings": "iris_site.settings",
                     "debug": False,
                     "conn_max_age": env.get("CONN_MAX_AGE", "0"),
@@ -194,16 +213,16 @@ class LoadRun:
         return report
 
     def _prepare(
-        self, scratch: Scratch, env: dict, options: dict, *, on_migrated
+        self, scratch: Scratch, env: dict, options: dict, *, checkout: Path, on_migrated
     ) -> tuple[list[dict], float, float]:
-        """Run `bench_load --prepare-into` against the scratch database (migrate, then
-        seed); call `on_migrated` as soon as the schema is there."""
+        """Run the checkout's `bench_load --prepare-into` against the scratch database
+        (migrate, then seed); call `on_migrated` as soon as the schema is there."""
         marker = scratch.workdir / "migrated"
         output = scratch.workdir / "principals.json"
         log = scratch.workdir / "prepare.log"
         args = [
             sys.executable,
-            str(Path(settings.BASE_DIR) / "manage.py"),
+            str(checkout / "manage.py"),
             "bench_load",
             f"--prepare-into={scratch.workdir}",
             f"--members={options['members']}",
@@ -214,7 +233,7 @@ class LoadRun:
         migrate_seconds = None
         with log.open("wb") as sink:
             child = subprocess.Popen(  # noqa: S603 - our interpreter, fixed arguments
-                args, env=env, cwd=settings.BASE_DIR, stdout=sink, stderr=subprocess.STDOUT
+                args, env=env, cwd=checkout, stdout=sink, stderr=subprocess.STDOUT
             )
         try:
             while child.poll() is None:
@@ -255,9 +274,25 @@ class LoadRun:
             )
             for index in range(options["concurrency"])
         ]
+        # --long-queries: only long recalls of the first member, in phase 2 only.
+        target = principals[0]
+        payload = long_query(target, options["long_query_words"], seed=options["seed"])
+        long_clients = [
+            ClientThread(
+                port=server.port,
+                principals=[target],
+                seed=options["seed"] + 1000 + index,
+                started_at=begin,
+                stop_at=end,
+                timeout=options["timeout"],
+                start_at=middle,
+                long_payload=payload,
+            )
+            for index in range(options["long_queries"])
+        ]
         threads = [
             threading.Thread(target=client.run, name=f"load-{i}", daemon=True)
-            for i, client in enumerate(clients)
+            for i, client in enumerate(clients + long_clients)
         ]
         for thread in threads:
             thread.start()
@@ -272,13 +307,30 @@ class LoadRun:
         if any(thread.is_alive() for thread in threads):
             raise CommandError("Client threads did not finish; the server stopped answering.")
 
-        samples = [s for client in clients for s in client.samples]
+        mixed = [s for client in clients for s in client.samples]
         warm_offset, middle_offset = warmup, warmup + half
-        measured = [s for s in samples if s.started >= warm_offset]
+        measured = [s for s in mixed if s.started >= warm_offset]
         first = [s for s in measured if s.started < middle_offset]
         second = [s for s in measured if s.started >= middle_offset]
-        errors = sum(client.error_count for client in clients)
+        errors = sum(client.error_count for client in clients + long_clients)
         pids = {label: set(m.pop("worker_pids")) for label, m in memory.items()}
+        long_report = None
+        if long_clients:
+
+            def others(phase):
+                return [s for s in phase if s.endpoint == "recall" and s.member != target.member_id]
+
+            long_report = {
+                "clients": len(long_clients),
+                "words": options["long_query_words"],
+                "query_chars": len(payload["query"]),
+                "member": target.member_id,
+                "long_recalls": figures([s for c in long_clients for s in c.samples], half),
+                "other_members_recall": {
+                    "without": figures(others(first), half),
+                    "with": figures(others(second), half),
+                },
+            }
         return {
             "benchmark": "load",
             "duration_seconds": options["duration"],
@@ -289,14 +341,15 @@ class LoadRun:
                 for name, _ in MIX
             },
             "phases": {"1": figures(first, half), "2": figures(second, half)},
-            "warmup_requests": len(samples) - len(measured),
+            "warmup_requests": len(mixed) - len(measured),
+            "long_queries": long_report,
             "errors": errors,
             "machine": {
                 "cpus": os.cpu_count(),
                 "loadavg_1m_before": round(load_before, 2),
                 "loadavg_1m_after": round(os.getloadavg()[0], 2),
             },
-            "error_samples": [e for client in clients for e in client.errors][:20],
+            "error_samples": [e for c in clients + long_clients for e in c.errors][:20],
             "memory_mb": {
                 **{label: m["total_mb"] for label, m in memory.items()},
                 "by_process": {label: m["by_process_mb"] for label, m in memory.items()},
@@ -330,15 +383,33 @@ class LoadRun:
             f"{report['machine']['loadavg_1m_after']} after (the client shares the machine)"
         )
         header = f"{'endpoint':<48}{'requests':>9}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}"
-        self.stdout.write(header + f"{'p99 ms':>9}{'errors':>8}")
+        self.stdout.write(header + f"{'p99 ms':>9}{'errors':>8}{'SQL p50':>9}{'max':>5}")
         rows = [(ENDPOINT_LABELS[name], report["endpoints"][name]) for name, _ in MIX]
         rows.append(("total", report["total"]))
         rows += [(f"  phase {k}", v) for k, v in report["phases"].items()]
         for label, row in rows:
+            self.stdout.write(_row(label, row))
+        self.stdout.write(
+            "SQL: statements per request, from the server's Server-Timing header"
+            if report["total"]["statements_max"] is not None
+            else "SQL: the server sent no Server-Timing header (a checkout before it): -"
+        )
+        if long := report["long_queries"]:
             self.stdout.write(
-                f"{label:<48}{row['requests']:>9}{row['throughput_rps']:>8}{row['p50_ms']:>9}"
-                f"{row['p95_ms']:>9}{row['p99_ms']:>9}{row['errors']:>8}"
+                f"--long-queries {long['clients']}: in phase 2 only, {long['clients']} more "
+                f"client(s) recall the first member with a {long['words']}-word query "
+                f"({long['query_chars']} characters), one after another:"
             )
+            rows = [
+                ("  the long recalls (phase 2)", long["long_recalls"]),
+                (
+                    "  other members' recalls, phase 1: without",
+                    long["other_members_recall"]["without"],
+                ),
+                ("  other members' recalls, phase 2: with", long["other_members_recall"]["with"]),
+            ]
+            for label, row in rows:
+                self.stdout.write(_row(label, row))
         memory = report["memory_mb"]
         self.stdout.write(
             f"server RSS (master + {memory['processes'] - 1} workers): "
@@ -359,3 +430,27 @@ class LoadRun:
         else:
             self.stdout.write(self.style.SUCCESS("errors: 0"))
         self.stdout.write(json.dumps(report))
+
+
+def _row(label: str, row: dict) -> str:
+    statements = "-" if row["statements_p50"] is None else row["statements_p50"]
+    most = "-" if row["statements_max"] is None else row["statements_max"]
+    return (
+        f"{label:<48}{row['requests']:>9}{row['throughput_rps']:>8}{row['p50_ms']:>9}"
+        f"{row['p95_ms']:>9}{row['p99_ms']:>9}{row['errors']:>8}{statements:>9}{most:>5}"
+    )
+
+
+def _revision(checkout: Path) -> str:
+    """The checkout's commit (short), or "" where git cannot say."""
+    try:
+        done = subprocess.run(  # noqa: S603 - fixed arguments
+            ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"],  # noqa: S607
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""

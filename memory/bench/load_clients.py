@@ -1,5 +1,7 @@
 """``bench_load``'s clients: members signed in like a browser, keep-alive client threads
-driving a weighted mix of real requests, and the figures of their samples."""
+driving a weighted mix of real requests (or, with ``--long-queries``, only long recalls of
+one member), and the figures of their samples: latency as the client saw it, and the SQL
+statements and database time each answer's ``Server-Timing`` header reports."""
 
 from __future__ import annotations
 
@@ -33,6 +35,10 @@ ENDPOINT_LABELS = {
     "page_index": "GET /profile/memory/ (member session)",
     "page_detail": "GET /profile/memory/{id}/ (member session)",
 }
+LONG_RECALL = "long_recall"  # the --long-queries clients' only request
+# `iris_site.access_log.server_timing`: `db;dur=4.1;desc="7 statements", total;dur=23.0`.
+SERVER_TIMING_DB = re.compile(r'(?:^|,)\s*db;dur=([0-9.]+);desc="(\d+) statements?"')
+WORD = re.compile(r"[a-z]{3,}")
 
 # --- the clients ----------------------------------------------------------------------
 
@@ -89,12 +95,35 @@ class Principal:
     remembers: list[dict]
 
 
+def long_query(principal: Principal, words: int, *, seed: int) -> dict:
+    """A recall whose query is ``words`` words of the member's own vocabulary (the words
+    of their seeded remembers and queries, each once before any repeats): every one of
+    them can match the member's memories, as a pasted document would."""
+    texts = [r["body"] for r in principal.remembers] + [r["query"] for r in principal.recalls]
+    vocabulary = sorted({word for text in texts for word in WORD.findall(text.lower())})
+    random.Random(seed).shuffle(vocabulary)  # noqa: S311 - a load mix, not secrets
+    chosen = [vocabulary[i % len(vocabulary)] for i in range(words)] if vocabulary else []
+    return {"surface": "assistant", "scope": {"kind": "profile"}, "query": " ".join(chosen)}
+
+
+def server_timing_db(header: str | None) -> tuple[int | None, float | None]:
+    """The statement count and database milliseconds of a ``Server-Timing`` header, or
+    ``(None, None)`` (a server that does not say: an older checkout, the setting off)."""
+    found = SERVER_TIMING_DB.search(header or "")
+    if found is None:
+        return None, None
+    return int(found.group(2)), float(found.group(1))
+
+
 @dataclass
 class Sample:
     endpoint: str
     started: float  # seconds since the run began
     seconds: float
     ok: bool
+    member: str = ""
+    statements: int | None = None  # from the answer's Server-Timing header
+    db_ms: float | None = None
 
 
 @dataclass
@@ -105,12 +134,17 @@ class ClientThread:
     started_at: float
     stop_at: float
     timeout: float
+    start_at: float = 0.0  # monotonic; the --long-queries clients start in phase 2
+    long_payload: dict | None = None  # set: only long recalls, of `principals[0]`
     samples: list[Sample] = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
     error_count: int = 0
 
     def request(self, principal: Principal, endpoint: str, rng: random.Random):
         member = principal.member_id
+        if endpoint == LONG_RECALL:
+            body = json.dumps(self.long_payload)
+            return "POST", f"/api/v1/members/{member}/recall/", body, principal.service_token, 200
         if endpoint == "recall":
             body = json.dumps(rng.choice(principal.recalls))
             return "POST", f"/api/v1/members/{member}/recall/", body, principal.service_token, 200
@@ -130,6 +164,9 @@ class ClientThread:
         rng = random.Random(self.seed)  # noqa: S311 - a load mix, not secrets
         names = [name for name, _ in MIX]
         weights = [weight for _, weight in MIX]
+        if self.long_payload is not None:
+            names, weights = [LONG_RECALL], [1]
+        sleep_until(self.start_at)
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
         while time.monotonic() < self.stop_at:
             principal = rng.choice(self.principals)
@@ -143,12 +180,13 @@ class ClientThread:
             if body is not None:
                 headers["Content-Type"] = "application/json"
             begin = time.monotonic()
-            status, excerpt = None, ""
+            status, excerpt, timing = None, "", None
             try:
                 connection.request(method, path, body=body, headers=headers)
                 response = connection.getresponse()
                 payload = response.read()
                 status = response.status
+                timing = response.headers.get("Server-Timing")
                 if response.will_close:
                     connection.close()
                 ok = status == expected or (endpoint == "remember" and status == 200)
@@ -158,7 +196,18 @@ class ClientThread:
                 ok, excerpt = False, f"{type(exc).__name__}: {exc}"
                 connection.close()
             elapsed = time.monotonic() - begin
-            self.samples.append(Sample(endpoint, begin - self.started_at, elapsed, ok))
+            statements, db_ms = server_timing_db(timing)
+            self.samples.append(
+                Sample(
+                    endpoint,
+                    begin - self.started_at,
+                    elapsed,
+                    ok,
+                    member=principal.member_id,
+                    statements=statements,
+                    db_ms=db_ms,
+                )
+            )
             if not ok:
                 self.error_count += 1
                 if len(self.errors) < 10:
@@ -184,7 +233,12 @@ def _percentile(ordered: list[float], fraction: float) -> float:
 
 
 def figures(samples: list[Sample], seconds: float) -> dict[str, Any]:
+    """Requests, errors, throughput and latency percentiles (as the clients measured
+    them); the SQL statements per request (p50 and max) and the database time (p50) as
+    the server reported them, ``None`` where no answer said."""
     latencies = sorted(s.seconds for s in samples)
+    statements = sorted(s.statements for s in samples if s.statements is not None)
+    db_ms = sorted(s.db_ms for s in samples if s.db_ms is not None)
     return {
         "requests": len(samples),
         "errors": sum(1 for s in samples if not s.ok),
@@ -192,6 +246,9 @@ def figures(samples: list[Sample], seconds: float) -> dict[str, Any]:
         "p50_ms": round(_percentile(latencies, 0.50) * 1000, 1),
         "p95_ms": round(_percentile(latencies, 0.95) * 1000, 1),
         "p99_ms": round(_percentile(latencies, 0.99) * 1000, 1),
+        "statements_p50": _percentile(statements, 0.50) if statements else None,
+        "statements_max": statements[-1] if statements else None,
+        "db_p50_ms": round(_percentile(db_ms, 0.50), 1) if db_ms else None,
     }
 
 

@@ -128,6 +128,9 @@ def scratch_environment(scratch: Scratch, *, secret: str, rate: str) -> dict[str
             "IRIS_HASH_SECRET": secret,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "LOG_LEVEL": env.get("LOG_LEVEL", "WARNING"),
+            # Each answer's SQL statements and their time, for the report (a checkout
+            # before the setting existed ignores it).
+            "IRIS_SERVER_TIMING": "true",
             SCRATCH_MARKER: scratch.name,
         }
     )
@@ -244,12 +247,23 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-class Gunicorn:
-    """`gunicorn iris_site.wsgi` in its own process group, stopped with SIGTERM."""
+def checkout_of(options: dict) -> Path:
+    """The checkout the server runs: ``--checkout`` (another worktree, which seeds the
+    scratch database with its own ``bench_load --prepare-into``), else this one."""
+    root = Path(options.get("checkout") or settings.BASE_DIR).resolve()
+    if not (root / "manage.py").is_file() or not (root / "iris_site" / "wsgi.py").is_file():
+        raise CommandError(f"--checkout {root}: no manage.py and iris_site/wsgi.py there")
+    return root
 
-    def __init__(self, *, env: dict, workers: int, threads: int, log: Path) -> None:
+
+class Gunicorn:
+    """`gunicorn iris_site.wsgi` of ``checkout`` in its own process group, stopped with
+    SIGTERM."""
+
+    def __init__(self, *, env: dict, workers: int, threads: int, log: Path, checkout: Path) -> None:
         self.port = _free_port()
         self.log = log
+        self.checkout = checkout  # its working directory: `python -m` imports from there
         self.args = [
             sys.executable,
             "-m",
@@ -274,7 +288,7 @@ class Gunicorn:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(  # noqa: S603 - our interpreter, fixed arguments
                 self.args,
-                cwd=settings.BASE_DIR,
+                cwd=self.checkout,
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

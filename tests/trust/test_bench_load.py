@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from iris_site.access_log import StatementCounter, server_timing
 from memory.bench import load_clients, load_setup
 
 
@@ -22,7 +23,7 @@ def _database_exists(name: str) -> bool:
 
 
 def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_database():
-    # given tiny sizes and a few seconds
+    # given tiny sizes and a few seconds, and one long-query client in the second phase
     out = StringIO()
     engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
 
@@ -36,6 +37,7 @@ def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_databa
         "--concurrency=3",
         "--workers=2",
         "--threads=2",
+        "--long-queries=1",
         stdout=out,
         stderr=StringIO(),
     )
@@ -44,7 +46,7 @@ def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_databa
     text = out.getvalue()
     for label in (*load_clients.ENDPOINT_LABELS.values(), "total", "phase 1", "phase 2"):
         assert label in text
-    assert "p50 ms" in text and "p99 ms" in text
+    assert "p50 ms" in text and "p99 ms" in text and "SQL p50" in text
     assert "MB after warm-up" in text and "MB after phase 2" in text
     assert "errors: 0" in text
     # and ends with the same figures as one JSON object
@@ -57,6 +59,25 @@ def test_a_short_load_run_prints_figures_with_zero_errors_and_removes_its_databa
     assert memory["after_warmup"] > 0 and memory["after_phase_2"] > 0
     assert memory["processes"] == 3  # master + 2 workers
     assert set(report["server"]["rates"]) == set(load_setup.RATE_VARIABLES)
+    assert report["server"]["checkout"] == str(Path(settings.BASE_DIR).resolve())
+    # and the SQL statements per request, as the server counted them (Server-Timing on)
+    assert report["server"]["server_timing"] == "true"
+    for name, _ in load_clients.MIX:
+        row = report["endpoints"][name]
+        if row["requests"]:
+            assert 0 < row["statements_p50"] <= row["statements_max"], name
+            assert row["db_p50_ms"] > 0, name
+    assert report["total"]["statements_max"] >= report["endpoints"]["recall"]["statements_max"]
+    # and the long recalls of the first member, beside the other members' recalls
+    # without them (phase 1) and with them (phase 2)
+    long = report["long_queries"]
+    assert long["clients"] == 1 and long["words"] == 400
+    assert long["member"] and long["query_chars"] > 400 * 3
+    assert long["long_recalls"]["requests"] >= 1 and long["long_recalls"]["errors"] == 0
+    assert long["long_recalls"]["statements_p50"] > 0
+    assert set(long["other_members_recall"]) == {"without", "with"}
+    assert "other members' recalls, phase 1: without" in text
+    assert "other members' recalls, phase 2: with" in text
     # on a scratch database of the configured engine, removed afterwards
     expected = "postgresql" if engine == "postgresql" else "sqlite"
     assert report["database"] == expected
@@ -81,3 +102,43 @@ def test_the_prepare_step_refuses_any_database_but_the_scratch_one(monkeypatch, 
 def test_nonsensical_sizes_are_refused():
     with pytest.raises(CommandError, match="--concurrency must be positive"):
         call_command("bench_load", "--concurrency=0")
+    with pytest.raises(CommandError, match="--long-queries must be 0 or more"):
+        call_command("bench_load", "--long-queries=-1")
+
+
+def test_the_clients_read_the_count_the_server_writes():
+    # given the header as the access-log middleware writes it, for 1 and for 7 statements
+    counter = StatementCounter()
+    counter.statements, counter.seconds = 7, 0.0041
+    many = server_timing(counter, 0.023)
+    counter.statements = 1
+    one = server_timing(counter, 0.023)
+
+    # then the clients read back the count and the database time; nothing from a server
+    # that does not say (an older checkout)
+    assert load_clients.server_timing_db(many) == (7, 4.1)
+    assert load_clients.server_timing_db(one) == (1, 4.1)
+    assert load_clients.server_timing_db(None) == (None, None)
+    assert load_clients.server_timing_db("cache;desc=hit") == (None, None)
+
+
+def test_the_long_query_is_the_members_own_words():
+    principal = load_clients.Principal(
+        member_id="m",
+        token="t",
+        service_token="s",
+        session="x",
+        entry_ids=[],
+        recalls=[{"query": "Where does Nadia live?"}],
+        remembers=[{"body": "Nadia moved to Brockville in May (#3)"}],
+    )
+    payload = load_clients.long_query(principal, 400, seed=1)
+    words = payload["query"].split()
+    assert len(words) == 400
+    assert set(words) == {"where", "does", "nadia", "live", "moved", "brockville", "may"}
+    assert payload["scope"] == {"kind": "profile"} and payload["surface"] == "assistant"
+
+
+def test_a_checkout_that_is_not_one_is_refused(tmp_path):
+    with pytest.raises(CommandError, match="--checkout"):
+        call_command("bench_load", f"--checkout={tmp_path}")

@@ -14,7 +14,8 @@ class Command(BaseCommand):
     help = (
         "Load run against gunicorn on 127.0.0.1 with a scratch database (never the "
         "configured one): recall, remember, memory reads and member pages; prints "
-        "throughput, p50/p95/p99 latency, errors and server memory growth."
+        "throughput, p50/p95/p99 latency, SQL statements per request, errors and server "
+        "memory growth."
     )
 
     def add_arguments(self, parser) -> None:
@@ -37,6 +38,24 @@ class Command(BaseCommand):
             "--rate",
             default=GENEROUS_RATE,
             help=f"the value of {', '.join(RATE_VARIABLES)} for the server",
+        )
+        parser.add_argument(
+            "--long-queries",
+            type=int,
+            default=0,
+            metavar="N",
+            help="in the second phase only, N more clients sending only recalls of the first "
+            "member with a long query; the report sets the other members' recalls without "
+            "(phase 1) beside with (phase 2)",
+        )
+        parser.add_argument(
+            "--long-query-words", type=int, default=400, help="the long query's words"
+        )
+        parser.add_argument(
+            "--checkout",
+            metavar="PATH",
+            help="serve this checkout's code (e.g. a worktree of an older commit; it seeds "
+            "with its own bench_load --prepare-into) instead of this one's",
         )
         parser.add_argument("--timeout", type=float, default=60.0, help="per request, seconds")
         parser.add_argument("--seed", type=int, default=20261201)
