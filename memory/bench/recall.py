@@ -10,6 +10,9 @@ back. Beside it, the previous figures: candidates the benchmark builds itself th
 the pure pipeline (``memory.bench.locomo``). ``--peers``: the same corpus in
 PostgreSQL full-text search, recall and latency side by side.
 
+``--long-query``: a one-word and a 400-word query on a 2,500-entry synthetic member,
+what the long one costs against the one word (`memory.bench.recall_long`).
+
 ``--scale N [N ...]``: one synthetic member with N entries on the configured database
 (PostgreSQL for the real figures), recall latency in-process and over HTTP, peak
 memory, and the production path against the straightforward reference (every entry of
@@ -40,6 +43,7 @@ from django.core.management.base import CommandError, OutputWrapper
 
 from memory.bench.harness import require_scratch_database
 from memory.bench.recall_locomo import locomo_report
+from memory.bench.recall_long import long_query_run
 from memory.bench.recall_scale import scale_run
 
 DEFAULT_LOCOMO = Path(settings.BASE_DIR).parent / "shared/benchmarks/locomo/locomo_dev.json"
@@ -84,7 +88,8 @@ def bench_recall_run(options: dict, *, out: OutputWrapper) -> None:
     """`manage.py bench_recall` with its parsed ``options``: LoCoMo unless only
     --scale is asked, then the scale run (see the module's docstring)."""
     require_scratch_database()
-    if options["locomo"] is None and (options["peers"] or not options["scale"]):
+    long_query = options.get("long_query", False)
+    if options["locomo"] is None and (options["peers"] or not (options["scale"] or long_query)):
         options["locomo"] = str(DEFAULT_LOCOMO)
     if options["locomo"] is not None:
         locomo_report(Path(options["locomo"]), peers=options["peers"], out=out)
@@ -95,3 +100,5 @@ def bench_recall_run(options: dict, *, out: OutputWrapper) -> None:
             raise CommandError("--rounds must be positive")
         options["against_store"] = _store_of(options.get("against"))
         scale_run(options, out=out)
+    if long_query:
+        long_query_run(options, out=out)

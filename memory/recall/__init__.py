@@ -27,6 +27,7 @@ from .pipeline import (
 )
 from .rankers import (
     BM25,
+    MAX_QUERY_TERMS,
     NEIGHBOUR_WINDOW,
     SEMANTIC_RANKERS,
     CorpusStats,
@@ -37,6 +38,7 @@ from .rankers import (
     corpus_stats_merge,
     corpus_stats_remove,
     jaccard,
+    query_cut,
     query_terms,
     term_stats_for,
     with_neighbours,
@@ -47,6 +49,7 @@ __all__ = [
     "BM25",
     "BUDGETS",
     "DEFAULT_BLEND",
+    "MAX_QUERY_TERMS",
     "NEIGHBOUR_WINDOW",
     "RELEVANCE_V1",
     "SEED_V1",
@@ -76,6 +79,7 @@ __all__ = [
     "corpus_stats_merge",
     "corpus_stats_remove",
     "jaccard",
+    "query_cut",
     "query_terms",
     "resolve",
     "term_stats_for",

@@ -125,8 +125,33 @@ def session_date_terms(when: date) -> list[str]:
 
 
 def query_terms(query: str) -> tuple[str, ...]:
-    """The distinct stems a query asks for, sorted (what BM25 scores on)."""
+    """The distinct stems a query asks for, sorted (before `query_cut`)."""
     return tuple(sorted(set(analyze(query))))
+
+
+# A query counts at most this many distinct stems (`query_cut`), as a search engine
+# bounds a query's clauses: a recall's cost grows with the stems it weighs (every
+# candidate's BM25 sums them, the store reads their postings). On a 2,500-entry member a
+# 400-word query (128 distinct stems) took 25x a one-word query without the cut;
+# measured with `bench_recall --long-query` (docs/recall.md, "A bounded query").
+MAX_QUERY_TERMS = 32
+
+
+def query_cut(terms: Iterable[str], document_frequency: Mapping[str, int]) -> tuple[str, ...]:
+    """The stems a query is ranked on: all of ``terms`` up to `MAX_QUERY_TERMS`, else
+    the `MAX_QUERY_TERMS` rarest in the member's memory by ``document_frequency`` (the
+    stems some entry states first, fewest holders first, then the ones no entry states;
+    ties by the stem), sorted. The pipeline (`BM25.bind`) and the recall store cut with
+    the same statistics, so both rank the same cut query."""
+    terms = sorted(set(terms))
+    if len(terms) <= MAX_QUERY_TERMS:
+        return tuple(terms)
+
+    def rarity(term: str) -> tuple[bool, int, str]:
+        n = document_frequency.get(term, 0)
+        return n == 0, n, term
+
+    return tuple(sorted(sorted(terms, key=rarity)[:MAX_QUERY_TERMS]))
 
 
 @dataclass(frozen=True)
@@ -362,7 +387,8 @@ class BM25:
 
     def bind(self, query: str, corpus_stats: CorpusStats | None) -> Callable[[Scorable], float]:
         corpus = corpus_stats or CorpusStats()
-        weights = [(term, self._idf(term, corpus)) for term in query_terms(query)]
+        terms = query_cut(query_terms(query), corpus.document_frequency)
+        weights = [(term, self._idf(term, corpus)) for term in terms]
         ceiling = sum(w for _, w in weights) * (self.k1 + 1.0)
         if ceiling <= 0.0:
             return lambda candidate: 0.0

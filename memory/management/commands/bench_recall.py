@@ -9,8 +9,9 @@ from memory.bench.recall import DEFAULT_LOCOMO, bench_recall_run
 
 class Command(BaseCommand):
     help = (
-        "Recall benchmarks: --locomo [PATH] (evidence recall on LoCoMo) and/or --scale N "
-        "[N ...] (latency for one synthetic member with N entries). Each part prints a "
+        "Recall benchmarks: --locomo [PATH] (evidence recall on LoCoMo), --scale N [N ...] "
+        "(latency for one synthetic member with N entries) and/or --long-query (a long "
+        "query against a one-word one). Each part prints a "
         "JSON summary on its last line."
     )
 
@@ -23,6 +24,14 @@ class Command(BaseCommand):
             help=f"a LoCoMo JSON file (default {DEFAULT_LOCOMO})",
         )
         parser.add_argument("--scale", nargs="+", type=int, metavar="N")
+        parser.add_argument(
+            "--long-query",
+            action="store_true",
+            help="a one-word and a long query on one synthetic member: what the long one"
+            " costs against the one word (the query cut, memory.recall.MAX_QUERY_TERMS)",
+        )
+        parser.add_argument("--long-entries", type=int, default=2500, metavar="N")
+        parser.add_argument("--long-words", type=int, default=400, metavar="N")
         parser.add_argument(
             "--peers",
             action="store_true",

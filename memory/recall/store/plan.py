@@ -81,6 +81,7 @@ from memory.recall import (
     blend_named,
     bm25,
     budget_for,
+    query_cut,
     query_terms,
     resolve,
 )
@@ -231,6 +232,9 @@ def recall_resolve(
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
     (count, length, context), vocabulary, ended = statistics(request.user_id, terms, ended_by=now)
+    # The query as the pipeline ranks it: at most `MAX_QUERY_TERMS` stems, the rarest
+    # (`BM25.bind` cuts it with the same document frequencies, handed over below).
+    terms = query_cut(terms, vocabulary.frequency)
     stem_ids = vocabulary.ids
     corpus = CorpusStats(count, length, context, vocabulary.frequency)
     query = Query.of(terms, corpus, ranker, vocabulary.bounds)
