@@ -7,9 +7,14 @@ import uuid
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, OperationalError, connection, transaction
+from django.db.models.signals import post_save
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.events import Actor, audit_event_append, chain_hash, link_of
+from iris_site.audit.policy import PayloadRejected, vet_payload
 from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent
@@ -50,6 +55,76 @@ def test_stored_event_round_trips_to_the_same_hash():
     )
     stored = AuditEvent.objects.get(pk=event.pk)
     assert chain_hash(stored.previous_hash, link_of(stored)) == stored.hash
+
+
+_IDENTIFIERS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.:", max_size=24)
+_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | _IDENTIFIERS
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_IDENTIFIERS, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    payload=st.dictionaries(_IDENTIFIERS.filter(bool), _VALUES, max_size=4),
+    role=st.sampled_from(["", "assistant", "t&s", "légal"]),
+    tenant=st.booleans(),
+    member=st.booleans(),
+)
+def test_every_append_stores_the_hash_the_verifier_computes(payload, role, tenant, member):
+    # given any payload the vetting lets through, on either path (one statement on
+    # PostgreSQL, Python elsewhere), for a member's chain or the platform's
+    try:
+        vet_payload(payload)
+    except PayloadRejected:
+        assume(False)
+    event = audit_event_append(
+        action="memory.recall.resolved",
+        policy_id="iris-memory-recall-v1",
+        actor=Actor("service", uuid.uuid4(), role),
+        target_member_id=uuid.uuid4() if member else None,
+        target_tenant_id=uuid.uuid4() if tenant else None,
+        payload=payload,
+    )
+    # then the stored row hashes, as the verifier reads it, to what was stored
+    stored = AuditEvent.objects.get(pk=event.pk)
+    assert (stored.hash, stored.previous_hash) == (event.hash, event.previous_hash)
+    assert chain_hash(stored.previous_hash, link_of(stored)) == stored.hash
+    assert (stored.sequence, stored.chain_sequence) == (event.sequence, event.chain_sequence)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-statement path")
+def test_an_append_is_one_round_trip_and_its_receivers_hear_of_it():
+    # given a member's chain with an event
+    member_id = uuid.uuid4()
+    (first,) = append_events(1, member_id=member_id)
+    heard = []
+
+    def receiver(sender, instance, created, **kwargs):
+        heard.append((instance.pk, created))
+
+    post_save.connect(receiver, sender=AuditEvent, dispatch_uid="test-audit-heard")
+    try:
+        # when the next is appended
+        with CaptureQueriesContext(connection) as statements:
+            event = audit_event_append(
+                action="memory.recall.resolved",
+                policy_id="iris-memory-recall-v1",
+                actor=Actor.system(),
+                target_member_id=member_id,
+                payload={"returned_ids": []},
+            )
+    finally:
+        post_save.disconnect(dispatch_uid="test-audit-heard", sender=AuditEvent)
+    # then one statement wrote it, linked to the head, and the save's receivers heard it
+    assert len(statements.captured_queries) == 1
+    assert (event.chain_sequence, event.previous_hash) == (2, first.hash)
+    assert heard == [(event.pk, True)]
 
 
 @pytest.mark.parametrize("statement", ["UPDATE {t} SET action = 'x.y'", "DELETE FROM {t}"])
