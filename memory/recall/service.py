@@ -3,15 +3,16 @@ the pure pipeline, then the side effects (usage counters, the member's record, a
 
 import dataclasses
 import hashlib
+import uuid
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
-from iris_site.audit.events import Actor, audit_event_append
+from iris_site.audit.events import Actor, audit_event_prepare
 from iris_site.errors import InvalidInput
 from memory.access.capabilities import Capabilities
 from memory.entities.selectors import entries_live_at, recall_entity_entry_ids
@@ -115,7 +116,6 @@ def _resolve_narrowed(
     )
 
 
-@transaction.atomic
 def recall_run(
     *,
     request: RecallRequest,
@@ -139,12 +139,17 @@ def recall_run(
         result = recall_resolve(request=request, now=now)
     else:
         result = _resolve_narrowed(request=request, now=now, entity_id=entity_id, as_of=as_of)
+    _recall_write(request=request, result=result, actor=actor, now=now)
+    return result
+
+
+def _recall_write(*, request: RecallRequest, result: RecallResult, actor: Actor, now) -> None:
+    """What a recall writes, all or nothing: the use of what was returned (and only that:
+    nothing withheld is touched), the member's record, the audit event. On PostgreSQL one
+    statement (the first two as its data-modifying CTEs, the append as its query), so a
+    recall's writes cost one round trip and no transaction."""
     envelope = result.audit_envelope
-    if envelope.returned_ids:
-        MemoryEntry.objects.filter(member_id=request.user_id, pk__in=envelope.returned_ids).update(
-            reference_count=F("reference_count") + 1, last_referenced_at=now
-        )
-    RecallRecord.objects.create(
+    record = RecallRecord(
         member_id=request.user_id,
         surface=result.surface,
         consumer=request.capabilities.consumer,
@@ -156,7 +161,7 @@ def recall_run(
         evaluated_count=envelope.evaluated_count,
         created_at=now,
     )
-    audit_event_append(
+    append = audit_event_prepare(
         action=AuditAction.MEMORY_RECALL_RESOLVED,
         policy_id=POLICY_ID,
         actor=actor,
@@ -174,4 +179,37 @@ def recall_run(
         },
         occurred_at=now,
     )
-    return result
+    if not append.in_one_statement:
+        with transaction.atomic():
+            if envelope.returned_ids:
+                MemoryEntry.objects.filter(
+                    member_id=request.user_id, pk__in=envelope.returned_ids
+                ).update(reference_count=F("reference_count") + 1, last_referenced_at=now)
+            record.save(force_insert=True)
+            append.run()
+        return
+    entries, records = MemoryEntry._meta, RecallRecord._meta
+    quote = connection.ops.quote_name
+    fields = records.concrete_fields
+    uses = entries.get_field("reference_count").column
+    append_sql, append_params = append.statement()
+    writes = (
+        f"WITH counted AS (UPDATE {quote(entries.db_table)}"  # noqa: S608 - fixed names, values as parameters
+        f" SET {quote(uses)} = {quote(uses)} + 1,"
+        f" {quote(entries.get_field('last_referenced_at').column)} = %s"
+        f" WHERE {quote(entries.get_field('member').column)} = %s"
+        f" AND {quote(entries.pk.column)} = ANY(%s)),"
+        f" recorded AS (INSERT INTO {quote(records.db_table)}"
+        f" ({', '.join(quote(f.column) for f in fields)})"
+        f" VALUES ({', '.join(['%s'] * len(fields))})) "
+    )
+    params = [
+        entries.get_field("last_referenced_at").get_db_prep_save(now, connection),
+        entries.get_field("member").get_db_prep_save(request.user_id, connection),
+        [uuid.UUID(i) for i in envelope.returned_ids],
+        *(f.get_db_prep_save(f.pre_save(record, True), connection) for f in fields),
+        *append_params,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(writes + append_sql, params)
+        append.finished(cursor.fetchone())
