@@ -13,12 +13,24 @@ from iris_site.tokens import token_digest
 LAST_USED_RESOLUTION_SECONDS = 60
 
 
+# Relations of a principal every authenticated request reads, loaded with its token in
+# one statement. An app above the foundation registers its own in its `ready` (memory: a
+# service client's capabilities), so the foundation names none of them.
+_PRINCIPAL_RELATIONS: list[str] = ["user", "service_client"]
+
+
+def principal_relation_register(path: str) -> None:
+    """Load ``path`` (an ORM `select_related` path from the token) with every token."""
+    if path not in _PRINCIPAL_RELATIONS:
+        _PRINCIPAL_RELATIONS.append(path)
+
+
 def bearer_principal(raw: str) -> tuple[object, ApiToken] | None:
     """The active member, operator or service client a raw bearer token belongs to, with
     its token row; None for an unknown, revoked or inactive one. The REST API and the MCP
     server (`interfaces.mcp`) both authenticate through this."""
     token = (
-        ApiToken.objects.select_related("user", "service_client")
+        ApiToken.objects.select_related(*_PRINCIPAL_RELATIONS)
         .filter(digest=token_digest(raw), revoked_at__isnull=True)
         .first()
     )

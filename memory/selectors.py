@@ -2,6 +2,7 @@
 
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
@@ -10,8 +11,9 @@ from django.utils import timezone
 
 from consent.enums import BaseConsentType
 from consent.selectors import consent_active, opt_outs_active
-from iris_site.errors import Conflict
-from iris_site.models import TenantMembership
+from iris_site.enums import UserKind
+from iris_site.errors import Conflict, NotFound
+from iris_site.models import TenantMembership, User
 from iris_site.rawsql import bound_cursor, member_param
 from memory.access.capabilities import Capabilities, capabilities_for
 from memory.access.disclosures import registered_disclosure_sources
@@ -233,7 +235,10 @@ def principal_capabilities(principal) -> Capabilities:
     if not getattr(principal, "is_service", False):
         return capabilities_for("")
     capabilities = capabilities_for(principal.consumer)
-    narrowing = ServiceClientCapabilities.objects.filter(service_client_id=principal.pk).first()
+    try:  # loaded with the bearer token (`memory.apps`), else read here
+        narrowing = principal.capabilities
+    except ServiceClientCapabilities.DoesNotExist:
+        narrowing = None
     if narrowing is not None:
         capabilities = capabilities.narrowed(
             surfaces=narrowing.surfaces,
@@ -245,32 +250,67 @@ def principal_capabilities(principal) -> Capabilities:
     return capabilities
 
 
-def _own_controls(*, member_id, session_id: str) -> tuple[MemorySettings, bool, bool]:
-    """The member's settings, whether a full clear of their memory is pending, and whether
-    this session (or every session) is off the record: what `member_memory_settings_get`,
-    `memory_pending_clear` and `memory_off_the_record` answer, in one statement. Raw: it
-    runs on every gated read, and the ORM spends longer building the three than the
-    database spends answering them."""
+@dataclass(frozen=True, slots=True)
+class _OwnControls:
+    settings: MemorySettings
+    clear_pending: bool
+    off_the_record: bool
+    is_member: bool  # an active member account
+    in_tenant: bool  # a member of the tenant asked about (True when none was)
+
+
+def _own_controls(*, member_id, session_id: str, tenant_id=None) -> _OwnControls:
+    """The member's settings, whether a full clear of their memory is pending, whether
+    this session (or every session) is off the record, and whether the id is an active
+    member's (of ``tenant_id``, when given): what `member_memory_settings_get`,
+    `memory_pending_clear`, `memory_off_the_record` and a lookup of the member answer, in
+    one statement. Raw: it runs on every gated read, and the ORM spends longer building
+    the reads than the database spends answering them."""
     quote = connection.ops.quote_name
-    settings, clears, sessions = (
+    settings, clears, sessions, users, memberships = (
         MemberMemorySettings._meta,
         MemoryClearRequest._meta,
         OffTheRecordSession._meta,
+        User._meta,
+        TenantMembership._meta,
     )
     member = member_param(MemberMemorySettings, member_id)
+    in_tenant = (
+        "1 = 1"
+        if tenant_id is None
+        else f"EXISTS (SELECT 1 FROM {quote(memberships.db_table)} t"  # noqa: S608 - fixed names
+        "   WHERE t.user_id = %s AND t.tenant_id = %s)"
+    )
     statement = (
         "SELECT s.stop_using, s.auto_forget_months, s.paused_consumers,"  # noqa: S608 - fixed names
         f" EXISTS (SELECT 1 FROM {quote(clears.db_table)} c"
         "   WHERE c.member_id = %s AND c.state = %s),"
         f" EXISTS (SELECT 1 FROM {quote(sessions.db_table)} o"
-        "   WHERE o.member_id = %s AND o.active AND o.session_id IN (%s, %s))"
+        "   WHERE o.member_id = %s AND o.active AND o.session_id IN (%s, %s)),"
+        f" EXISTS (SELECT 1 FROM {quote(users.db_table)} u"
+        f"   WHERE u.id = %s AND u.kind = %s AND u.is_active), {in_tenant}"
         f" FROM (SELECT 1 AS one) AS one LEFT JOIN {quote(settings.db_table)} s"
         " ON s.member_id = %s"
     )
-    params = [member, MemoryClearRequest.State.PENDING, member, "", session_id, member]
+    tenant = memberships.get_field("tenant").get_db_prep_value(
+        None if tenant_id is None else uuid.UUID(str(tenant_id)), connection
+    )
+    params = [
+        member,
+        MemoryClearRequest.State.PENDING,
+        member,
+        "",
+        session_id,
+        member,
+        UserKind.MEMBER,
+        *([] if tenant_id is None else [member, tenant]),
+        member,
+    ]
     with bound_cursor() as cursor:
         cursor.execute(statement, params)
-        stop_using, months, consumers, clear_pending, off_the_record = cursor.fetchone()
+        stop_using, months, consumers, clear_pending, off_record, is_member, in_tenant = (
+            cursor.fetchone()
+        )
     stored = settings.get_field("auto_forget_months")  # both JSON, decoded alike
     chosen = (
         DEFAULT_SETTINGS
@@ -281,7 +321,9 @@ def _own_controls(*, member_id, session_id: str) -> tuple[MemorySettings, bool, 
             paused_consumers=stored.from_db_value(consumers, None, connection),
         )
     )
-    return chosen, bool(clear_pending), bool(off_the_record)
+    return _OwnControls(
+        chosen, bool(clear_pending), bool(off_record), bool(is_member), bool(in_tenant)
+    )
 
 
 def member_read_state(
@@ -290,11 +332,17 @@ def member_read_state(
     session_id: str = "",
     narrow_categories: Iterable[str] | None = None,
     now: datetime | None = None,
+    tenant_id=None,
+    must_be_member: bool = False,
 ) -> MemberState:
     """The member's state as the read gate needs it, from the ledger and their settings.
-    ``narrow_categories`` can only take consented categories away."""
+    ``narrow_categories`` can only take consented categories away. With
+    ``must_be_member``, an id that is not an active member's (of ``tenant_id``, when
+    given) is 404, read in the same statement as the member's controls."""
+    own = _own_controls(member_id=member_id, session_id=session_id, tenant_id=tenant_id)
+    if must_be_member and not (own.is_member and own.in_tenant):
+        raise NotFound()
     active = consent_active(member_id=member_id, now=now)
-    own, clear_pending, off_the_record = _own_controls(member_id=member_id, session_id=session_id)
     categories = active.categories
     if narrow_categories is not None:
         categories = categories & frozenset(narrow_categories)
@@ -304,12 +352,12 @@ def member_read_state(
         categories=categories,
         multi_actor_consented=active.allows(BaseConsentType.MULTI_ACTOR_SENSITIVE),
         opt_outs=opt_outs_active(member_id=member_id),
-        clear_pending=clear_pending,
-        off_the_record=off_the_record,
-        stopped_use=own.stop_using,
-        paused_consumers=own.paused_consumers,
+        clear_pending=own.clear_pending,
+        off_the_record=own.off_the_record,
+        stopped_use=own.settings.stop_using,
+        paused_consumers=own.settings.paused_consumers,
         auto_forget_days=tuple(
-            (kind, months_to_days(n)) for kind, n in sorted(own.auto_forget_months.items())
+            (kind, months_to_days(n)) for kind, n in sorted(own.settings.auto_forget_months.items())
         ),
     )
 

@@ -1,7 +1,6 @@
 """Recall over HTTP: surfaces ask what they may say back; members see what was recalled."""
 
 import pydantic
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -13,9 +12,7 @@ from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
 from iris_site.audit.events import Actor
-from iris_site.enums import UserKind
-from iris_site.errors import InvalidInput, NotFound
-from iris_site.models import User
+from iris_site.errors import InvalidInput
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.access.capabilities import (
     CONTEXT_NOT_ALLOWED,
@@ -228,22 +225,20 @@ class RecallApi(APIView):
         },
     )
     def post(self, request, member_id):
-        member = get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)
         serializer = self.RecallInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:
-            scope = SCOPE_KEY_ADAPTER.validate_python({**data["scope"], "user_id": str(member.pk)})
+            scope = SCOPE_KEY_ADAPTER.validate_python({**data["scope"], "user_id": str(member_id)})
         except pydantic.ValidationError as exc:
             raise InvalidInput(
                 "The scope is invalid.",
                 fields={f"scope.{k}": v for k, v in pydantic_fields(exc).items()},
             ) from exc
+        # Another member's or tenant's: 404, decided with the member's read state.
         tenant_id = data.get("tenant_id") or getattr(scope, "tenant_id", None)
-        if tenant_id and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
-            raise NotFound()
         recall_request = recall_request_build(
-            member_id=member.pk,
+            member_id=member_id,
             capabilities=principal_capabilities(request.user),
             surface=data["surface"],
             scope={k: str(v) for k, v in scope.model_dump().items() if k != "user_id"},
@@ -264,7 +259,7 @@ class RecallApi(APIView):
             as_of=data.get("as_of"),
         )
         graph = recalled_graph(
-            member_id=member.pk,
+            member_id=member_id,
             entry_ids=result.audit_envelope.returned_ids,
             as_of=data.get("as_of"),
         )

@@ -49,11 +49,14 @@ def recall_request_build(
     capabilities.require_surface(surface)
     capabilities.require_context(context)
     capabilities.require_read_kind(scope.get("kind", ""))
+    # Not an active member (of the tenant named): 404, from the state's own statement.
     state = member_read_state(
         member_id=member_id,
         session_id=scope.get("session_id") or "",
         narrow_categories=narrow_categories,
         now=now,
+        tenant_id=tenant_id,
+        must_be_member=True,
     )
     try:
         return RecallRequest(

@@ -23,7 +23,12 @@ from memory.services import memory_remember
 from memory.tasks import expire_memory_pauses
 from tests.conftest import bearer_client
 from tests.consent.factories import record
-from tests.iris_site.factories import MemberFactory, ServiceClientFactory, TenantFactory
+from tests.iris_site.factories import (
+    MemberFactory,
+    OperatorFactory,
+    ServiceClientFactory,
+    TenantFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -343,6 +348,28 @@ class TestEndpoint:
             format="json",
         )
         assert response.status_code == 404
+
+    @pytest.mark.parametrize("who", ["inactive member", "operator"])
+    def test_an_id_that_is_no_active_members_is_404_and_nothing_is_written(self, who):
+        # given an account that is not an active member (its read state is one statement
+        # with that check: nothing of it must be read or written)
+        if who == "operator":
+            account = OperatorFactory()
+        else:
+            account = member_with()
+            account.is_active = False
+            account.save(update_fields=["is_active"])
+        client = bearer_client(ServiceClientFactory())
+        # when a surface recalls it
+        response = client.post(
+            self.URL.format(account.pk),
+            {"surface": "assistant", "scope": {"kind": "profile"}, "query": "coffee"},
+            format="json",
+        )
+        # then 404, and no recall was recorded or audited
+        assert response.status_code == 404
+        assert not RecallRecord.objects.exists()
+        assert not AuditEvent.objects.filter(action="memory.recall.resolved").exists()
 
     def test_a_consumer_outside_the_scope_allow_list_is_403(self):
         member = member_with()
