@@ -60,12 +60,12 @@ def test_the_access_line_counts_the_requests_statements_and_names_no_content(cap
         listed = member_client.get("/api/v1/me/memories/")
 
     # then one line per request: route, status, duration and exactly the statements
-    # Django's query log saw (more than a handful, so a wrong count cannot pass by luck)
+    # Django's query log saw (several, so a wrong count cannot pass by luck)
     assert response.status_code == 200 and listed.status_code == 200
     recall_line, list_line = _access_lines(caplog)[-2:]
     method, route, status, _, count = LINE.match(recall_line).groups()
     assert (method, route, status) == ("POST", "members:recall", "200")
-    assert int(count) == statements > 3
+    assert int(count) == statements > 1
     method, route, status, _, count = LINE.match(list_line).groups()
     assert (method, status) == ("GET", "200")
     assert int(count) == len(listing.captured_queries) > 1
@@ -97,11 +97,11 @@ def test_server_timing_reports_the_statements_when_the_setting_is_on(settings, c
     # the same count as the access line
     assert response.status_code == 200 and missing.status_code == 404
     db_ms, count, total_ms = TIMING.match(response.headers["Server-Timing"]).groups()
-    assert int(count) == statements > 3
+    assert int(count) == statements > 1
     assert 0 < float(db_ms) <= float(total_ms)
     assert _access_lines(caplog)[-2].endswith(f" {statements}q")
     _, count, _ = TIMING.match(missing.headers["Server-Timing"]).groups()
-    assert int(count) == len(refused.captured_queries) < statements
+    assert int(count) == len(refused.captured_queries) > 0  # its own, not a running total
     assert _access_lines(caplog)[-1].endswith(f" {count}q")
 
 
