@@ -438,12 +438,14 @@ def multi_actor_of(entry: MemoryEntry) -> MultiActor | None:
 
 def entry_contract(entry: MemoryEntry) -> MemoryEntryContract:
     """The stored entry as the seed's `MemoryEntry` contract (the API's wire shape)."""
-    # A list view prefetches `revisions`; a single entry reads them here.
+    # A list view prefetches `revisions`; a single entry reads them here, the current
+    # one among them (not read again through the `revision` relation).
     revisions = sorted(entry.revisions.all(), key=lambda r: r.number)
+    current = next((r for r in revisions if r.pk == entry.revision_id), None)
     return MemoryEntryContract(
         id=entry.pk,
         revision_id=entry.revision_id,
-        previous_revision_id=entry.revision.previous_revision_id if entry.revision else None,
+        previous_revision_id=current.previous_revision_id if current else None,
         user_id=entry.member_id,
         tenant_id=entry.tenant_id,
         scope=SCOPE_KEY_ADAPTER.validate_python(scope_of(entry)),

@@ -9,7 +9,7 @@ the pydantic contracts, whose errors the exception handler turns into 400 envelo
 import re
 
 import pydantic
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
@@ -274,6 +274,15 @@ def _edit_arguments(request) -> dict:
     return data
 
 
+def _open_notices_about(member_id, entry):
+    """The member's open questions about ``entry`` (an entry or a reference to one)."""
+    return (
+        memory_notice_list(member_id=member_id)
+        .filter(state=MemoryNotice.State.OPEN)
+        .filter(Q(entry=entry) | Q(proposed_entry=entry))
+    )
+
+
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryDetailApi(APIView):
     """GET: one of my memories with its provenance, suppression, recent recalls and any
@@ -285,17 +294,22 @@ class MemoryDetailApi(APIView):
 
     @extend_schema(responses={200: MemoryEntryDetailSerializer, **error_responses(404)})
     def get(self, request, pk):
-        entry = _own_entry(request, pk)
-        recalls = memory_recall_list(member_id=request.user.pk, entry_id=entry.pk).order_by(
-            "-created_at"
-        )[:RECENT_RECALLS]
-        notice = (
-            memory_notice_list(member_id=request.user.pk)
-            .filter(state=MemoryNotice.State.OPEN)
-            .filter(Q(entry=entry) | Q(proposed_entry=entry))
-            .select_related("proposed_entry")
+        member_id = request.user.pk
+        # Whether a question about it is open is read with the entry: the question
+        # itself only when there is one.
+        entry = (
+            MemoryEntry.objects.filter(member_id=member_id, pk=pk)
+            .annotate(questioned=Exists(_open_notices_about(member_id, OuterRef("pk"))))
             .first()
         )
+        if entry is None:
+            raise NotFound()
+        recalls = memory_recall_list(member_id=member_id, entry_id=entry.pk).order_by(
+            "-created_at"
+        )[:RECENT_RECALLS]
+        notice = None
+        if entry.questioned:
+            notice = _open_notices_about(member_id, entry).select_related("proposed_entry").first()
         return Response(
             {
                 **entry_output(entry),
