@@ -97,6 +97,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: one content-free line for every request, refusals included.
     "iris_site.access_log.AccessLogMiddleware",
+    # Before anything reads the database: a ceiling on each statement of a request.
+    "iris_site.statement_timeout.StatementTimeoutMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # High up, so even the guards' refusals below carry the headers.
@@ -402,6 +404,11 @@ IRIS_METRICS_TOKEN = os.environ.get("IRIS_METRICS_TOKEN", "")
 # them. Off by default: it tells any caller how the server does its work. The access log
 # counts the statements either way (`iris_site.access_log`).
 IRIS_SERVER_TIMING = env_bool("IRIS_SERVER_TIMING", default=False)
+
+# The longest any one SQL statement of a request may run on PostgreSQL before it is cut
+# (503, retry): one caller's heavy request cannot hold a connection and a core for
+# long (`iris_site.statement_timeout`). Jobs and commands run without it. 0: no ceiling.
+IRIS_STATEMENT_TIMEOUT_MS = int(os.environ.get("IRIS_STATEMENT_TIMEOUT_MS", "5000"))
 
 # Keyed-hash secret for actor handles and token digests; rotating it invalidates tokens.
 IRIS_HASH_SECRET = os.environ.get("IRIS_HASH_SECRET", SECRET_KEY)
