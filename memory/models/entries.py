@@ -7,6 +7,7 @@ from django.db.models.functions import Coalesce, Least
 
 from iris_site.appendonly import append_only_triggers
 from memory.enums import (
+    SENSITIVE_CATEGORIES,
     EntryAuditAction,
     Lifecycle,
     MemoryCategory,
@@ -119,6 +120,33 @@ class MemoryEntry(models.Model):
                 fields=["member"],
                 name="memory_member_suppressed",
                 condition=~Q(suppression_reason=""),
+            ),
+            # The rows the read gate may withhold whatever the request (a lifecycle but
+            # active or forgotten, suppressed, a sensitive category, a sensitive mention),
+            # with every column the recall audit counts them by: it reads a member's from
+            # the index alone (`memory.recall.store.sql.suspect_condition`, which spells
+            # this condition alike; a test holds the two equal). At 100k entries the audit
+            # read 9,600 table pages for some 17,000 rows; from this index, 400.
+            models.Index(
+                fields=["member", "scope_kind", "lifecycle", "category", "suppression_reason"],
+                name="memory_member_withheld",
+                include=[
+                    "suppression_ends_at",
+                    "updated_at",
+                    "actor_handle",
+                    "sensitive_interaction",
+                    "tenant_id",
+                    "session_id",
+                    "scene_id",
+                    "pose_id",
+                    "notebook_id",
+                    "operator_id",
+                    "id",
+                ],
+                condition=Q(lifecycle__in=["draft", "paused", "superseded"])
+                | ~Q(suppression_reason="")
+                | Q(category__in=sorted(SENSITIVE_CATEGORIES))
+                | (~Q(actor_handle="") & Q(sensitive_interaction=True)),
             ),
             # Timed pauses that have ended: resumed per member before a recall reads, and
             # by the `memory_pause_expire` job for everyone.

@@ -24,6 +24,7 @@ from memory.access.gate import (
     decide,
     kind_reason,
 )
+from memory.contracts import SCOPE_IDENTIFIERS
 from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
 from memory.models import MemoryEntry
 from memory.recall import RecallRequest
@@ -103,17 +104,6 @@ def _auto_forget_cutoffs(state: MemberState, now: datetime) -> dict[str, datetim
     return cutoffs
 
 
-def _failing_categories(request: RecallRequest) -> list[str]:
-    """The sensitive categories the request cannot open (no consent, or a context that
-    does not admit them)."""
-    context = request.reader().effective_context
-    return sorted(
-        c
-        for c in SENSITIVE_CATEGORIES
-        if c not in request.consented_categories or context not in SENSITIVE_CONTEXTS[c]
-    )
-
-
 def withheld_in_reach(
     request: RecallRequest, reach: Reach, reader: Reader, state: MemberState, now: datetime
 ) -> dict[str, int]:
@@ -126,24 +116,22 @@ def withheld_in_reach(
     could withhold — of a kind withheld as a whole, any lifecycle but active, suppressed,
     held, of a sensitive category the request cannot open, a sensitive mention the
     request cannot open, past the member's auto-forget choice; under a crisis frame every
-    row — and groups them by every column the gate reads (scope kind and identifiers,
-    tenant, category, lifecycle, suppression reason and whether it is running at ``now``,
-    held, sensitive mention, past auto-forget). The pure gate
-    (`memory.access.gate.decide`) then judges one representative item per group: no row
-    is read into Python, and the reason is the gate's own."""
+    row — and groups them by every column the gate reads past the boundary (scope kind,
+    category, lifecycle, suppression reason and whether it is running at ``now``, held,
+    sensitive mention, past auto-forget). The pure gate (`memory.access.gate.decide`)
+    then judges one representative item per group, in reach by construction (the
+    identifiers the recall's scope requires of its kind, no tenant): no row is read into
+    Python, and the reason is the gate's own."""
     columns = reach_columns(request)
     if not columns or canonical_uuid(request.user_id) is None:
         return {}
     cutoffs = _auto_forget_cutoffs(state, now)
-    context = reader.effective_context
     statement, params = withheld_statement(
         member_id=request.user_id,
         tenant_id=canonical_uuid(request.effective_tenant_id),
         reach=columns,
         every_row=request.crisis_frame,
         withheld_kinds=sorted(reach.withheld),
-        categories=_failing_categories(request),
-        mentions=not request.multi_actor_consented or context not in MULTI_ACTOR_SENSITIVE_CONTEXTS,
         cutoffs=cutoffs,
         now=now,
     )
@@ -159,18 +147,32 @@ def withheld_in_reach(
     for row in grouped:
         values = WITHHELD_ROWS.values(row)
         ends, held, actor, forgotten, n = row[width:]
-        item = _group_item(request.user_id, values, ends, held, actor, forgotten, days, now)
+        item = _group_item(request, columns, values, (ends, held, actor, forgotten), days, now)
         reason = decide(item, reader, state, now)
         if reason is not None:
             counts[reason] = counts.get(reason, 0) + n
     return counts
 
 
-def _group_item(member, columns, ends, held, actor, forgotten, days, now) -> ContentItem:
-    """One group's representative, as `rows.candidate_of` builds a row's item."""
-    (kind, session, scene, room, pose, avatar, notebook, operator, tenant) = columns[:9]
-    category, lifecycle, reason = columns[9:]
-    tenant = str(tenant) if tenant else None
+# An identifier the recall's reach leaves free (a crisis recall reaches every session,
+# no recall checks a room or an avatar): a representative may hold any value there.
+_FREE = "any"
+
+
+def _group_item(request, reach, columns, flags, days, now) -> ContentItem:
+    """One group's representative, as `rows.candidate_of` builds a row's item: in reach
+    (``reach``: `reach_columns`, the identifiers each kind must hold; the gate reads no
+    other past its boundary), its tenant the recall's where its kind names one."""
+    kind, category, lifecycle, reason = columns
+    ends, held, actor, forgotten = flags
+    member = request.user_id
+    identifiers = dict(reach.get(kind, {}))
+    for name in SCOPE_IDENTIFIERS[kind]:
+        if name == "tenant_id":
+            identifiers.setdefault(name, canonical_uuid(request.effective_tenant_id))
+        elif name != "user_id":
+            identifiers.setdefault(name, _FREE)
+    tenant = identifiers.get("tenant_id")
     suppression = None
     if reason:
         end = {NO_END: None, RUNNING: now + timedelta(days=1), ENDED: now}[ends]
@@ -184,13 +186,13 @@ def _group_item(member, columns, ends, held, actor, forgotten, days, now) -> Con
         scope=ScopeKey(
             kind=kind,
             user_id=member,
-            session_id=session or None,
-            scene_id=scene or None,
-            room_id=room or None,
-            pose_id=pose or None,
-            avatar_id=avatar or None,
-            notebook_id=notebook or None,
-            operator_id=str(operator) if operator else None,
+            session_id=identifiers.get("session_id"),
+            scene_id=identifiers.get("scene_id"),
+            room_id=identifiers.get("room_id"),
+            pose_id=identifiers.get("pose_id"),
+            avatar_id=identifiers.get("avatar_id"),
+            notebook_id=identifiers.get("notebook_id"),
+            operator_id=identifiers.get("operator_id"),
             tenant_id=tenant,
         ),
         tenant_id=tenant,

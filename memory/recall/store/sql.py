@@ -36,7 +36,7 @@ from functools import lru_cache
 from django.db import connection
 
 from iris_site.rawsql import RowReader, member_param, one_of, values_of
-from memory.enums import Lifecycle
+from memory.enums import SENSITIVE_CATEGORIES, Lifecycle
 from memory.models import (
     MemoryCorpusShard,
     MemoryDeletionHold,
@@ -501,22 +501,30 @@ def shards_upsert_statement(member_id, shards: Mapping[int, list[int]]) -> tuple
 # A suppression's state at a recall's `now`, as the gate reads it: no end, running,
 # ended (a timed pause that is over).
 NO_END, RUNNING, ENDED = 0, 1, 2
-# The columns the read gate reads of an entry, grouped on as they are.
-WITHHELD_GROUP_COLUMNS = (
-    "scope_kind",
-    "session_id",
-    "scene_id",
-    "room_id",
-    "pose_id",
-    "avatar_id",
-    "notebook_id",
-    "operator_id",
-    "tenant_id",
-    "category",
-    "lifecycle",
-    "suppression_reason",
-)
+# The columns the read gate reads of an entry beyond its boundary, grouped on as they
+# are: every row counted is in reach (the gate's first three checks pass whatever its
+# identifiers and tenant), so those are not grouped on (`gates.withheld_in_reach`
+# gives each group's representative identifiers that reach).
+WITHHELD_GROUP_COLUMNS = ("scope_kind", "category", "lifecycle", "suppression_reason")
 WITHHELD_ROWS = RowReader(MemoryEntry, WITHHELD_GROUP_COLUMNS)
+
+
+def suspect_condition(column) -> str:
+    """The rows the gate may withhold whatever the request (`SUSPECT_INDEX`'s predicate,
+    spelt alike so that PostgreSQL can read them from it): of a lifecycle but active or
+    forgotten, suppressed, of a sensitive category, or with a sensitive mention.
+    ``column(name)`` spells a column."""
+    live = ", ".join(
+        lifecycle_literal(Lifecycle(v))
+        for v in Lifecycle.values
+        if v not in (Lifecycle.ACTIVE, Lifecycle.TOMBSTONED)
+    )
+    sensitive = ", ".join(f"'{c}'" for c in sorted(SENSITIVE_CATEGORIES))
+    return (
+        f"({column('lifecycle')} IN ({live}) OR {column('suppression_reason')} <> ''"
+        f" OR {column('category')} IN ({sensitive})"
+        f" OR ({column('actor_handle')} <> '' AND {column('sensitive_interaction')}))"
+    )
 
 
 def withheld_statement(
@@ -526,18 +534,21 @@ def withheld_statement(
     reach: Mapping[str, Mapping[str, str]],
     every_row: bool,
     withheld_kinds: Sequence[str],
-    categories: Sequence[str],
-    mentions: bool,
     cutoffs: Mapping[str, datetime],
     now: datetime,
 ) -> tuple[str, list]:
     """`gates.withheld_in_reach`'s aggregate: the member's rows in reach (not forgotten,
     ``tenant_id``'s or none, of a kind in ``reach`` holding its identifier columns) that
-    the gate could withhold (``every_row``: all of them; else those of ``withheld_kinds``,
-    of a lifecycle but active, suppressed, held, of ``categories``, with a sensitive
-    mention if ``mentions``, or last asserted before their kind's cutoff), counted by the
-    gate's columns, the suppression's state at ``now`` (`NO_END`, `RUNNING`, `ENDED`),
-    held, sensitive mention and past the cutoff. Returns the text and its parameters."""
+    the gate could withhold, counted by the gate's columns, the suppression's state at
+    ``now`` (`NO_END`, `RUNNING`, `ENDED`), held, sensitive mention and past the cutoff.
+    Returns the text and its parameters.
+
+    Two disjoint parts: the suspect rows (`suspect_condition`: whatever the request,
+    read from the covering partial index `memory_member_withheld` alone on PostgreSQL,
+    never from the table), and the other rows the request withholds (``every_row``: all
+    of them; else those of ``withheld_kinds``, held, or last asserted before their
+    kind's cutoff). A suspect row the gate lets through is counted in its group and
+    judged visible by the gate (`gates.withheld_in_reach`): no reason, no count."""
     fields = MemoryEntry._meta
     quote = connection.ops.quote_name
 
@@ -553,8 +564,7 @@ def withheld_statement(
         f" FROM {quote(hold.db_table)} h WHERE h.{quote('member_id')} = %s"
     )
     held = f"{column('id')} IN ({holds})"
-    # On PostgreSQL the held ids as an array: a primary-key range, so that the rows that
-    # could be withheld are read from their indexes (a bitmap OR), not by a scan of all.
+    # On PostgreSQL the held ids as an array: a primary-key range, not a scan.
     held_arm = (
         f"{column('id')} = ANY(ARRAY({holds}))" if connection.vendor == "postgresql" else held
     )
@@ -574,11 +584,10 @@ def withheld_statement(
     select = (
         f"{WITHHELD_ROWS.select('e')},"
         f" CASE WHEN {column('suppression_ends_at')} IS NULL THEN {NO_END}"
-        f" WHEN {column('suppression_ends_at')} > %s THEN {RUNNING} ELSE {ENDED} END,"
-        f" CASE WHEN {held} THEN 1 ELSE 0 END,"
-        f" CASE WHEN {mention} THEN 1 ELSE 0 END,"
-        f" CASE WHEN {forgotten} THEN 1 ELSE 0 END,"
-        " COUNT(*)"
+        f" WHEN {column('suppression_ends_at')} > %s THEN {RUNNING} ELSE {ENDED} END AS ends,"
+        f" CASE WHEN {held} THEN 1 ELSE 0 END AS held,"
+        f" CASE WHEN {mention} THEN 1 ELSE 0 END AS mention,"
+        f" CASE WHEN {forgotten} THEN 1 ELSE 0 END AS forgotten"
     )
     where = [f"{column('member')} = %s", f"{column('lifecycle')} <> {tombstoned}"]
     where_params: list = [member]
@@ -596,36 +605,28 @@ def withheld_statement(
             where_params.append(value(name, raw))
         parts.append("(" + " AND ".join(conditions) + ")")
     where.append("(" + " OR ".join(parts) + ")")
-    if not every_row:
-        live = ", ".join(
-            lifecycle_literal(Lifecycle(v))
-            for v in Lifecycle.values
-            if v not in (Lifecycle.ACTIVE, Lifecycle.TOMBSTONED)
-        )
-        arms = [
-            f"{column('lifecycle')} IN ({live})",
-            f"{column('suppression_reason')} <> ''",
-            held_arm,
-        ]
-        where_params.append(member)
-        if withheld_kinds:
-            arms.append(
-                f"({column('lifecycle')} = {active}"
-                f" AND {column('scope_kind')} IN ({', '.join(['%s'] * len(withheld_kinds))}))"
-            )
-            where_params += list(withheld_kinds)
-        if categories:
-            arms.append(f"{column('category')} IN ({', '.join(['%s'] * len(categories))})")
-            where_params += list(categories)
-        if mentions:
-            arms.append(mention)
-        if forgotten_arms:
-            arms.append(f"({column('lifecycle')} = {active} AND ({forgotten}))")
-            where_params += forgotten_params
-        where.append("(" + " OR ".join(arms) + ")")
-    groups = ", ".join(str(i) for i in range(1, len(WITHHELD_GROUP_COLUMNS) + 5))
-    statement = (
-        f"SELECT {select} FROM {quote(fields.db_table)} e"  # noqa: S608 - fixed names, values as parameters
-        f" WHERE {' AND '.join(where)} GROUP BY {groups}"
+    table = quote(fields.db_table)
+    suspect = suspect_condition(column)
+    statement = f"SELECT {select} FROM {table} e WHERE {' AND '.join(where)} AND {suspect}"  # noqa: S608 - fixed names, values as parameters
+    params = select_params + where_params
+    # The rest: active rows the suspect part left out, that this request withholds.
+    arms, arm_params = ([], []) if every_row else ([held_arm], [member])
+    if not every_row and withheld_kinds:
+        arms.append(f"{column('scope_kind')} IN ({', '.join(['%s'] * len(withheld_kinds))})")
+        arm_params += list(withheld_kinds)
+    if not every_row and forgotten_arms:
+        arms.append(f"({forgotten})")
+        arm_params += forgotten_params
+    rest = f"{column('lifecycle')} = {active} AND NOT {suspect}"
+    if arms:
+        rest += f" AND ({' OR '.join(arms)})"
+    statement += (
+        f" UNION ALL SELECT {select} FROM {table} e"  # noqa: S608 - fixed names, values as parameters
+        f" WHERE {' AND '.join(where)} AND {rest}"
     )
-    return statement, select_params + where_params
+    params += select_params + where_params + arm_params
+    columns = ", ".join(
+        [*(quote(name) for name in WITHHELD_GROUP_COLUMNS), "ends", "held", "mention", "forgotten"]
+    )
+    statement = f"SELECT {columns}, COUNT(*) FROM ({statement}) w GROUP BY {columns}"  # noqa: S608 - fixed names
+    return statement, params
