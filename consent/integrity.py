@@ -19,7 +19,7 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.policy import GENESIS_HASH
-from iris_site.rawsql import RowReader, bound_cursor, member_param
+from iris_site.rawsql import RowReader, member_param
 from iris_site.services import member_lock
 
 POLICY_ID = "iris.consent.ledger.v1"
@@ -54,7 +54,7 @@ def _load(member_id) -> tuple[ConsentLedgerHead | None, list[ConsentEvent]]:
         f" ORDER BY e.{sequence}"
     )
     member = member_param(ConsentEvent, member_id)
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, [member, member])
         rows = cursor.fetchall()
     width = len(_HEADS.names)

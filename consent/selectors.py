@@ -19,7 +19,7 @@ from consent.policy import (
     is_in_force,
 )
 from consent.terms import TERMS_HASHES
-from iris_site.rawsql import bound_cursor, member_param
+from iris_site.rawsql import member_param
 
 
 def consent_event_list(*, member_id) -> QuerySet[ConsentEvent]:
@@ -126,7 +126,7 @@ def opt_outs_active(*, member_id) -> frozenset[str]:
         f" WHERE {member} = %s ORDER BY {sequence}"
     )
     latest: dict[str, str] = {}
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, [member_param(OptOutEvent, member_id)])
         for category_value, kind_value in cursor.fetchall():
             latest[category_value] = kind_value

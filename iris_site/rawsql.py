@@ -3,53 +3,24 @@
 For the few hot reads where building the query through the ORM costs more than the
 database spends answering it (every recall's entry loads, the consent ledger every read
 gate verifies): the statement is written by hand with the model's own table and column
-names, and each value read goes through the converters the ORM itself applies (the
-backend's, then the field's ``from_db_value``), so a raw read and an ORM read of one row
-agree on every database (on SQLite a datetime arrives as text, a boolean as an integer).
+names, run through Django's own cursor (`connection.cursor()`), and each value read goes
+through the converters the ORM itself applies (the backend's, then the field's
+``from_db_value``), so a raw read and an ORM read of one row agree on every database (on
+SQLite a datetime arrives as text, a boolean as an integer).
+
+Nothing is prepared: statements are bound on the client, as everywhere in Django. Keeping
+the hot ones prepared on PostgreSQL (a psycopg server-binding cursor) saved 0.4 ms of a
+12 ms recall at 10k entries, within this machine's noise (docs/recall.md, 2026-12-07),
+for a private class of Django's backend; Django's documented switch
+(`OPTIONS["server_side_binding"]`) binds every ORM statement too, whose `pk__in` lists
+can pass PostgreSQL's 65,535 parameters.
 """
 
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection, models
-
-# How many runs of one statement text on a connection before PostgreSQL keeps it prepared.
-PREPARE_THRESHOLD = 5
-
-
-@contextmanager
-def bound_cursor() -> Iterator[Any]:
-    """A cursor for the hot hand-written statements. On PostgreSQL the server binds its
-    parameters (psycopg quotes nothing in Python) and a statement text run
-    `PREPARE_THRESHOLD` times on a connection is prepared, so PostgreSQL keeps its plan
-    instead of planning it on every recall. The ORM keeps Django's client-side binding:
-    its statements are never prepared, and a server-bound statement may carry at most
-    65,535 parameters, which an ORM ``pk__in`` over a large member would pass. Wrapped as
-    Django wraps its own cursors (errors, execute wrappers, the debug log); elsewhere
-    Django's cursor."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            yield cursor
-        return
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    # As Django's own `connection.cursor()` does, but for the cursor class.
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw = connection.connection
-    if raw.prepare_threshold is None:  # Django turns psycopg's preparing off
-        raw.prepare_threshold = PREPARE_THRESHOLD  # client-side cursors never prepare
-    with connection.wrap_database_errors:
-        cursor = ServerBindingCursor(raw)
-    if connection.queries_logged:
-        wrapped = connection.make_debug_cursor(cursor)
-    else:
-        wrapped = connection.make_cursor(cursor)
-    with wrapped:
-        yield wrapped
 
 
 def one_of(column: str, count: int) -> str:

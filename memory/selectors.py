@@ -14,7 +14,7 @@ from consent.selectors import consent_active, opt_outs_active
 from iris_site.enums import UserKind
 from iris_site.errors import Conflict, NotFound
 from iris_site.models import TenantMembership, User
-from iris_site.rawsql import bound_cursor, member_param
+from iris_site.rawsql import member_param
 from memory.access.capabilities import Capabilities, capabilities_for
 from memory.access.disclosures import registered_disclosure_sources
 from memory.access.gate import MemberState, Source, Suppression, auto_forget_at
@@ -306,7 +306,7 @@ def _own_controls(*, member_id, session_id: str, tenant_id=None) -> _OwnControls
         *([] if tenant_id is None else [member, tenant]),
         member,
     ]
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, params)
         stop_using, months, consumers, clear_pending, off_record, is_member, in_tenant = (
             cursor.fetchone()

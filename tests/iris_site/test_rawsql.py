@@ -5,11 +5,10 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from consent.models import ConsentEvent
-from iris_site.rawsql import RowReader, bound_cursor, one_of, values_of
+from iris_site.rawsql import RowReader, one_of, values_of
 from memory.models import MemoryEntry
 from tests.consent.factories import record
 from tests.iris_site.factories import MemberFactory
@@ -88,34 +87,9 @@ def test_one_of_reads_the_rows_among_any_number_of_values_in_one_statement_text(
     with connection.cursor() as cursor:
         cursor.execute(statement, values_of(values))
         found = {field.to_python(row[0]) for row in cursor.fetchall()}
-    # then exactly those rows, and on PostgreSQL one text whatever the count (one
-    # prepared statement serves every count)
+    # then exactly those rows, and on PostgreSQL one text whatever the count
     assert found == set(wanted)
     if connection.vendor == "postgresql":
         assert statement.endswith(f"{column} = ANY(%s)")
     else:
         assert statement.count("%s") == count
-
-
-def test_a_hot_statement_is_prepared_after_five_runs_and_the_orm_never_is():
-    # given a statement through the bound cursor, and an ORM read, each run six times
-    member = MemberFactory()
-    table = connection.ops.quote_name(MemoryEntry._meta.db_table)
-    statement = f"SELECT COUNT(*) FROM {table} WHERE member_id = %s"
-    key = MemoryEntry._meta.get_field("member").get_db_prep_value(member.pk, connection)
-    with CaptureQueriesContext(connection) as captured:
-        for _ in range(6):
-            with bound_cursor() as cursor:
-                cursor.execute(statement, [key])
-                assert cursor.fetchone() == (0,)
-            assert not MemoryEntry.objects.filter(member=member).exists()
-    # then Django logged every one of them (the same wrapper as its own cursors)
-    assert sum("SELECT COUNT(*)" in q["sql"] for q in captured.captured_queries) == 6
-    if connection.vendor != "postgresql":
-        return
-    # and PostgreSQL holds the hot one prepared, never the ORM's
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        prepared = [row[0] for row in cursor.fetchall()]
-    assert any(text.startswith("SELECT COUNT(*)") for text in prepared)
-    assert not any("EXISTS" in text or "LIMIT 1" in text for text in prepared)

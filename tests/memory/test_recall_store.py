@@ -1044,39 +1044,6 @@ def test_withheld_kinds_are_counted_beside_the_ranked_ones():
     assert reference.audit_envelope.as_dict() == result.audit_envelope.as_dict()
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plan cache")
-def test_recalls_keep_the_entry_loads_plan_instead_of_planning_it_every_time():
-    """The shortlist's entry load is one text whatever the recall, and nothing in it makes
-    PostgreSQL judge a kept plan dearer than a fresh one (the ended timed pauses, a range
-    it cannot size before the instant is bound, are listed by the statistics read)."""
-    # given a member with entries, one of them an ended timed pause and hundreds of pauses
-    # still running (what made a kept plan look dear), the table's statistics fresh
-    pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
-    running = {**pause, "suppression_ends_at": NOW + timedelta(days=1), "body": "a walk"}
-    member = stored_member(
-        {**pause, "suppression_ends_at": NOW - timedelta(hours=1), "body": "green tea"},
-        *[{"body": f"tea number {i}"} for i in range(12)],
-        *[running] * 300,
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {connection.ops.quote_name(MemoryEntry._meta.db_table)}")
-    # when the member recalls twenty times on one connection
-    for _ in range(20):
-        result = recall_resolve(request=profile_request(member, query="tea"), now=NOW)
-        assert str(uuid.UUID(int=1)) in [e.entry_id for e in result.entries]
-    # then the entry load ran on PostgreSQL's kept (generic) plan after its first runs
-    # (psycopg prepares a statement at its fifth run, PostgreSQL plans the first five
-    # runs of a prepared one afresh)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
-            " WHERE statement LIKE 'WITH listed AS%%'"
-        )
-        (generic, custom), *others = cursor.fetchall()
-    assert not others
-    assert custom <= 5 and generic >= 10
-
-
 @pytest.mark.parametrize(("limit", "depth"), [(1, 64), (3, 64), (6, 128), (12, 256), (999, 256)])
 def test_a_smaller_result_joins_proportionally_fewer_matches_at_first(limit, depth):
     """The first matching statement joins `MATCHING_DEPTH` matches for the assistant's

@@ -20,7 +20,6 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import Exists, F, OuterRef
 
-from iris_site.rawsql import bound_cursor
 from memory.enums import Lifecycle
 from memory.models import MemoryCorpusShard, MemoryEntry, MemoryEntryTerm, MemoryStem
 from memory.recall import CorpusStats, TermStats
@@ -73,7 +72,7 @@ def statistics(
     reads than the database spends answering them)."""
     keys = {stem_key(term): term for term in terms}
     statement, params = statistics_statement(member_id, sorted(keys), ended_by)
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, params)
         rows = cursor.fetchall()
     totals = (0, 0, 0)

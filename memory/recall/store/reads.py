@@ -12,7 +12,7 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import QuerySet
 
-from iris_site.rawsql import bound_cursor, member_param, values_of
+from iris_site.rawsql import member_param, values_of
 from memory.access.gate import MemberState, Reader, decide
 from memory.models import MemoryEntry
 from memory.recall import Blend, RecallCandidate, RecallRequest, RecallResult, resolve
@@ -55,7 +55,7 @@ def entries_load(
     member = member_param(MemoryEntry, request.user_id)
     params = [member, *values_of(kinds), *values_of(ids), member, *values_of(kinds)]
     found: dict[str, RecallCandidate] = {}
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, params)
         for row in cursor.fetchall():
             candidate = candidate_of(CandidateRow(*ENTRY_ROWS.values(row), row[-1]))

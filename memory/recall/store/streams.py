@@ -23,7 +23,6 @@ from django.db import connection
 from django.db.models import Case, FloatField, Func, Value, When
 from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
-from iris_site.rawsql import bound_cursor
 from memory.enums import ScopeKind
 from memory.recall import BM25, CorpusStats, RecallRequest
 from memory.recall.pipeline import ORIGIN_WEIGHTS, RECENCY_TIME_CONSTANT, REFERENCE_SATURATION
@@ -182,7 +181,7 @@ def matching_stream(
         extra_depth=MATCHING_EXTRA_DEPTH,
         partitions=partitions,
     )
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, params)
         found = cursor.fetchall()
     if not tail:
@@ -310,7 +309,7 @@ def prior_classes_read(
         deep_from=deep_from(shape),
         depths=depths,
     )
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(statement, params)
         rows = cursor.fetchall()
     read: dict[tuple, tuple[int, list[tuple[str, float]]]] = {}
