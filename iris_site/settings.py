@@ -139,10 +139,17 @@ TEMPLATES = [
     },
 ]
 
+_DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+# On PostgreSQL a connection is kept a minute between requests (checked before reuse):
+# opening one per request cost more than a recall (issue 43). Not on SQLite, where
+# `runserver` serves each request on a new thread and a kept connection is never reused.
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        _DATABASE_URL,
+        conn_max_age=int(
+            os.environ.get("CONN_MAX_AGE", "60" if _DATABASE_URL.startswith("postgres") else "0")
+        ),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
