@@ -438,15 +438,19 @@ def stm_signal_stamp(*, member_id, entry_id, now: datetime | None = None) -> int
     transition = transition_check(Tier.STM, Tier.LTM, "consolidate")
     actor = Actor.system("stm-signal-watcher")
     stamped = 0
+    waiting = ShortTermMemory.objects.filter(
+        member_id=member_id,
+        consolidate_on_critic_promote=True,
+        consolidated_to=None,
+        anonymized_at=None,
+        **json_contains_id("related_entry_ids", entry_id),
+    )
+    # Most entries are referenced by no waiting row: one plain read says so, and only
+    # when some are does a transaction lock them (and read them again, under the lock).
+    if not waiting.exists():
+        return 0
     with transaction.atomic():
-        rows = ShortTermMemory.objects.select_for_update().filter(
-            member_id=member_id,
-            consolidate_on_critic_promote=True,
-            consolidated_to=None,
-            anonymized_at=None,
-            **json_contains_id("related_entry_ids", entry_id),
-        )
-        for row in rows:
+        for row in waiting.select_for_update():
             row.consolidated_to = entry_id
             row.consolidation_trigger = StmTrigger.SIGNAL_TRIGGERED
             row.consolidated_at = now
