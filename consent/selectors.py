@@ -8,7 +8,10 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from consent.enums import CATEGORY_PREFIX, OptOutEventKind
-from consent.integrity import consent_ledger_trusted_events
+from consent.integrity import (
+    consent_ledger_trusted_events,
+    consent_ledger_trusted_with_opt_outs,
+)
 from consent.models import ConsentEvent, ConsentLedgerHead, OptOutEvent
 from consent.policy import (
     ConsentState,
@@ -35,16 +38,19 @@ def consent_latest_event(*, member_id, consent_type: str) -> ConsentEvent | None
     )
 
 
+def _states_of(events) -> dict[str, ConsentState]:
+    return fold_latest(
+        ConsentState(e.consent_type, e.status, str(e.id), e.valid_until) for e in events or []
+    )
+
+
 def consent_states(*, member_id) -> dict[str, ConsentState]:
     """Latest event per consent type: the member's current consent picture.
 
     Empty when the ledger fails its check (`consent.integrity`): every gate built on
     this, `consent_active` first, then refuses what needs consent.
     """
-    events = consent_ledger_trusted_events(member_id=member_id) or []
-    return fold_latest(
-        ConsentState(e.consent_type, e.status, str(e.id), e.valid_until) for e in events
-    )
+    return _states_of(consent_ledger_trusted_events(member_id=member_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +69,22 @@ class ActiveConsents:
         return consent_type in self.types
 
 
-def consent_active(*, member_id, now: datetime | None = None) -> ActiveConsents:
+def _in_force(states: dict[str, ConsentState], now: datetime | None) -> ActiveConsents:
     now = now or timezone.now()
-    states = consent_states(member_id=member_id)
     return ActiveConsents(frozenset(t for t, state in states.items() if is_in_force(state, now)))
+
+
+def consent_active(*, member_id, now: datetime | None = None) -> ActiveConsents:
+    return _in_force(consent_states(member_id=member_id), now)
+
+
+def consent_gate_state(
+    *, member_id, now: datetime | None = None
+) -> tuple[ActiveConsents, frozenset[str]]:
+    """What a gate weighs of the member's two ledgers: `consent_active` and
+    `opt_outs_active`, read in one statement."""
+    events, pairs = consent_ledger_trusted_with_opt_outs(member_id=member_id)
+    return _in_force(_states_of(events), now), _opt_outs_of(pairs)
 
 
 def consent_ledger_verify(*, member_id) -> LedgerBreak | None:
@@ -110,12 +128,19 @@ def opt_out_latest(*, member_id) -> dict[str, OptOutEvent]:
     return {event.category: event for event in _opt_out_heads(member_id=member_id)}
 
 
+def _opt_outs_of(pairs) -> frozenset[str]:
+    """The categories off after (category, kind) events in ledger order."""
+    latest = dict(pairs)  # the last event of each category wins
+    return frozenset(c for c, k in latest.items() if k == OptOutEventKind.OPT_OUT)
+
+
 def opt_outs_active(*, member_id) -> frozenset[str]:
     """The categories the member has turned off right now: what memory's scope
     blueprints are evaluated with on every write and read. One plain query of the
     member's few (category, kind) pairs folded here, in ledger order, which costs a third
     of asking PostgreSQL for the latest per category (`opt_out_latest`); raw, because the
-    ORM would spend longer building it than the database spends on it."""
+    ORM would spend longer building it than the database spends on it. A gate that also
+    needs the consents asks `consent_gate_state` (one statement for both)."""
     fields = OptOutEvent._meta
     quote = connection.ops.quote_name
     category, kind, member, sequence = (
@@ -125,9 +150,6 @@ def opt_outs_active(*, member_id) -> frozenset[str]:
         f"SELECT {category}, {kind} FROM {quote(fields.db_table)}"  # noqa: S608 - fixed names, values as parameters
         f" WHERE {member} = %s ORDER BY {sequence}"
     )
-    latest: dict[str, str] = {}
     with connection.cursor() as cursor:
         cursor.execute(statement, [member_param(OptOutEvent, member_id)])
-        for category_value, kind_value in cursor.fetchall():
-            latest[category_value] = kind_value
-    return frozenset(c for c, k in latest.items() if k == OptOutEventKind.OPT_OUT)
+        return _opt_outs_of(cursor.fetchall())

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from consent.enums import OptOutCategory
-from consent.selectors import consent_active, opt_out_latest, opt_outs_active
+from consent.selectors import consent_gate_state, opt_out_latest
 from memory.enums import AdapterScope, ScopeMode
 from memory.labels import consent_label, lower_first
 from memory.policy.scopes import SCOPE_BLUEPRINTS, ScopePolicy, build_scope_policies
@@ -19,9 +19,10 @@ def member_scope_policies(
 ) -> dict[str, ScopePolicy]:
     """The eleven adapter scopes for the member (`consumer=None`: the member's own view;
     a consumer: as that surface may use them)."""
+    active, opt_outs = consent_gate_state(member_id=member_id, now=now)
     return build_scope_policies(
-        active_consent_types=consent_active(member_id=member_id, now=now).types,
-        opt_outs=opt_outs_active(member_id=member_id),
+        active_consent_types=active.types,
+        opt_outs=opt_outs,
         consumer=consumer,
     )
 

@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from consent.enums import BaseConsentType
-from consent.selectors import consent_active, opt_outs_active
+from consent.selectors import consent_gate_state
 from iris_site.enums import UserKind
 from iris_site.errors import Conflict, NotFound
 from iris_site.models import TenantMembership, User
@@ -342,7 +342,7 @@ def member_read_state(
     own = _own_controls(member_id=member_id, session_id=session_id, tenant_id=tenant_id)
     if must_be_member and not (own.is_member and own.in_tenant):
         raise NotFound()
-    active = consent_active(member_id=member_id, now=now)
+    active, opt_outs = consent_gate_state(member_id=member_id, now=now)
     categories = active.categories
     if narrow_categories is not None:
         categories = categories & frozenset(narrow_categories)
@@ -351,7 +351,7 @@ def member_read_state(
         consent_types=active.types,
         categories=categories,
         multi_actor_consented=active.allows(BaseConsentType.MULTI_ACTOR_SENSITIVE),
-        opt_outs=opt_outs_active(member_id=member_id),
+        opt_outs=opt_outs,
         clear_pending=own.clear_pending,
         off_the_record=own.off_the_record,
         stopped_use=own.settings.stop_using,

@@ -6,16 +6,25 @@ import json
 import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from consent.models import OptOutEvent
-from consent.selectors import opt_out_latest, opt_outs_active
+from consent.enums import OptOutCategory
+from consent.models import ConsentEvent, OptOutEvent
+from consent.selectors import (
+    consent_active,
+    consent_gate_state,
+    opt_out_latest,
+    opt_outs_active,
+)
 from consent.services import OPT_OUT_ACTION
 from iris_site.errors import InvalidInput
 from iris_site.models import AuditEvent, User
 from iris_site.services import token_issue
 from tests.conftest import bearer_client, http_request
-from tests.consent.factories import opt
+from tests.consent.factories import opt, record
 from tests.iris_site.factories import MemberFactory, OperatorFactory, ServiceClientFactory
+from tests.tamper import owner_tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +230,42 @@ def test_a_members_opt_outs_are_their_own():
     body = bearer_client(b).get(OPT_OUTS).json()
     assert body["opted_out"] == [] and body["history"] == [] and body["history_count"] == 0
     assert json.dumps(body).count(str(a.pk)) == 0
+
+
+# --- the gate's read of both ledgers at once -------------------------------------------------
+
+_CONSENT_STEPS = st.tuples(
+    st.sampled_from(["data_processing", "data_storage", "category:medical", "category:financial"]),
+    st.sampled_from(["grant", "withdrawal"]),
+)
+_OPT_OUT_STEPS = st.tuples(st.sampled_from(list(OptOutCategory.values)), st.booleans())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    steps=st.lists(st.one_of(_CONSENT_STEPS, _OPT_OUT_STEPS), max_size=8),
+    forged=st.booleans(),
+)
+def test_the_gate_reads_both_ledgers_in_one_statement_as_the_two_reads_say(steps, forged):
+    # given a member's random history of consents and opt-outs, and another member's
+    member, other = MemberFactory(), MemberFactory()
+    opt(other, "memory")
+    record(other, "data_storage")
+    for step in steps:
+        if isinstance(step[1], bool):
+            opt(member, step[0], opted_out=step[1])
+        elif (step[1] == "grant") != consent_active(member_id=member.pk).allows(step[0]):
+            record(member, step[0], step[1])  # a grant of what is not granted, or back
+    if forged and ConsentEvent.objects.filter(member=member).exists():
+        # a ledger rewritten behind Iris's back: the gate must fail closed on consents
+        with transaction.atomic(), owner_tamper(ConsentEvent):
+            ConsentEvent.objects.filter(member=member).update(witness="forged")
+    # when the gate reads both at once
+    with CaptureQueriesContext(connection) as captured:
+        active, opt_outs = consent_gate_state(member_id=member.pk)
+    # then it says exactly what the two reads say, in one statement (a forged ledger
+    # adds the settling, under the member lock)
+    assert active == consent_active(member_id=member.pk)
+    assert opt_outs == opt_outs_active(member_id=member.pk)
+    if not forged:
+        assert len(captured.captured_queries) == 1
