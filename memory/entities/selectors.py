@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import Count, Max, Q
 
 from iris_site.audit.actions import AuditAction, current_name
@@ -15,6 +16,7 @@ from iris_site.audit.events import iso
 from iris_site.audit.selectors import action_q
 from iris_site.errors import NotFound
 from iris_site.models import AuditEvent
+from iris_site.rawsql import RowReader, member_param, one_of, values_of
 from memory.entities.derive import LIVE_LIFECYCLES, entity_label, entity_relationships
 from memory.enums import EntityState, Lifecycle
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
@@ -309,7 +311,50 @@ class RecalledGraph:
         }
 
 
-_ENTITY_FIELDS = ("id", "kind", "state", "created_at")
+_ENTITY = RowReader(MemoryEntity, ["id", "kind", "state", "created_at"])
+_RELATIONSHIP = RowReader(
+    MemoryRelationship,
+    [
+        "id",
+        "from_entity_id",
+        "to_entity_id",
+        "type",
+        "note",
+        "state",
+        "valid_from",
+        "valid_to",
+        "decay_at",
+        "source_entry_id",
+    ],
+)
+
+
+def _graph_statement(count: int, *, as_of: datetime | None) -> str:
+    """The links of ``count`` entries with their entities, then (``part`` 1) the
+    relationships those entries state with both ends, as rows of one width."""
+    quote = connection.ops.quote_name
+    links, entities, rels = (
+        quote(m._meta.db_table) for m in (MemoryEntryEntity, MemoryEntity, MemoryRelationship)
+    )
+    entity_width, rel_width = len(_ENTITY.names), len(_RELATIONSHIP.names)
+    nulls = lambda n: ", ".join(["NULL"] * n)  # noqa: E731 - a padding, named once
+    held = (
+        "r.valid_to IS NULL"
+        if as_of is None
+        else ("(r.valid_to IS NULL OR r.valid_to > %s) AND r.valid_from <= %s")
+    )
+    return (
+        f"SELECT 0 AS part, l.entry_id, {_ENTITY.select('x')},"  # noqa: S608 - fixed names, values as parameters
+        f" {nulls(rel_width + 2 * entity_width)}"
+        f" FROM {links} l JOIN {entities} x ON x.id = l.entity_id"
+        f" WHERE l.member_id = %s AND {one_of('l.entry_id', count)} AND x.state <> %s"
+        f" UNION ALL SELECT 1, NULL, {nulls(entity_width)}, {_RELATIONSHIP.select('r')},"
+        f" {_ENTITY.select('f')}, {_ENTITY.select('t')}"
+        f" FROM {rels} r JOIN {entities} f ON f.id = r.from_entity_id"
+        f" JOIN {entities} t ON t.id = r.to_entity_id"
+        f" WHERE r.member_id = %s AND {one_of('r.source_entry_id', count)}"
+        f" AND f.state <> %s AND t.state <> %s AND {held}"
+    )
 
 
 def recalled_graph(*, member_id, entry_ids: Sequence[str], as_of: datetime | None = None):
@@ -317,45 +362,40 @@ def recalled_graph(*, member_id, entry_ids: Sequence[str], as_of: datetime | Non
     they are about (never a retired one), and the relationships they state that held at
     `as_of` (now when None), between entities that are not retired.
 
-    Two statements whatever the number of entries (the links with their entities, the
-    relationships with both ends): a surface sees ids, kinds and states only, so nothing
-    else of an entity is read."""
+    One statement whatever the number of entries (the links with their entities, then
+    the relationships with both ends): a surface sees ids, kinds and states only, so
+    nothing else of an entity is read."""
     ids = [str(i) for i in entry_ids]
     if not ids:
         return RecalledGraph(entities=[], relationships=[], entry_entities={})
+    entry_field = MemoryEntryEntity._meta.get_field("entry")
+    keys = values_of([entry_field.get_db_prep_value(uuid.UUID(i), connection) for i in ids])
+    member = member_param(MemoryRelationship, member_id)  # the links' UUIDs alike
+    times = [] if as_of is None else [as_of, as_of]
+    retired = EntityState.RETIRED
+    params = [member, *keys, retired, member, *keys, retired, retired, *times]
+    with connection.cursor() as cursor:
+        cursor.execute(_graph_statement(len(ids), as_of=as_of), params)
+        rows = cursor.fetchall()
     entities: dict[uuid.UUID, GraphEntity] = {}
     entry_entities: dict[str, list[str]] = {}
-    links = (
-        MemoryEntryEntity.objects.filter(member_id=member_id, entry_id__in=ids)
-        .exclude(entity__state=EntityState.RETIRED)
-        .values_list("entry_id", *(f"entity__{name}" for name in _ENTITY_FIELDS))
-    )
-    for entry_id, *entity in links:
-        found = GraphEntity(*entity)
-        entities[found.id] = found
-        entry_entities.setdefault(str(entry_id), []).append(str(found.id))
-    rels = (
-        MemoryRelationship.objects.filter(member_id=member_id, source_entry_id__in=ids)
-        .exclude(
-            Q(from_entity__state=EntityState.RETIRED) | Q(to_entity__state=EntityState.RETIRED)
-        )
-        .select_related("from_entity", "to_entity")
-        .only(
-            *(f.attname for f in MemoryRelationship._meta.concrete_fields),
-            *(f"{end}__{name}" for end in ("from_entity", "to_entity") for name in _ENTITY_FIELDS),
-        )
-    )
-    if as_of is None:
-        rels = rels.filter(valid_to=None)
-    else:
-        rels = rels.filter(Q(valid_to=None) | Q(valid_to__gt=as_of), valid_from__lte=as_of)
     relationships = []
-    for rel in rels.order_by("valid_from", "id"):
-        relationships.append(relationship_view(rel))
-        for end in (rel.from_entity, rel.to_entity):
-            entities[end.pk] = GraphEntity(*(getattr(end, name) for name in _ENTITY_FIELDS))
+    width = len(_ENTITY.names)
+    for row in rows:
+        if row[0] == 0:
+            entity = GraphEntity(*_ENTITY.values(row, 2))
+            entities[entity.id] = entity
+            entry_id = entry_field.to_python(row[1])
+            entry_entities.setdefault(str(entry_id), []).append(str(entity.id))
+            continue
+        start = 2 + width
+        relationships.append(RelationshipView(*_RELATIONSHIP.values(row, start)))
+        start += len(_RELATIONSHIP.names)
+        for end in (start, start + width):
+            entity = GraphEntity(*_ENTITY.values(row, end))
+            entities[entity.id] = entity
     return RecalledGraph(
         entities=sorted(entities.values(), key=lambda e: (e.kind, e.created_at, e.id)),
-        relationships=relationships,
+        relationships=sorted(relationships, key=lambda r: (r.valid_from, r.id)),
         entry_entities=entry_entities,
     )

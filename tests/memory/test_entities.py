@@ -7,6 +7,8 @@ from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from hierarchy.bundle import get_context_bundle
@@ -414,3 +416,77 @@ def test_the_context_bundle_takes_an_entity_and_a_time():
     with pytest.raises(NotFound):
         bundle(entity=str(person.pk))
     cache.clear()
+
+
+def _graph_reference(member, entry_ids, as_of):
+    """The graph as the ORM reads it, each part on its own: what the one statement of
+    `recalled_graph` must answer."""
+    ids = [str(i) for i in entry_ids]
+    links = (
+        MemoryEntryEntity.objects.filter(member_id=member.pk, entry_id__in=ids)
+        .exclude(entity__state="retired")
+        .values_list("entry_id", "entity_id")
+    )
+    rels = MemoryRelationship.objects.filter(member=member, source_entry_id__in=ids).exclude(
+        from_entity__state="retired"
+    )
+    rels = rels.exclude(to_entity__state="retired")
+    if as_of is None:
+        rels = rels.filter(valid_to=None)
+    else:
+        rels = rels.filter(valid_from__lte=as_of).exclude(valid_to__lte=as_of)
+    entity_ids = {e for _, e in links} | {
+        end for r in rels for end in (r.from_entity_id, r.to_entity_id)
+    }
+    entry_entities: dict[str, set[str]] = {}
+    for entry_id, entity_id in links:
+        entry_entities.setdefault(str(entry_id), set()).add(str(entity_id))
+    return (
+        [
+            (e.pk, e.kind, e.state)
+            for e in MemoryEntity.objects.filter(pk__in=entity_ids).order_by(
+                "kind", "created_at", "id"
+            )
+        ],
+        [
+            (r.pk, r.type, r.note, r.valid_from, r.valid_to)
+            for r in rels.order_by("valid_from", "id")
+        ],
+        entry_entities,
+    )
+
+
+@pytest.mark.parametrize("when", ["now", "then", "before"])
+@pytest.mark.parametrize("retire", [False, True])
+def test_the_recalled_graph_is_one_statement_that_says_what_the_orm_says(when, retire):
+    # given a member whose facts about Sam changed, another person, and another member
+    member, other = consenting_member(), consenting_member()
+    first = sam(member, now=T1).entry
+    second = sam(member, now=T2, body="Sam now works at the library", note="my colleague").entry
+    third = remember(
+        member,
+        category="relationship",
+        subject="friend",
+        body="Robin lends me books",
+        multi_actor={"actor_name": "Robin Example", "relationship_note": "my friend"},
+    ).entry
+    sam(other, now=T1)
+    if retire:
+        robin = MemoryEntryEntity.objects.filter(entry=third).values_list("entity_id", flat=True)
+        MemoryEntity.objects.filter(pk__in=list(robin), kind="person").update(
+            state="retired", label=""
+        )
+    as_of = {"now": None, "then": T1 + timedelta(days=1), "before": T1 - timedelta(days=1)}[when]
+    entry_ids = [str(first.pk), str(second.pk), str(third.pk)]
+    # when the graph of those entries is read
+    with CaptureQueriesContext(connection) as captured:
+        graph = recalled_graph(member_id=member.pk, entry_ids=entry_ids, as_of=as_of)
+    # then in one statement, exactly the ORM's answer
+    assert len(captured.captured_queries) == 1
+    entities, relationships, entry_entities = _graph_reference(member, entry_ids, as_of)
+    assert [(e.id, e.kind, e.state) for e in graph.entities] == entities
+    assert [
+        (r.id, r.type, r.note, r.valid_from, r.valid_to) for r in graph.relationships
+    ] == relationships
+    assert {k: set(v) for k, v in graph.entry_entities.items()} == entry_entities
+    assert relationships or when == "before"  # the case is not empty
