@@ -157,6 +157,7 @@ def _resolve(
         query=query,
         context=context,
         now=now,
+        state=state,  # the same scope's state: its session, or none
     )
     recall = recall_run(request=request, actor=actor, now=now, entity_id=entity_id, as_of=as_of)
     stm_disclosed(member_id=member.pk, read=stm, actor=actor, now=now)

@@ -15,6 +15,7 @@ from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_prepare
 from iris_site.errors import InvalidInput
 from memory.access.capabilities import Capabilities
+from memory.access.gate import MemberState
 from memory.entities.selectors import entries_live_at, recall_entity_entry_ids
 from memory.enums import Lifecycle
 from memory.models import MemoryEntry, RecallRecord
@@ -39,6 +40,7 @@ def recall_request_build(
     tenant_id=None,
     budget: int | None = None,
     now: datetime | None = None,
+    state: MemberState | None = None,
 ) -> RecallRequest:
     """The pipeline's request for a service client with ``capabilities``.
 
@@ -50,7 +52,9 @@ def recall_request_build(
     capabilities.require_context(context)
     capabilities.require_read_kind(scope.get("kind", ""))
     # Not an active member (of the tenant named): 404, from the state's own statement.
-    state = member_read_state(
+    # A caller that read the member's state for this scope already (the context bundle,
+    # for its short-term rows) hands it over instead of reading it twice.
+    state = state or member_read_state(
         member_id=member_id,
         session_id=scope.get("session_id") or "",
         narrow_categories=narrow_categories,
