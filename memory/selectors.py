@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from consent.enums import BaseConsentType
@@ -67,6 +67,16 @@ def memory_entry_list(*, member_id, filters: dict | None = None) -> QuerySet[Mem
     if filters:
         entries = MemoryEntryFilter(filters, entries).qs
     return entries
+
+
+# What `entry_contract` reads of an entry's revisions (its audit chain): not their
+# content snapshots, which a list of fifty entries would decode for nothing.
+REVISION_TRAIL = Prefetch(
+    "revisions",
+    queryset=MemoryRevision.objects.only(
+        "id", "entry_id", "number", "previous_revision_id", "action", "actor", "created_at"
+    ),
+)
 
 
 def memory_entry_get(*, member_id, entry_id) -> MemoryEntry | None:

@@ -68,6 +68,7 @@ from memory.pauses import memory_pause, memory_resume
 from memory.policy.handles import ACTOR_HANDLE_PATTERN
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.selectors import (
+    REVISION_TRAIL,
     entry_contract,
     memory_entry_get,
     memory_entry_list,
@@ -198,11 +199,7 @@ class MemoryListCreateApi(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return MemoryEntry.objects.none()
-        return (
-            memory_entry_list(member_id=self.request.user.pk)
-            .select_related("revision")
-            .prefetch_related("revisions")
-        )
+        return memory_entry_list(member_id=self.request.user.pk).prefetch_related(REVISION_TRAIL)
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
@@ -300,6 +297,7 @@ class MemoryDetailApi(APIView):
         entry = (
             MemoryEntry.objects.filter(member_id=member_id, pk=pk)
             .annotate(questioned=Exists(_open_notices_about(member_id, OuterRef("pk"))))
+            .prefetch_related(REVISION_TRAIL)
             .first()
         )
         if entry is None:
