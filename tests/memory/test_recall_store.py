@@ -608,10 +608,10 @@ def prior_streams_read(monkeypatch) -> list[str]:
     return streams
 
 
-def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_again():
+def test_matches_the_gate_withholds_are_made_up_for_in_the_one_wider_read():
     """The best matches are paused, so the first prefix loaded leaves the result short;
-    the stream listed past that prefix, so the next ones come from what it already read:
-    one matching query, and still exactly what every entry gives."""
+    the one wider read lists and loads the next ones: two matching statements, and still
+    exactly what every entry gives."""
     # given 40 paused matches that outrank 20 visible ones
     paused = {"lifecycle": Lifecycle.PAUSED, "body": "coffee black"}
     visible = {"body": "I take my coffee black with a splash of oat milk most mornings"}
@@ -620,7 +620,7 @@ def test_matches_the_gate_withholds_are_made_up_for_without_reading_the_stream_a
     # when
     result, matching = recall_counting_matching_statements(request)
     # then
-    assert matching == 1
+    assert matching == 2
     assert result.entries and all(int(e.entry_id[-12:], 16) > 40 for e in result.entries)
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
@@ -708,10 +708,10 @@ def test_near_tied_matches_the_gate_holds_back_unseen_still_rank_exactly(seed, m
         assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
-def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkeypatch):
+def test_a_result_short_of_matches_reads_every_stem_in_the_wider_read(monkeypatch):
     """A rare word matches too few entries to fill the result; the query's common word,
-    whose postings were left unread, holds many more. Its holders are read next, and
-    the prior stream (entries only their prior lifts) is not read at all: they fill it."""
+    whose postings were left unread, holds many more. The one wider read takes every
+    stem's postings, and reads the prior stream at most once."""
     # given 3 entries naming a rare place, 80 about trips, 40 about nothing asked
     member = stored_member(
         *({"body": f"our trip to Pruzulville, day {i}"} for i in range(3)),
@@ -725,19 +725,18 @@ def test_a_result_short_of_matches_reads_the_common_stem_before_the_prior(monkey
     result, matching = recall_counting_matching_statements(request)
     # then
     assert matching == 2
-    assert streams == []
+    assert len(streams) <= 1
     assert len(result.entries) == 12
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
-def test_weak_entries_the_first_load_brought_along_send_it_to_the_listed_matches_first(
+def test_weak_entries_the_first_load_brought_along_do_not_end_the_recall_short_of_matches(
     monkeypatch,
 ):
     """The best matches are paused, so the first prefix holds two visible ones, and ten
     ended pauses that match nothing (read with the first load, recalled as active) fill
-    the result with weak entries. The matches the stream already listed past that prefix
-    beat them: they are loaded next, and the prior stream, which the weak last entry
-    would otherwise have sent the recall to, is never read."""
+    the result with weak entries. The matches the stream listed past that prefix beat
+    them: the one wider read loads them, each stream read at most twice."""
     # given 30 paused matches above 15 visible ones, and 10 ended pauses about tea
     paused = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
     member = stored_member(
@@ -755,18 +754,18 @@ def test_weak_entries_the_first_load_brought_along_send_it_to_the_listed_matches
     request = profile_request(member)
     # when
     result, matching = recall_counting_matching_statements(request)
-    # then the listed matches fill it, from the one matching statement
-    assert streams == []
-    assert matching == 1
+    # then the listed matches fill it
+    assert len(streams) <= 1
+    assert matching == 2
     assert len(result.entries) == 12
     assert all("coffee" in e.body for e in result.entries)
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 
-def test_a_query_few_entries_hold_reads_the_prior_stream_in_the_same_round():
+def test_a_query_few_entries_hold_reads_the_prior_stream_in_the_same_round(monkeypatch):
     """Three entries hold the query's word and the result takes twelve: entries that only
     their prior lifts fill the rest, so both streams are read, and loaded, in the first
-    round instead of a round of matches that could not fill it."""
+    round instead of after a round of matches that could not fill it."""
     # given 3 entries about tea among 40 about other things, used and written variously
     origins = (Origin.USER_STATED, Origin.USER_CONFIRMED, Origin.IMPORTED, Origin.MODEL_INFERRED)
     member = stored_member(
@@ -782,12 +781,17 @@ def test_a_query_few_entries_hold_reads_the_prior_stream_in_the_same_round():
         ),
     )
     request = profile_request(member, query="tea")
+    events: list[str] = []
+    for name in ("matching_stream", "prior_stream", "entries_load"):
+        read = getattr(plan, name)
+        monkeypatch.setattr(
+            plan, name, lambda *a, read=read, name=name, **k: events.append(name) or read(*a, **k)
+        )
     # when
-    with CaptureQueriesContext(connection) as queries:
-        result = recall_resolve(request=request, now=NOW)
-    # then one load, after one read of each stream, and the result is exact
-    loads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("WITH listed")]
-    assert len(loads) == 1
+    result = recall_resolve(request=request, now=NOW)
+    # then both streams are read before the first load, and the result is exact
+    first_load = events.index("entries_load")
+    assert {"matching_stream", "prior_stream"} <= set(events[:first_load])
     assert len(result.entries) == 12
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
@@ -859,21 +863,33 @@ def test_an_ended_timed_pause_is_recalled_although_no_stream_lists_it():
         assert returned(result) == returned(expected)
 
 
-def test_reading_every_live_entry_at_the_ceiling_still_reads_the_ended_pauses(monkeypatch):
-    """Past the shortlist's ceiling a recall reads every live entry instead: an ended timed
-    pause, live to the gate but not in the live rows, is read beside them."""
-    # given an ended pause among active entries, and a ceiling the first round passes
+def test_reading_every_live_entry_after_the_wider_read_still_reads_the_ended_pauses(
+    monkeypatch,
+):
+    """A recall the wider read cannot certify reads every live entry instead: an ended
+    timed pause, live to the gate but not in the live rows, is read beside them."""
+    # given an ended pause among active entries, and bounds nothing can beat
     pause = {"lifecycle": Lifecycle.PAUSED, "suppression_reason": SuppressionReason.USER_PAUSE}
     member = stored_member(
         {**pause, "suppression_ends_at": NOW - timedelta(hours=1), "body": "green tea"},
         {"body": "green tea with mint"},
-        {"body": "black coffee"},
+        # more than the wider read of the prior stream lists
+        *({"body": f"black coffee {i}"} for i in range(150)),
     )
-    monkeypatch.setattr(plan, "SHORTLIST_CEILING", 0)
+    monkeypatch.setattr(plan, "BOUND_MARGIN", 10.0)
+    read_all = plan.pool_of
+
+    def reading_every_entry(*args, **kwargs):
+        reads.append(True)
+        return read_all(*args, **kwargs)
+
+    reads: list[bool] = []
+    monkeypatch.setattr(plan, "pool_of", reading_every_entry)
     for query in ("", "tea"):
         # when
         result = recall_resolve(request=profile_request(member, query=query), now=NOW)
         # then
+        assert reads.pop()
         assert str(uuid.UUID(int=1)) in [e.entry_id for e in result.entries]
         expected = recall_reference(request=profile_request(member, query=query), now=NOW)
         assert returned(result) == returned(expected)
@@ -885,20 +901,22 @@ def prior_reads_recorded(monkeypatch) -> list[dict]:
     reads = []
     read = streams.prior_classes_read
 
-    def recording(request, shape, now, **how):
-        reads.append(how)
-        return read(request, shape, now, **how)
+    def recording(request, shape, now, partitions, **how):
+        reads.append({"partitions": partitions, **how})
+        return read(request, shape, now, partitions, **how)
 
     monkeypatch.setattr(streams, "prior_classes_read", recording)
     return reads
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="prior classes: PostgreSQL")
-def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(monkeypatch):
+def test_a_recall_by_prior_the_first_read_cannot_certify_reads_every_class_deeper_once(
+    monkeypatch,
+):
     """Without a query a recall ranks by prior, one (partition, reference bucket, origin)
     class of the prior index at a time. When one class holds most of the best entries,
-    its first rows cannot certify the result and it is read deeper; the classes whose
-    next row could not win anyway are not read again."""
+    its first rows cannot certify the result: the one wider read takes every class
+    `WIDER` times as deep, in one statement, and the result is exact."""
     # given 40 recently stated entries used five times (one class, not among the few
     # read deep at first), 30 imported ones never used, long ago (another class, as
     # crowded), and ten more in classes of their own (the first read fills the result)
@@ -919,12 +937,11 @@ def test_a_recall_by_prior_reads_deeper_only_the_classes_that_could_still_win(mo
     request = profile_request(member, query="")
     # when
     result = recall_resolve(request=request, now=NOW)
-    # then the first read asks every class of the profile, the second only the crowded
-    # one, four times as deep
+    # then the first read asks every class of the profile, the second every class again,
+    # WIDER times as deep
     assert len(reads) == 2
-    assert reads[0]["partitions"] == [(ScopeKind.PROFILE, "", "")]
-    crowded = (ScopeKind.PROFILE.value, "", "", 5, Origin.USER_STATED.value)
-    assert reads[1] == {"depths": {crowded: 4 * reads[0]["depth"]}}
+    assert reads[0]["partitions"] == reads[1]["partitions"] == [(ScopeKind.PROFILE, "", "")]
+    assert reads[1]["depth"] == plan.WIDER * reads[0]["depth"]
     assert returned(result) == returned(recall_reference(request=request, now=NOW))
 
 

@@ -11,7 +11,7 @@ What the shortlist's certificate (`memory.recall.store.plan`) rests on:
   one posting of a stem can weigh in BM25 (`impact`);
 - a query's stems with their idf and impact (`Query`), and how many of its rarest
   stems the matching stream reads at first (`essential_count`);
-- what a stream lists and the bound of what it did not (`Stream`, `PriorClass`);
+- what a stream lists and the bound of what it did not (`Stream`);
 - `BOUND_MARGIN`, by which every bound is widened against the floating-point
   disagreement between the database's arithmetic and Python's.
 """
@@ -189,36 +189,12 @@ def posting_bounds(entries: Iterable) -> dict[str, Bounds]:
 
 
 @dataclass(frozen=True)
-class PriorClass:
-    """One (partition, reference bucket, origin) class of the prior stream: its rows
-    read (best first, ``depth`` plus the one after them when there are more) and how deep
-    it was read."""
-
-    rows: tuple[tuple[str, float], ...]
-    depth: int
-
-    @property
-    def cut(self) -> float | None:
-        """The bound of the class's unread rows: its last row's prior, when it has more."""
-        return self.rows[-1][1] if len(self.rows) > self.depth else None
-
-
-@dataclass(frozen=True)
 class Stream:
     """Entry ids ranked by a value (best first), and an upper bound of the value of every
     entry the stream did not list (None when it listed them all)."""
 
     ranked: list[tuple[str, float]]
     rest: float | None
-    # The query's LIMIT cut the listing: past ``ranked`` the stream lists more entries.
-    truncated: bool = False
-    # The prior stream's classes on PostgreSQL (`streams.prior_stream`): what each read.
-    classes: Mapping[tuple, PriorClass] | None = None
-
-    def holds(self, size: int) -> bool:
-        """Whether the first ``size`` ids and the value after them are in ``ranked``
-        (else the stream must be read again, further)."""
-        return len(self.ranked) > size or not self.truncated
 
     def prefix(self, size: int) -> tuple[list[str], float | None, float | None]:
         """The first ``size`` ids, the value of the next one listed (None if none) and

@@ -123,9 +123,6 @@ def shape_of(blend: Blend) -> Shape | None:
 
 
 _CHUNK = 1000
-# Past this many entries in the shortlist, or this many rounds, the loop reads every
-# live entry instead (the result is the same; only massive ties get there).
-SHORTLIST_CEILING = 20_000
 # How many of the best matches by BM25 the matching stream first joins to their rows
 # for a result of `MATCHING_DEPTH_FOR` entries (the assistant's budget) or more: on the
 # bench's 100k member, interleaved per query in one process, 256 answers about 0.7 ms
@@ -135,11 +132,17 @@ SHORTLIST_CEILING = 20_000
 # `streams.MATCHING_EXTRA_DEPTH` more that could still outscore the result's last entry.
 MATCHING_DEPTH = 256
 MATCHING_DEPTH_FOR = 12
-MAX_ROUNDS = 12
 # How many times the result's size (plus 8) a recall's first round loads: on the bench's
 # 100k member, one time left 33 of 50 recalls short after the first round (two or three
 # rounds); two leaves 18 (only 2 with three), and three gains nothing more.
 FIRST_PREFIX = 2
+# How much deeper the one wider read goes when the first cannot certify the result:
+# every blocking stream this many times as deep (the matching stream with every stem's
+# postings; the prior stream read at its first depth if the first round did not read
+# it). The rounds it replaces grew each stream by four; eight loaded up to 256 entries
+# more and cost some recalls 15-100 ms (interleaved on the bench's 1k and 100k
+# members). A wider read that still cannot certify reads every entry.
+WIDER = 4
 
 
 def per_class(limit: int) -> int:
@@ -267,7 +270,7 @@ def recall_resolve(
             partitions=reachable,
         )
 
-    def read_prior(partitions=None, previous=None, deepen=None) -> Stream:
+    def read_prior(partitions=None) -> Stream:
         return prior_stream(
             request,
             reach.kinds,
@@ -276,8 +279,6 @@ def recall_resolve(
             plan.per_class,
             plan.prior_size,
             partitions=reachable if partitions is None else partitions,
-            previous=previous,
-            deepen=deepen,
         )
 
     loaded: dict[str, RecallCandidate] = {}
@@ -314,10 +315,26 @@ def recall_resolve(
         # cost a 1k recall 1-3 ms.)
         plan.per_class, plan.prior_size = per_class(limit), first
         prior = read_prior()
-    margin = BOUND_MARGIN
-    for round_ in range(MAX_ROUNDS + 1):
-        # Each stream's bound for what it lists past the loaded prefix ("next") and for
-        # what it did not list at all ("rest").
+    matching_blocks, prior_blocks = (False, False, False), False
+    for wider in (False, True):
+        if wider:
+            # One wider read of every stream that could still hold a better entry.
+            if any(matching_blocks):
+                listed, unjoined, unread = matching_blocks
+                if unread:
+                    plan.essential = len(query.terms)  # every stem's postings: no common share
+                if listed:
+                    plan.matching_size *= WIDER
+                if unjoined:
+                    plan.matching_depth *= WIDER
+                matching = read_matching()
+            if prior_blocks and prior is None:
+                plan.per_class, plan.prior_size = per_class(limit), first
+                prior = read_prior()
+            elif prior_blocks:
+                plan.per_class *= WIDER
+                plan.prior_size *= WIDER
+                prior = read_prior()
         wanted: list[str] = []
         matching_next = matching_rest = prior_next = prior_rest = None
         if matching is not None:
@@ -326,14 +343,6 @@ def recall_resolve(
         if prior is not None:
             ids, prior_next, prior_rest = prior.prefix(plan.prior_size)
             wanted += ids
-        if len(wanted) > SHORTLIST_CEILING or round_ == MAX_ROUNDS:
-            # Only with massive ties at a cut-off: reading every live entry once is
-            # cheaper than growing the streams again.
-            unread = pool_of(request, reach.kinds).exclude(pk__in=list(loaded))
-            loaded.update(candidates(unread, many=True))
-            if pending:
-                load([])
-            return run(loaded)
         missing = [i for i in dict.fromkeys(wanted) if i not in loaded]
         # A listed match of any lifecycle is loaded, so the gate counts it.
         if missing or pending:
@@ -343,59 +352,39 @@ def recall_resolve(
             return result  # nothing to return, or every entry that can be is loaded
         if prior is not None and prior_next is None and prior_rest is None:
             return result  # the prior stream listed every live entry, and all are loaded
+        # The one bound check: could an entry outside the shortlist still beat the last
+        # one? Per way of being left out: a match listed past the prefix or not joined,
+        # one with only unread (common) stems, one ranked by its prior alone.
         last = result.entries[-1].score if len(result.entries) >= limit else -math.inf
-
-        # Could an entry outside the shortlist still beat the last one? Per way of being
-        # left out: a listed match, one with only unread (common) stems, any by prior.
         unread_prior = shape.best_prior
         if prior is not None:
             unread_prior = max(v for v in (prior_next, prior_rest) if v is not None)
         common = query.share(query.terms[plan.essential :])
 
-        def beats(semantic: float, prior_value: float | None, last: float) -> bool:
-            if prior_value is None:
-                return False
-            bound = shape.bound(semantic + margin, prior_value + margin, has_query=has_query)
-            return bound >= last
+        def beats(bound: float | None, last: float = last) -> bool:
+            return bound is not None and bound + BOUND_MARGIN >= last
 
-        listed = matching_next is not None and matching_next + margin >= last
-        deeper = matching_rest is not None and matching_rest + margin >= last
-        # While a match the stream already listed could still beat the last entry (or
-        # the result is short and the stream holds more): load more of those first, the
-        # cheapest rows to fill the result with, and only then ask what deeper matches,
-        # a common stem or the prior could add. A result filled, past its few visible
-        # matches, by weak entries the first load brought along (a cluster's fresher
-        # entry, an ended pause) would otherwise send every stream deeper at once.
-        matches_first = listed or (last == -math.inf and deeper)
-        common_blocks = not matches_first and common > 0 and beats(common, unread_prior, last)
-        # Short of entries with a common stem still unread: its holders are read first
-        # (a match nearly always outranks an entry only its prior lifts), and the prior
-        # stream only if the result is still open after them.
-        prior_first = not matches_first and not (last == -math.inf and common_blocks)
-        prior_blocks = prior_first and beats(0.0, prior_rest if prior else shape.best_prior, last)
-        prior_next_blocks = prior_first and beats(0.0, prior_next, last)
-        if not (listed or deeper or common_blocks or prior_blocks or prior_next_blocks):
+        def blend(semantic: float, prior_value: float | None) -> float | None:
+            if prior_value is None:
+                return None
+            return shape.bound(
+                semantic + BOUND_MARGIN, prior_value + BOUND_MARGIN, has_query=has_query
+            )
+
+        # A match listed past the prefix, a match not joined, one with only unread stems.
+        matching_blocks = (
+            beats(matching_next),
+            beats(matching_rest),
+            common > 0 and beats(blend(common, unread_prior)),
+        )
+        prior_blocks = beats(blend(0.0, prior_rest if prior else shape.best_prior)) or beats(
+            blend(0.0, prior_next)
+        )
+        if not (any(matching_blocks) or prior_blocks):
             return result
-        if common_blocks:
-            plan.essential += 1  # read the next stem's postings too
-        if listed:
-            plan.matching_size *= 4
-        # The listed matches come first: the stream joins more of the best by BM25 to
-        # their priors only once those are used up.
-        deepen = deeper and not listed
-        if deepen:
-            plan.matching_depth *= 4
-        if common_blocks or deepen or (listed and not matching.holds(plan.matching_size)):
-            matching = read_matching()
-        if prior_blocks:
-            if prior is None:
-                plan.per_class, plan.prior_size = per_class(limit), first
-                prior = read_prior()
-            else:
-                # A class was cut too early: read deeper in each one that could still win.
-                plan.per_class *= 4
-                prior = read_prior(
-                    previous=prior, deepen=lambda cut, last=last: beats(0.0, cut, last)
-                )
-        elif prior_next_blocks:
-            plan.prior_size *= 2  # more of what was read, before reading more
+    # Still open after the wider read (massive ties at the cut-off): every live entry.
+    unread = pool_of(request, reach.kinds).exclude(pk__in=list(loaded))
+    loaded.update(candidates(unread, many=True))
+    if pending:
+        load([])
+    return run(loaded)

@@ -136,7 +136,6 @@ def matching_statement(
     rare: Sequence[int],
     ceiling: float,
     *,
-    tail: bool,
     depth: int,
     fetch: int,
     wanted: int,
@@ -148,8 +147,9 @@ def matching_statement(
     idf; ``rare``: the rows whose postings are read (the others' are only probed for
     their holders); ``ceiling``: the query's BM25 ceiling, ``sum(idf) * (k1 + 1)``.
 
-    Its rows: (entry id, score, the lowest BM25 joined, how many were joined) for the
-    head alone; with ``tail``, (entry id, score, the highest BM25 of a match not joined).
+    Its rows: (entry id, score, the highest BM25 of a match not joined): the best
+    ``depth`` by BM25 (the head), then every further match that could still reach the
+    ``wanted``-th best score of the head's rows that can surface (the tail).
     The score is the pipeline's: the blend (`shape`) of the semantic factor, BM25 over
     every query stem from the stored counts and lengths divided by ``ceiling``, and the
     entry's weighted prior from its counters."""
@@ -236,15 +236,6 @@ def matching_statement(
         return f"{least} * {n(ceiling * (1.0 - 1e-9))}"
 
     origins = list(ORIGIN_WEIGHTS)
-    if not tail:
-        statement = (
-            f"WITH r AS MATERIALIZED ({rare_postings})"  # noqa: S608 - numbers, fixed names
-            f" SELECT j.entry_id, {score('j')} AS score, MIN(j.total) OVER (),"
-            f" COUNT(*) OVER () FROM (SELECT g.entry_id, g.total, {prior} AS prior FROM"
-            f" ({grouped} ORDER BY total DESC, p.entry_id LIMIT %s) g"
-            f" JOIN {entries} e ON e.id = g.entry_id) j ORDER BY score DESC, j.entry_id LIMIT %s"
-        )
-        return statement, [*origins, depth + 1, fetch]
     # The rows that can surface at all, for the threshold: active, in a reachable
     # partition (no partition listed: any active row).
     surfaces = f"e.lifecycle = {lifecycle_literal(Lifecycle.ACTIVE)}"
@@ -293,7 +284,7 @@ def matching_statement(
 # --- the prior stream's classes (PostgreSQL) --------------------------------------------
 
 # The classes to read, as c(kind, session_id, notebook_id, bucket, origin, weight, depth):
-# every class of some partitions, or listed classes each with its own depth.
+# every class of some partitions.
 _EVERY_CLASS = """(
     SELECT p.kind, p.session_id, p.notebook_id, r.bucket, o.origin, o.weight,
            CASE WHEN %(w_reference)s * LEAST(1.0, r.bucket::double precision / %(saturation)s)
@@ -304,9 +295,6 @@ _EVERY_CLASS = """(
     CROSS JOIN generate_series(0, %(saturation)s) AS r(bucket)
     CROSS JOIN unnest(%(origins)s::text[], %(weights)s::double precision[]) AS o(origin, weight)
 )"""
-_LISTED_CLASSES = """unnest(%(kinds)s::text[], %(sessions)s::text[], %(notebooks)s::text[],
-            %(buckets)s::int[], %(origins)s::text[], %(weights)s::double precision[],
-            %(depths)s::int[])"""
 _PRIOR_CLASSES_SQL = """
 SELECT c.kind, c.session_id, c.notebook_id, c.bucket, c.origin, c.depth, e.id, e.prior
 FROM {classes} AS c(kind, session_id, notebook_id, bucket, origin, weight, depth)
@@ -337,13 +325,12 @@ def prior_classes_statement(
     depth: int = 0,
     deep: int = 0,
     deep_from: float = 0.0,
-    depths: Mapping[tuple, int] | None = None,
 ) -> tuple[str, dict]:
     """The prior stream's statement on PostgreSQL and its parameters
     (`streams.prior_classes_read`): the first ``depth`` rows (and the one after them) of
-    every (partition, reference bucket, origin) class of ``partitions``, ``deep`` rows of
-    the classes whose weighted reference and origin part is at least ``deep_from``, or
-    of each class of ``depths`` as deep as it says, best first by their weighted prior.
+    every (partition, reference bucket, origin) class of ``partitions`` and ``deep`` rows
+    of the classes whose weighted reference and origin part is at least ``deep_from``,
+    best first by their weighted prior.
     Its rows: (kind, session id, notebook id, bucket, origin, depth read, entry id,
     prior)."""
     weights = {str(origin): float(weight) for origin, weight in ORIGIN_WEIGHTS.items()}
@@ -356,31 +343,18 @@ def prior_classes_statement(
         "tau": RECENCY_TIME_CONSTANT.total_seconds(),
         "member": member,
     }
-    if depths is None:
-        classes = _EVERY_CLASS
-        params |= {
-            "kinds": [str(kind) for kind, _, _ in partitions],
-            "sessions": [session_id for _, session_id, _ in partitions],
-            "notebooks": [notebook_id for _, _, notebook_id in partitions],
-            "origins": list(weights),
-            "weights": list(weights.values()),
-            "depth": depth,
-            "deep": max(deep, depth),
-            "deep_from": deep_from,
-        }
-    else:
-        classes, keys = _LISTED_CLASSES, list(depths)
-        params |= {
-            "kinds": [key[0] for key in keys],
-            "sessions": [key[1] for key in keys],
-            "notebooks": [key[2] for key in keys],
-            "buckets": [key[3] for key in keys],
-            "origins": [key[4] for key in keys],
-            "weights": [weights[key[4]] for key in keys],
-            "depths": [depths[key] for key in keys],
-        }
+    params |= {
+        "kinds": [str(kind) for kind, _, _ in partitions],
+        "sessions": [session_id for _, session_id, _ in partitions],
+        "notebooks": [notebook_id for _, _, notebook_id in partitions],
+        "origins": list(weights),
+        "weights": list(weights.values()),
+        "depth": depth,
+        "deep": max(deep, depth),
+        "deep_from": deep_from,
+    }
     table = connection.ops.quote_name(MemoryEntry._meta.db_table)
-    return _PRIOR_CLASSES_SQL.format(classes=classes, table=table), params
+    return _PRIOR_CLASSES_SQL.format(classes=_EVERY_CLASS, table=table), params
 
 
 # --- the corpus statistics and the index ------------------------------------------------

@@ -16,7 +16,7 @@ Which rows a stream lists, and how deep, only decides how soon the plan
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from django.db import connection
@@ -27,7 +27,7 @@ from memory.enums import ScopeKind
 from memory.recall import BM25, CorpusStats, RecallRequest
 from memory.recall.pipeline import ORIGIN_WEIGHTS, RECENCY_TIME_CONSTANT, REFERENCE_SATURATION
 
-from .bounds import BOUND_MARGIN, PriorClass, Query, Shape, Stream
+from .bounds import BOUND_MARGIN, Query, Shape, Stream
 from .gates import pool_of
 from .sql import Dialect, matching_statement, prior_classes_statement
 
@@ -38,12 +38,6 @@ MATCHING_EXTRA_DEPTH = 1792
 # How many times the prefix it needs the matching stream lists (the prefix grows by as
 # much when the gate withholds too many of it).
 MATCHING_READ_AHEAD = 4
-# Two stems weigh nearly alike for the matching stream's choice of a tail when the
-# lighter's idf is at least this share of the heavier's: the default blend lets an
-# entry's prior lift its score by a quarter at most (1 / 1.25).
-TIED_IDF = 0.8
-
-
 # --- the prior as an ORM expression -----------------------------------------------------
 
 
@@ -137,35 +131,20 @@ def matching_stream(
     BM25 and only their priors tell them apart, they are joined at once instead of in a
     second, deeper statement. The score grows with both BM25 and the prior, so any
     entry not joined scores at most the blend of the highest BM25 of a match not joined
-    (without a tail, the lowest joined: no lower) and the best prior, the stream's
-    ``rest`` (None when every match was joined). A
+    and the best prior, the stream's ``rest`` (None when every match was joined). A
     query stem held by thousands of entries is otherwise summed from its postings alone,
     never joined entry by entry. Which rows are joined only decides how soon the caller
-    can certify its result, never what the result is."""
+    can certify its result, never what the result is. One statement shape for every
+    query (the head-only form it replaced, chosen where no tail seemed needed, gave the
+    same p50 at 1k and 100k: docs/recall.md)."""
     ceiling = sum(query.idf.values()) * (ranker.k1 + 1.0)
     weights = _stem_weights(query, query.terms, ids)
     rare = sorted(_stem_weights(query, query.terms[:essential], ids))
     if ceiling <= 0 or not rare:
         return Stream([], None)  # no entry holds a stem the stream lists
-    common = set(weights) - set(rare)
     # Rows past the prefix cost next to nothing here (all joined rows are ranked anyway)
     # and spare a second query when the gate withholds part of the prefix.
     fetch = MATCHING_READ_AHEAD * size + 1
-    # A tail is only likely to be needed where more entries state the rare stems than
-    # ``depth`` and, but for the commonest of them, too few to fill the prefix: the
-    # result's last entries then hold that one stem alike and only their priors tell
-    # them apart. So too where no common stem is left to lift the holders of two stems
-    # above the rest and the two commonest stems read weigh nearly alike (`TIED_IDF`):
-    # the holders of either then tie on BM25, however many hold the rarer. Else the
-    # statement is the head alone, smaller for PostgreSQL to plan and run (the tail's
-    # threshold and bound cost about half a millisecond on a 10k member). Either way the
-    # stream's bound is exact, so a wrong guess costs time, never a result.
-    stated = sorted(corpus.document_frequency.get(t, 0) for t in query.terms[:essential])
-    weights_read = sorted(
-        query.idf[t] for t in query.terms[:essential] if corpus.document_frequency.get(t, 0)
-    )
-    tied = not common and len(weights_read) > 1 and weights_read[0] >= TIED_IDF * weights_read[1]
-    tail = not (sum(stated) <= depth or (sum(stated[:-1]) > size and not tied))
     statement, params = matching_statement(
         shape,
         now,
@@ -174,7 +153,6 @@ def matching_stream(
         weights,
         rare,
         ceiling,
-        tail=tail,
         depth=depth,
         fetch=fetch,
         wanted=wanted,
@@ -184,20 +162,15 @@ def matching_stream(
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         found = cursor.fetchall()
-    if not tail:
-        rows = [(entry_id, value) for entry_id, value, _, _ in found]
-        # A match past the ``depth`` joined has at most the lowest BM25 joined.
-        following = found[0][2] if found and found[0][3] > depth else None
-    else:
-        rows = [(entry_id, value) for entry_id, value, _ in found]
-        following = found[0][2] if found else None
+    rows = [(entry_id, value) for entry_id, value, _ in found]
+    following = found[0][2] if found else None
     rest = None
     if following is not None:
         rest = shape.bound(min(1.0, following / ceiling), shape.best_prior, has_query=True)
     # PostgreSQL returns the UUID itself; SQLite its hex, spelt canonically here.
     canonical = str if Dialect().postgres else (lambda value: str(uuid.UUID(str(value))))
     ranked = [(canonical(entry_id), value) for entry_id, value in rows]
-    return Stream(ranked, rest, truncated=len(rows) == fetch)
+    return Stream(ranked, rest)
 
 
 # --- priors -----------------------------------------------------------------------------
@@ -237,8 +210,6 @@ def prior_stream(
     size: int,
     *,
     partitions: Sequence[tuple[str, str, str]] | None,
-    previous: Stream | None = None,
-    deepen: Callable[[float], bool] | None = None,
 ) -> Stream:
     """Active entries of the reachable partitions of ``kinds`` by weighted prior, best
     first. ``partitions``: those partitions, each of one of ``kinds`` (the caller's
@@ -247,58 +218,41 @@ def prior_stream(
 
     On PostgreSQL each (partition, reference bucket, origin) class is one range of the
     `memory_recall_prior` index, in which the prior falls with the recency anchor: the
-    first ``per_class`` rows of each class are read, and a class cut short bounds its
-    unread rows by its last row's prior. Read again with the ``previous`` stream, only
-    the classes cut short whose bound ``deepen`` says could still win are read further
-    (four times as deep); the others keep what they read. Elsewhere the pool
-    (`gates.pool_of`) is sorted by prior."""
-    classes = dict(previous.classes) if previous is not None and previous.classes else {}
-    if classes:
-        cut_short = {key: part for key, part in classes.items() if part.cut is not None}
-        blocking = {k: p for k, p in cut_short.items() if deepen is None or deepen(p.cut)}
-        depths = {key: 4 * part.depth for key, part in (blocking or cut_short).items()}
-        read = prior_classes_read(request, shape, now, depths=depths) if depths else {}
-        classes.update((key, read.get(key, PriorClass((), d))) for key, d in depths.items())
-    else:
-        if partitions is not None and not partitions:
-            return Stream([], None)
-        if connection.vendor != "postgresql" or partitions is None:
-            rows = list(
-                pool_of(request, kinds)
-                .annotate(prior=prior_expression(shape, now))
-                .order_by("-prior", "id")
-                .values_list("id", "prior")[: max(size, 8 * per_class) + 1]
-            )
-            ranked = [(str(entry_id), prior) for entry_id, prior in rows]
-            cut = max(size, 8 * per_class)
-            return Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
-        # A class without a row has nothing to list nor to bound.
-        classes = prior_classes_read(
-            request, shape, now, partitions=partitions, depth=per_class, deep=size
+    first ``per_class`` rows of each class are read (``size`` of the few classes that
+    hold the best priors, `deep_from`), and a class cut short bounds its unread rows by
+    its last row's prior. Elsewhere the pool (`gates.pool_of`) is sorted by prior."""
+    if partitions is not None and not partitions:
+        return Stream([], None)
+    if connection.vendor != "postgresql" or partitions is None:
+        cut = max(size, 8 * per_class)
+        rows = list(
+            pool_of(request, kinds)
+            .annotate(prior=prior_expression(shape, now))
+            .order_by("-prior", "id")
+            .values_list("id", "prior")[: cut + 1]
         )
-    ranked = sorted(
-        (row for part in classes.values() for row in part.rows),
-        key=lambda item: (-item[1], item[0]),
-    )
-    cut = max((p.cut for p in classes.values() if p.cut is not None), default=None)
-    return Stream(ranked, cut, classes=classes)
+        ranked = [(str(entry_id), prior) for entry_id, prior in rows]
+        return Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
+    # A class without a row has nothing to list nor to bound.
+    classes = prior_classes_read(request, shape, now, partitions, depth=per_class, deep=size)
+    ranked = sorted((row for rows, _ in classes for row in rows), key=lambda r: (-r[1], r[0]))
+    return Stream(ranked, max((cut for _, cut in classes if cut is not None), default=None))
 
 
 def prior_classes_read(
     request: RecallRequest,
     shape: Shape,
     now: datetime,
+    partitions: Sequence[tuple[str, str, str]],
     *,
-    partitions: Sequence[tuple[str, str, str]] = (),
-    depth: int = 0,
-    deep: int = 0,
-    depths: Mapping[tuple, int] | None = None,
-) -> dict[tuple, PriorClass]:
+    depth: int,
+    deep: int,
+) -> list[tuple[list[tuple[str, float]], float | None]]:
     """The first ``depth`` rows (and the one after them) of every class of
     ``partitions``, ``deep`` rows of the few classes whose references and origin could
-    hold the best priors (`deep_from`), or of each class of ``depths`` as deep as it
-    says, by prior, in one statement (`sql.prior_classes_statement`): class → its rows,
-    best first (classes without rows absent)."""
+    hold the best priors (`deep_from`), by prior, in one statement
+    (`sql.prior_classes_statement`): per class with rows, its rows read, best first,
+    and the bound of its unread rows (the last row's prior; None when it has no more)."""
     statement, params = prior_classes_statement(
         shape,
         now,
@@ -307,7 +261,6 @@ def prior_classes_read(
         depth=depth,
         deep=deep,
         deep_from=deep_from(shape),
-        depths=depths,
     )
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
@@ -316,10 +269,11 @@ def prior_classes_read(
     for kind, session_id, notebook_id, bucket, origin, read_depth, entry_id, prior in rows:
         key = (kind, session_id, notebook_id, bucket, origin)
         read.setdefault(key, (read_depth, []))[1].append((str(entry_id), prior))
-    return {
-        key: PriorClass(tuple(sorted(part, key=lambda item: -item[1])), read_depth)
-        for key, (read_depth, part) in read.items()
-    }
+    classes = []
+    for read_depth, part in read.values():
+        part.sort(key=lambda item: -item[1])
+        classes.append((part, part[-1][1] if len(part) > read_depth else None))
+    return classes
 
 
 def deep_from(shape: Shape) -> float:
