@@ -1,6 +1,7 @@
 """Reads of the consent ledger. Other apps ask here, never the model."""
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection
@@ -58,6 +59,8 @@ class ActiveConsents:
     """What a member consents to right now; cheap enough to ask on every recall."""
 
     types: frozenset[str]
+    # consent type in force → the id of the ledger event that granted it
+    grants: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def categories(self) -> frozenset[str]:
@@ -71,7 +74,8 @@ class ActiveConsents:
 
 def _in_force(states: dict[str, ConsentState], now: datetime | None) -> ActiveConsents:
     now = now or timezone.now()
-    return ActiveConsents(frozenset(t for t, state in states.items() if is_in_force(state, now)))
+    grants = {t: state.event_id for t, state in states.items() if is_in_force(state, now)}
+    return ActiveConsents(frozenset(grants), grants)
 
 
 def consent_active(*, member_id, now: datetime | None = None) -> ActiveConsents:

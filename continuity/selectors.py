@@ -14,7 +14,7 @@ Other apps (the member memory page) ask here, never the models.
 
 import uuid
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q, QuerySet
@@ -31,6 +31,7 @@ from memory.access.gate import (
     CROSS_DEVICE_REQUIRED,
     ContentItem,
     ContentKind,
+    MemberState,
     Reader,
     ReaderKind,
     decide,
@@ -100,16 +101,17 @@ def continuation_token_readable(
     server time) first. Paths that return tokens confirm each with the gate
     (`continuation_token_recent`, `continuation_token_get`)."""
     grant_id = continuity_cross_device_grant_id(member_id=member_id, now=now)
+    return _selected(member_id, reader, surfaces, grant_id)
+
+
+def _selected(member_id, reader: Reader, surfaces, grant_id: str | None):
     readable = _tokens(member_id, surfaces).filter(_readable(reader, grant_id))
     return readable.order_by("-recorded_at", "id")
 
 
-def _confirmed(tokens, *, member_id, reader: Reader, now: datetime | None) -> list:
+def _confirmed(tokens, *, reader: Reader, state: MemberState, now: datetime) -> list:
     """The gate decides each token the SQL selected (the twins agree, so nothing is
     dropped unless they drift apart, and then the gate's answer stands)."""
-    now = now or timezone.now()
-    grant_id = continuity_cross_device_grant_id(member_id=member_id, now=now)
-    state = replace(member_read_state(member_id=member_id, now=now), cross_device_grant_id=grant_id)
     return [t for t in tokens if decide(token_item(t), reader, state, now) is None]
 
 
@@ -146,10 +148,12 @@ def continuation_token_recent(
 ) -> list[ContinuationToken]:
     """The most recent `limit` tokens (1..50) `reader` may see."""
     limit = max(1, min(limit, RECENT_MAX))
-    selected = continuation_token_readable(
-        member_id=member_id, reader=reader, surfaces=surfaces, now=now
-    )[:limit]
-    return _confirmed(selected, member_id=member_id, reader=reader, now=now)
+    now = now or timezone.now()
+    # One read of the member's state (its ledger names the cross-device grant) serves
+    # the SQL twin and the gate.
+    state = member_read_state(member_id=member_id, now=now)
+    selected = _selected(member_id, reader, surfaces, state.cross_device_grant_id)[:limit]
+    return _confirmed(selected, reader=reader, state=state, now=now)
 
 
 def continuation_token_get(
@@ -161,10 +165,10 @@ def continuation_token_get(
     now: datetime | None = None,
 ) -> ContinuationToken:
     """One slot's token by its id; another member's, or one the gate hides, is a 404."""
-    selected = continuation_token_readable(
-        member_id=member_id, reader=reader, surfaces=surfaces, now=now
-    ).filter(pk=token_id)
-    confirmed = _confirmed(selected, member_id=member_id, reader=reader, now=now)
+    now = now or timezone.now()
+    state = member_read_state(member_id=member_id, now=now)
+    selected = _selected(member_id, reader, surfaces, state.cross_device_grant_id)
+    confirmed = _confirmed(selected.filter(pk=token_id), reader=reader, state=state, now=now)
     if not confirmed:
         raise NotFound()
     return confirmed[0]

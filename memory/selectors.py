@@ -362,6 +362,8 @@ def member_read_state(
         categories=categories,
         multi_actor_consented=active.allows(BaseConsentType.MULTI_ACTOR_SENSITIVE),
         opt_outs=opt_outs,
+        # Which grant lets a surface read a sensitive token written on another device.
+        cross_device_grant_id=active.grants.get(BaseConsentType.CROSS_DEVICE),
         clear_pending=own.clear_pending,
         off_the_record=own.off_the_record,
         stopped_use=own.settings.stop_using,
