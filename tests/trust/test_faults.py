@@ -43,7 +43,8 @@ from tests.inspection.factories import open_request
 from tests.iris_site.factories import OperatorFactory
 from tests.memory.factories import consenting_member, remember
 
-AUDIT_INSERT = r'INSERT INTO "hierarchy_auditevent"'
+# The audit append: an insert on SQLite, one function call on PostgreSQL (iris_site 0007).
+AUDIT_INSERT = r'INSERT INTO "hierarchy_auditevent"|iris_audit_append\('
 TASK_INSERT = r'INSERT INTO "django_tasks_database_dbtaskresult"'
 FULL_DISK = 'could not extend file "base/16384/2619": No space left on device'
 TIMEOUT = "canceling statement due to statement timeout"
