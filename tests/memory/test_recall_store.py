@@ -1086,3 +1086,35 @@ def test_the_first_read_takes_the_next_stem_while_the_rarer_cannot_fill_the_resu
     corpus = CorpusStats(100_000, 1_000_000, 0, frequencies)
     query = bounds.Query.of(frequencies, corpus, bm25, {})
     assert bounds.essential_count(query, corpus, wanted) == count
+
+
+@pytest.mark.parametrize(("query", "most"), [("coffee", 3), ("", 3), ("coffee black mornings", 7)])
+def test_a_recall_reads_in_a_few_statements_whatever_its_result_size(query, most):
+    """A typical recall is three statements, whatever its result's size: the corpus
+    statistics with the audit's counts, one stream, the entries (with their clusters).
+    Where the first read cannot certify the result (here every entry holds the query's
+    common words and none its rare one, so an entry only its prior lifts could still
+    outrank the last), one wider read of each stream and one load more: seven at most
+    before reading every entry."""
+    # given a member whose entries all hold the query's word, with priors spread
+    member = stored_member(
+        *(
+            {
+                "body": f"I take my coffee black, note {i}",
+                "reference_count": i % 11,
+                "updated_at": NOW - timedelta(hours=7 * i),
+            }
+            for i in range(120)
+        )
+    )
+    counts = {}
+    for budget in (1, 3, 12, 40):
+        request = profile_request(member, query=query, budget=budget, surface="notebook")
+        # when
+        with CaptureQueriesContext(connection) as statements:
+            result = recall_resolve(request=request, now=NOW)
+        counts[budget] = len(statements)
+        # then
+        assert len(result.entries) == budget
+        assert returned(result) == returned(recall_reference(request=request, now=NOW))
+    assert max(counts.values()) <= most, counts

@@ -39,7 +39,7 @@ from memory.recall.pipeline import (
     TENANT_MISMATCH,
 )
 
-from .sql import ENDED, NO_END, RUNNING, WITHHELD_ROWS, withheld_statement
+from .sql import ENDED, NO_END, RUNNING, WITHHELD, WITHHELD_ROWS, withheld_statement
 
 # Which stored scope kinds a recall in each kind can possibly reach; the pipeline's
 # reachability stage then checks the identifiers. Filtering here keeps unreachable
@@ -104,6 +104,46 @@ def _auto_forget_cutoffs(state: MemberState, now: datetime) -> dict[str, datetim
     return cutoffs
 
 
+def withheld_query(
+    request: RecallRequest, reach: Reach, state: MemberState, now: datetime
+) -> tuple[str, list] | None:
+    """`withheld_in_reach`'s statement and its parameters (None: nothing is in reach), to
+    run alone or beside the corpus statistics (`sql.reads_statement`)."""
+    columns = reach_columns(request)
+    if not columns or canonical_uuid(request.user_id) is None:
+        return None
+    return withheld_statement(
+        member_id=request.user_id,
+        tenant_id=canonical_uuid(request.effective_tenant_id),
+        reach=columns,
+        every_row=request.crisis_frame,
+        withheld_kinds=sorted(reach.withheld),
+        cutoffs=_auto_forget_cutoffs(state, now),
+        now=now,
+    )
+
+
+def withheld_of(
+    rows: Iterable[tuple], request: RecallRequest, reader: Reader, state: MemberState, now: datetime
+) -> dict[str, int]:
+    """`withheld_in_reach` from the rows of its statement (rows of other parts skipped):
+    the pure gate judges each group's representative."""
+    columns = reach_columns(request)
+    days = dict(reversed(state.auto_forget_days))  # the first choice per kind wins
+    counts: dict[str, int] = {}
+    width = len(WITHHELD_ROWS.names)
+    for part, *row in rows:
+        if part != WITHHELD:
+            continue
+        values = WITHHELD_ROWS.values(row[:width])
+        ends, held, actor, forgotten, n = row[width : width + 5]
+        item = _group_item(request, columns, values, (ends, held, actor, forgotten), days, now)
+        reason = decide(item, reader, state, now)
+        if reason is not None:
+            counts[reason] = counts.get(reason, 0) + n
+    return counts
+
+
 def withheld_in_reach(
     request: RecallRequest, reach: Reach, reader: Reader, state: MemberState, now: datetime
 ) -> dict[str, int]:
@@ -122,36 +162,14 @@ def withheld_in_reach(
     then judges one representative item per group, in reach by construction (the
     identifiers the recall's scope requires of its kind, no tenant): no row is read into
     Python, and the reason is the gate's own."""
-    columns = reach_columns(request)
-    if not columns or canonical_uuid(request.user_id) is None:
+    query = withheld_query(request, reach, state, now)
+    if query is None:
         return {}
-    cutoffs = _auto_forget_cutoffs(state, now)
-    statement, params = withheld_statement(
-        member_id=request.user_id,
-        tenant_id=canonical_uuid(request.effective_tenant_id),
-        reach=columns,
-        every_row=request.crisis_frame,
-        withheld_kinds=sorted(reach.withheld),
-        cutoffs=cutoffs,
-        now=now,
-    )
-    days = dict(reversed(state.auto_forget_days))  # the first choice per kind wins
-    counts: dict[str, int] = {}
     # Django's cursor, whose statements are never prepared: planned with this recall's
-    # values, PostgreSQL reads the member's indexes (a bitmap OR); a kept generic plan
-    # scanned every row of the member instead (about four times slower at 10k).
+    # values, PostgreSQL reads the member's suspect rows from `memory_member_withheld`.
     with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        grouped = cursor.fetchall()
-    width = len(WITHHELD_ROWS.names)
-    for row in grouped:
-        values = WITHHELD_ROWS.values(row)
-        ends, held, actor, forgotten, n = row[width:]
-        item = _group_item(request, columns, values, (ends, held, actor, forgotten), days, now)
-        reason = decide(item, reader, state, now)
-        if reason is not None:
-            counts[reason] = counts.get(reason, 0) + n
-    return counts
+        cursor.execute(*query)
+        return withheld_of(cursor.fetchall(), request, reader, state, now)
 
 
 # An identifier the recall's reach leaves free (a crisis recall reaches every session,

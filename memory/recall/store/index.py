@@ -26,6 +26,9 @@ from memory.recall import CorpusStats, TermStats
 
 from .bounds import NO_BOUNDS, Bounds, posting_bounds, posting_counts
 from .sql import (
+    ENDED_PAUSE,
+    TOTALS,
+    VOCABULARY,
     postings_delete_statement,
     shards_upsert_statement,
     statistics_statement,
@@ -61,6 +64,38 @@ class Vocabulary:
     bounds: dict[str, Bounds]  # term → its bounds over postings
 
 
+def statistics_query(
+    member_id, terms: Iterable[str], *, ended_by: datetime | None = None
+) -> tuple[str, list, dict[str, str]]:
+    """`statistics`'s statement, its parameters and the stems it asks for by key (for
+    `statistics_of`), to run alone or beside another read (`sql.reads_statement`)."""
+    keys = {stem_key(term): term for term in terms}
+    statement, params = statistics_statement(member_id, sorted(keys), ended_by)
+    return statement, params, keys
+
+
+def statistics_of(
+    rows: Iterable[tuple], keys: Mapping[str, str]
+) -> tuple[tuple[int, int, int], Vocabulary, list[str]]:
+    """`statistics` from the rows of its statement (rows of other parts are skipped)."""
+    totals = (0, 0, 0)
+    found = Vocabulary({}, {}, {})
+    ended = []
+    for part, key, _, _, _, *numbers in rows:
+        if part == TOTALS:  # the shards' sums (NULL when the member has none)
+            totals = (int(numbers[0] or 0), int(numbers[1] or 0), int(numbers[2] or 0))
+        elif part == ENDED_PAUSE:
+            ended.append(str(uuid.UUID(key)))
+        elif part == VOCABULARY:
+            stem_id, n, *bounds = numbers
+            term = keys[key]
+            found.ids[term] = stem_id
+            found.bounds[term] = tuple(bounds)
+            if n > 0:
+                found.frequency[term] = n
+    return totals, found, ended
+
+
 def statistics(
     member_id, terms: Iterable[str], *, ended_by: datetime | None = None
 ) -> tuple[tuple[int, int, int], Vocabulary, list[str]]:
@@ -69,28 +104,12 @@ def statistics(
     entries whose timed pause has ended by then (the gate sees those as active, and they
     are in neither stream's index: a recall loads them whatever the streams list). One
     statement, raw (`sql.statistics_statement`: the ORM spends longer building the three
-    reads than the database spends answering them)."""
-    keys = {stem_key(term): term for term in terms}
-    statement, params = statistics_statement(member_id, sorted(keys), ended_by)
+    reads than the database spends answering them); a recall reads it beside the audit's
+    counts (`plan.recall_resolve`)."""
+    statement, params, keys = statistics_query(member_id, terms, ended_by=ended_by)
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
-        rows = cursor.fetchall()
-    totals = (0, 0, 0)
-    found = Vocabulary({}, {}, {})
-    ended = []
-    for key, stem_id, n, *rest in rows:
-        if key is None:  # the shards' sums (NULL when the member has none)
-            totals = (int(n or 0), int(rest[0] or 0), int(rest[1] or 0))
-            continue
-        if stem_id is None:  # an ended pause (every vocabulary row has an id)
-            ended.append(str(uuid.UUID(key)))
-            continue
-        term = keys[key]
-        found.ids[term] = stem_id
-        found.bounds[term] = tuple(rest)
-        if n > 0:
-            found.frequency[term] = n
-    return totals, found, ended
+        return statistics_of(cursor.fetchall(), keys)
 
 
 def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> CorpusStats:

@@ -1,5 +1,5 @@
-"""The plan: `recall_resolve`, a recall's rounds over the two streams until its result
-is certified.
+"""The plan: `recall_resolve`, one read of the two streams, one bound check, at most one
+wider read, else every entry.
 
 `recall_resolve` is the production path. It hands the pipeline a shortlist instead of
 every live entry of the member, chosen so that the returned entries are exactly what
@@ -22,18 +22,19 @@ the pipeline returns over all of them (same ids, order, scores and rationales):
      as postings are written), not BM25's ceiling of ``k1 + 1``;
    - live entries by prior, read best first from the `memory_recall_prior` index one
      (scope partition, reference bucket, origin) class at a time, in which the prior
-     falls with the recency anchor, a class read deeper only while its next row could
-     still win (PostgreSQL; elsewhere one sort).
+     falls with the recency anchor (PostgreSQL; elsewhere one sort); read only without
+     a query, when fewer entries hold the query's stems than the result takes, or when
+     the bound check says an entry only its prior lifts could still win.
 3. A prefix of each stream is loaded, with every live entry sharing a conflict key with
    a loaded one (dedupe must see whole clusters) in the same statement, and the pipeline
    runs on it.
-4. The result stands only if its last entry beats the best score any entry outside the
-   shortlist could reach (the streams' bounds, widened by a margin far above the
-   floating-point disagreement between SQL and Python); otherwise the blocking stream
-   grows and it runs again: while the result is short of entries, only the matching
-   stream (the cheapest rows to fill it with), then the others. Exhausted streams
-   bound nothing, and past a number of rounds every live entry is read, so the loop
-   always ends, always exact.
+4. One bound check: the result stands only if its last entry beats the best score any
+   entry outside the shortlist could reach (the streams' bounds, widened by a margin
+   far above the floating-point disagreement between SQL and Python). Otherwise one
+   wider read of only the streams that block (`WIDER` times as deep; every stem's
+   postings where an unread stem blocks; the prior stream at its first depth if it was
+   not read), one more load and check, and if that still cannot certify, every live
+   entry is read: always exact. Exhausted streams bound nothing.
 
 What is read, and what the audit envelope counts:
 
@@ -96,8 +97,8 @@ from .gates import (
     survivors,
     withheld_in_reach,
 )
-from .index import corpus_stats_get, statistics
-from .reads import candidates, entries_load
+from .index import corpus_stats_get
+from .reads import candidates, entries_load, first_read
 from .streams import matching_stream, prior_partitions, prior_stream
 
 
@@ -196,16 +197,16 @@ def recall_resolve(
     chosen = blend_named(blend) if isinstance(blend, str) else (blend or DEFAULT_BLEND)
     reader, state = request.reader(), request.member_state()
     reach = reach_of(request, reader, state)
-    # Every entry in reach the gate withholds, exactly, by its reason: the envelope's
-    # counts, whatever the shortlist below reads.
-    withheld = withheld_in_reach(request, reach, reader, state, now)
-    if not reach.kinds:
-        # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
-        return resolve(
-            (), request, now, semantic=ranker, blend=chosen, withheld=withheld, counted=True
-        )
     shape = shape_of(chosen)
-    if not isinstance(ranker, BM25) or shape is None:
+    if not reach.kinds or not isinstance(ranker, BM25) or shape is None:
+        # Every entry in reach the gate withholds, exactly, by its reason: the envelope's
+        # counts, whatever is read below.
+        withheld = withheld_in_reach(request, reach, reader, state, now)
+        if not reach.kinds:
+            # Every reachable kind is withheld as a whole: nothing to rank, nothing to read.
+            return resolve(
+                (), request, now, semantic=ranker, blend=chosen, withheld=withheld, counted=True
+            )
         # Only BM25 promises "no shared stem, no semantic factor": read everything.
         corpus = corpus_stats_get(member_id=request.user_id)
         every = member_rows(request.user_id, reach.kinds).filter(NOT_FORGOTTEN)
@@ -234,7 +235,11 @@ def recall_resolve(
 
     has_query = request.has_query
     terms = query_terms(request.query) if has_query else ()
-    (count, length, context), vocabulary, ended = statistics(request.user_id, terms, ended_by=now)
+    # One statement: the corpus statistics of the query's stems, the ended timed pauses
+    # and the audit's counts of every entry in reach the gate withholds, by its reason.
+    (count, length, context), vocabulary, ended, withheld = first_read(
+        request, reach, reader, state, terms, now
+    )
     # The query as the pipeline ranks it: at most `MAX_QUERY_TERMS` stems, the rarest
     # (`BM25.bind` cuts it with the same document frequencies, handed over below).
     terms = query_cut(terms, vocabulary.frequency)

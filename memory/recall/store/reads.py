@@ -18,10 +18,10 @@ from memory.models import MemoryEntry
 from memory.recall import Blend, RecallCandidate, RecallRequest, RecallResult, resolve
 from memory.recall.rankers import SemanticFn
 
-from .gates import NOT_FORGOTTEN, REACHABLE_KINDS, member_rows
-from .index import corpus_stats_get
+from .gates import NOT_FORGOTTEN, REACHABLE_KINDS, Reach, member_rows, withheld_of, withheld_query
+from .index import Vocabulary, corpus_stats_get, statistics_of, statistics_query
 from .rows import CANDIDATE_COLUMNS, ENTRY_ROWS, CandidateRow, candidate_of
-from .sql import entries_statement
+from .sql import entries_statement, reads_statement
 
 
 def candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str, RecallCandidate]:
@@ -32,6 +32,31 @@ def candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str, 
         candidate = candidate_of(CandidateRow._make(values))
         found[candidate.entry_id] = candidate
     return found
+
+
+def first_read(
+    request: RecallRequest,
+    reach: Reach,
+    reader: Reader,
+    state: MemberState,
+    terms: Iterable[str],
+    now: datetime,
+) -> tuple[tuple[int, int, int], Vocabulary, list[str], dict[str, int]]:
+    """A recall's first statement: the member's corpus statistics of ``terms`` and its
+    ended timed pauses (`index.statistics`) and the audit's counts of the entries in
+    reach the gate withholds (`gates.withheld_in_reach`), read as one
+    (`sql.reads_statement`): a round trip less than two statements."""
+    statement, params, keys = statistics_query(request.user_id, terms, ended_by=now)
+    parts = [(statement, params)]
+    withheld = withheld_query(request, reach, state, now)
+    if withheld is not None:
+        parts.append(withheld)
+    with connection.cursor() as cursor:
+        cursor.execute(*reads_statement(*parts))
+        rows = cursor.fetchall()
+    totals, vocabulary, ended = statistics_of(rows, keys)
+    counts = withheld_of(rows, request, reader, state, now) if withheld is not None else {}
+    return totals, vocabulary, ended, counts
 
 
 def entries_load(

@@ -360,29 +360,51 @@ def prior_classes_statement(
 # --- the corpus statistics and the index ------------------------------------------------
 
 
+# A recall's first statement reads the member's corpus statistics and the audit's counts
+# at once (`reads_statement`), every row in one layout: (part, four texts, six numbers).
+TOTALS, VOCABULARY, ENDED_PAUSE, WITHHELD = 0, 1, 2, 3
+_TEXTS, _NUMBERS = 4, 6
+
+
+def _row(part: int, texts: Sequence[str] = (), numbers: Sequence[str] = ()) -> str:
+    """A select list in the reads' layout: ``part``, then ``texts`` and ``numbers``
+    padded with typed NULLs (a union's columns must agree on their types)."""
+    padded = [*texts, *["CAST(NULL AS text)"] * (_TEXTS - len(texts))]
+    padded += [*numbers, *["CAST(NULL AS bigint)"] * (_NUMBERS - len(numbers))]
+    return ", ".join([str(part), *padded])
+
+
+def reads_statement(*parts: tuple[str, list]) -> tuple[str, list]:
+    """Statements of the reads' layout (`statistics_statement`, `withheld_statement`) as
+    one: a recall's round trip less."""
+    return " UNION ALL ".join(s for s, _ in parts), [p for _, params in parts for p in params]
+
+
 def statistics_statement(
     member_id, keys: Sequence[str], ended_by: datetime | None
 ) -> tuple[str, list]:
-    """`index.statistics`'s statement and its parameters: the member's document count
-    and total lengths summed over their counter shards, their vocabulary rows of the
-    stem ``keys`` and, with ``ended_by``, the ids of their paused entries whose timed
-    pause has ended by then. Its rows: (NULL, NULL, count, length, context length, NULL,
-    NULL) for the sums; (key, id, document frequency, *bounds) for each vocabulary row;
-    (entry id, NULL, …) for each ended pause."""
+    """`index.statistics`'s statement and its parameters, in the reads' layout: the
+    member's document count and total lengths summed over their counter shards
+    (`TOTALS`: three numbers), their vocabulary rows of the stem ``keys``
+    (`VOCABULARY`: the key; id, document frequency, the four bounds) and, with
+    ``ended_by``, the ids of their paused entries whose timed pause has ended by then
+    (`ENDED_PAUSE`: the id as text)."""
     quote = connection.ops.quote_name
     shard, stem = MemoryCorpusShard._meta, MemoryStem._meta
     member = member_param(MemoryCorpusShard, member_id)
-    columns = ", ".join(quote(c) for c in ("key", "id", "document_frequency", *BOUND_COLUMNS))
+    # Integers in every column (PostgreSQL sums a bigint as numeric).
+    sums = [f"CAST(SUM({c}) AS bigint)" for c in ("document_count", "total_length")]
+    sums.append("CAST(SUM(total_context_length) AS bigint)")
     statement = (
-        # Integers in every column (PostgreSQL sums a bigint as numeric).
-        "SELECT NULL, NULL, CAST(SUM(document_count) AS bigint),"  # noqa: S608 - fixed names
-        " CAST(SUM(total_length) AS bigint), CAST(SUM(total_context_length) AS bigint),"
-        f" NULL, NULL FROM {quote(shard.db_table)} WHERE member_id = %s"
+        f"SELECT {_row(TOTALS, numbers=sums)} FROM {quote(shard.db_table)}"  # noqa: S608 - fixed names
+        " WHERE member_id = %s"
     )
     params = [member]
     if keys:
+        numbers = [quote(c) for c in ("id", "document_frequency", *BOUND_COLUMNS)]
         statement += (
-            f" UNION ALL SELECT {columns} FROM {quote(stem.db_table)}"  # noqa: S608 - fixed names
+            f" UNION ALL SELECT {_row(VOCABULARY, [quote('key')], numbers)}"  # noqa: S608 - fixed names
+            f" FROM {quote(stem.db_table)}"
             f" WHERE member_id = %s AND {one_of(quote('key'), len(keys))}"
         )
         params += [member, *values_of(keys)]
@@ -390,8 +412,8 @@ def statistics_statement(
         entries = MemoryEntry._meta
         paused = lifecycle_literal(Lifecycle.PAUSED)  # literal: `memory_pause_due` is partial
         statement += (
-            " UNION ALL SELECT CAST(id AS text), NULL, NULL,"  # noqa: S608 - fixed names
-            f" NULL, NULL, NULL, NULL FROM {quote(entries.db_table)}"
+            f" UNION ALL SELECT {_row(ENDED_PAUSE, ['CAST(id AS text)'])}"  # noqa: S608 - fixed names
+            f" FROM {quote(entries.db_table)}"
             f" WHERE member_id = %s AND lifecycle = {paused} AND suppression_ends_at <= %s"
         )
         ends = entries.get_field("suppression_ends_at").get_db_prep_value(ended_by, connection)
@@ -511,7 +533,8 @@ def withheld_statement(
     cutoffs: Mapping[str, datetime],
     now: datetime,
 ) -> tuple[str, list]:
-    """`gates.withheld_in_reach`'s aggregate: the member's rows in reach (not forgotten,
+    """`gates.withheld_in_reach`'s aggregate, in the reads' layout (`WITHHELD`: the four
+    group columns; the four flags below and the count): the member's rows in reach (not forgotten,
     ``tenant_id``'s or none, of a kind in ``reach`` holding its identifier columns) that
     the gate could withhold, counted by the gate's columns, the suppression's state at
     ``now`` (`NO_END`, `RUNNING`, `ENDED`), held, sensitive mention and past the cutoff.
@@ -599,8 +622,11 @@ def withheld_statement(
         f" WHERE {' AND '.join(where)} AND {rest}"
     )
     params += select_params + where_params + arm_params
-    columns = ", ".join(
-        [*(quote(name) for name in WITHHELD_GROUP_COLUMNS), "ends", "held", "mention", "forgotten"]
+    texts = [quote(name) for name in WITHHELD_GROUP_COLUMNS]
+    flags = ["ends", "held", "mention", "forgotten"]
+    columns = ", ".join([*texts, *flags])
+    statement = (
+        f"SELECT {_row(WITHHELD, texts, [*flags, 'COUNT(*)'])} FROM ({statement}) w"  # noqa: S608 - fixed names
+        f" GROUP BY {columns}"
     )
-    statement = f"SELECT {columns}, COUNT(*) FROM ({statement}) w GROUP BY {columns}"  # noqa: S608 - fixed names
     return statement, params
