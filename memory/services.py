@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from consent.enums import CaptureMethod, category_consent_type
-from consent.selectors import consent_active, consent_latest_event, opt_outs_active
+from consent.selectors import consent_active, consent_gate_state, consent_latest_event
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
@@ -95,7 +95,11 @@ def _apply_scope(entry: MemoryEntry, scope) -> None:
     entry.tenant_id = values.get("tenant_id")
 
 
-def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset[str]) -> None:
+def _check_scope(
+    *, member: User, scope, consumer: str | None, now: datetime | None = None
+) -> frozenset[str]:
+    """Refuse a write the scope's policy refuses; return the consents in force, read
+    with the opt-outs in one statement."""
     if (
         scope.kind == ScopeKind.TENANT
         and not member.tenant_memberships.filter(tenant_id=scope.tenant_id).exists()
@@ -103,11 +107,10 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         raise NotPermitted("The member does not belong to this tenant.", code="not-a-tenant-member")
     # The member's opt-outs, read under the member lock `memory_remember` holds (as
     # `opt_out_record` takes it): an opt-out committed first refuses this write.
+    consents, opt_outs = consent_gate_state(member_id=member.pk, now=now)
+    active = consents.types
     scope_policy = scopes.evaluate_kind_policy(
-        scope.kind,
-        active_consent_types=active,
-        opt_outs=opt_outs_active(member_id=member.pk),
-        consumer=consumer,
+        scope.kind, active_consent_types=active, opt_outs=opt_outs, consumer=consumer
     )
     if not scope_policy.consumer_allowed:
         raise NotPermitted(" ".join(scope_policy.notes), code="consumer-not-allowed-for-scope")
@@ -115,6 +118,7 @@ def _check_scope(*, member: User, scope, consumer: str | None, active: frozenset
         raise PolicyRefusal(" ".join(scope_policy.notes), code="scope-suppressed")
     if scope.kind == ScopeKind.NOTEBOOK:  # a closed or deleted notebook: 409
         notebook_ensure_open(member_id=member.pk, notebook_id=scope.notebook_id)
+    return active
 
 
 def _check_surface_paused(member: User, consumer: str | None) -> None:
@@ -412,8 +416,7 @@ def _remember(
         write, promotion = _promote_or_keep_in_session(
             member=member, write=write, evidence=evidence, conversation=conversation, handle=handle
         )
-    active = consent_active(member_id=member.pk, now=now).types
-    _check_scope(member=member, scope=write.scope, consumer=consumer, active=active)
+    active = _check_scope(member=member, scope=write.scope, consumer=consumer, now=now)
     _check_surface_paused(member, consumer)
     gate = storage.evaluate_privacy_storage_gate(
         category=write.category,
@@ -574,7 +577,7 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
             member=User.objects.get(pk=notice.member_id),
             scope=scope,
             consumer=None,
-            active=consent_active(member_id=notice.member_id, now=now).types,
+            now=now,
         )
         _apply_scope(proposal, scope)
         proposal.lifecycle = Lifecycle.ACTIVE
@@ -764,12 +767,7 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
     if not decision.allowed:
         raise PolicyRefusal(decision.explanation, code=decision.reason)
     member = User.objects.get(pk=entry.member_id)
-    _check_scope(
-        member=member,
-        scope=scope,
-        consumer=None,
-        active=consent_active(member_id=entry.member_id).types,
-    )
+    _check_scope(member=member, scope=scope, consumer=None)
     _apply_scope(entry, scope)
     revision_append(entry, action=EntryAuditAction.SCOPE_CHANGED, actor=actor, now=timezone.now())
     return entry
