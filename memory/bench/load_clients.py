@@ -26,6 +26,7 @@ MIX = (
     ("api_detail", 15),
     ("page_index", 12),
     ("page_detail", 13),
+    ("bundle", 5),
 )
 ENDPOINT_LABELS = {
     "recall": "POST /api/v1/members/{id}/recall/ (service)",
@@ -34,6 +35,7 @@ ENDPOINT_LABELS = {
     "api_detail": "GET /api/v1/me/memories/{id}/ (member token)",
     "page_index": "GET /profile/memory/ (member session)",
     "page_detail": "GET /profile/memory/{id}/ (member session)",
+    "bundle": "POST /api/v1/members/{id}/context-bundle/ (service)",
 }
 LONG_RECALL = "long_recall"  # the --long-queries clients' only request
 # `iris_site.access_log.server_timing`: `db;dur=4.1;desc="7 statements", total;dur=23.0`.
@@ -151,6 +153,13 @@ class ClientThread:
         if endpoint == "remember":
             body = json.dumps(rng.choice(principal.remembers))
             return "POST", f"/api/v1/members/{member}/memories/", body, principal.service_token, 201
+        if endpoint == "bundle":
+            # A conversation's context: its working memory and what recall gives for it.
+            recall = rng.choice(principal.recalls)
+            session = recall["scope"].get("session_id") or "load-bundle"
+            body = json.dumps({"scope_id": session, "query": recall.get("query", "")})
+            path = f"/api/v1/members/{member}/context-bundle/"
+            return "POST", path, body, principal.service_token, 200
         entry = rng.choice(principal.entry_ids)
         if endpoint == "api_list":
             return "GET", "/api/v1/me/memories/", None, principal.token, 200
