@@ -68,6 +68,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
+
 from memory.enums import ScopeKind
 from memory.recall import (
     BM25,
@@ -198,7 +200,18 @@ def recall_resolve(
     reader, state = request.reader(), request.member_state()
     reach = reach_of(request, reader, state)
     shape = shape_of(chosen)
-    if not reach.kinds or not isinstance(ranker, BM25) or shape is None:
+    # The reachable partitions of the kinds read row by row (None: not listable, a
+    # recall that reaches every session), for both streams.
+    reachable = prior_partitions(request)
+    if reachable is not None:
+        reachable = [p for p in reachable if p[0] in reach.kinds]
+    shortlist = (
+        connection.vendor == "postgresql"
+        and isinstance(ranker, BM25)
+        and shape is not None
+        and (reachable is not None or request.crisis_frame)
+    )
+    if not reach.kinds or not shortlist:
         # Every entry in reach the gate withholds, exactly, by its reason: the envelope's
         # counts, whatever is read below.
         withheld = withheld_in_reach(request, reach, reader, state, now)
@@ -207,7 +220,9 @@ def recall_resolve(
             return resolve(
                 (), request, now, semantic=ranker, blend=chosen, withheld=withheld, counted=True
             )
-        # Only BM25 promises "no shared stem, no semantic factor": read everything.
+        # Read everything: only BM25 promises "no shared stem, no semantic factor"; the
+        # shortlist's streams are PostgreSQL's (SQLite, a development database, reads
+        # every entry); a recall that reaches every session has no prior partitions.
         corpus = corpus_stats_get(member_id=request.user_id)
         every = member_rows(request.user_id, reach.kinds).filter(NOT_FORGOTTEN)
         return resolve(
@@ -254,11 +269,6 @@ def recall_resolve(
     # lifecycles, holds, clusters), and a round short of entries costs two more statements.
     first = FIRST_PREFIX * limit + 8
     plan = Plan()
-    # The reachable partitions of the kinds read row by row (None: not listable), for
-    # both streams.
-    reachable = prior_partitions(request)
-    if reachable is not None:
-        reachable = [p for p in reachable if p[0] in reach.kinds]
 
     def read_matching() -> Stream:
         return matching_stream(

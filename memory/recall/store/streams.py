@@ -5,9 +5,10 @@ it has not listed yet (`bounds.Stream`):
   their score, from the `MemoryEntryTerm` postings index (its statement:
   `sql.matching_statement`);
 - `prior_stream`: live entries by weighted prior, best first, from the
-  `memory_recall_prior` index one class at a time on PostgreSQL
-  (`sql.prior_classes_statement`), elsewhere by one sort (`prior_expression`, the
-  prior as an ORM expression).
+  `memory_recall_prior` index one class at a time (`sql.prior_classes_statement`).
+
+PostgreSQL only: on SQLite (a development database) a recall reads every entry
+(`plan.recall_resolve`).
 
 Which rows a stream lists, and how deep, only decides how soon the plan
 (`memory.recall.store.plan`) can certify its result, never what the result is.
@@ -20,16 +21,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Case, FloatField, Func, Value, When
-from django.db.models.functions import Cast, Coalesce, Exp, Greatest, Least
 
 from memory.enums import ScopeKind
 from memory.recall import BM25, CorpusStats, RecallRequest
-from memory.recall.pipeline import ORIGIN_WEIGHTS, RECENCY_TIME_CONSTANT, REFERENCE_SATURATION
+from memory.recall.pipeline import ORIGIN_WEIGHTS, REFERENCE_SATURATION
 
 from .bounds import BOUND_MARGIN, Query, Shape, Stream
-from .gates import pool_of
-from .sql import Dialect, matching_statement, prior_classes_statement
+from .sql import matching_statement, prior_classes_statement
 
 # How many more matches than the depth it was asked for the matching statement may join
 # when they could still outscore the result's last entry (`matching_stream`; the depth:
@@ -38,56 +36,6 @@ MATCHING_EXTRA_DEPTH = 1792
 # How many times the prefix it needs the matching stream lists (the prefix grows by as
 # much when the gate withholds too many of it).
 MATCHING_READ_AHEAD = 4
-# --- the prior as an ORM expression -----------------------------------------------------
-
-
-class EpochSeconds(Func):
-    """Seconds since 1970 of a timestamp (SQLite: from its stored UTC text). On
-    PostgreSQL ``date_part``, in double precision, not ``EXTRACT``, which returns NUMERIC
-    since PostgreSQL 14 (about half a microsecond more a row, thousands of rows a
-    recall on a large member)."""
-
-    output_field = FloatField()
-
-    def as_postgresql(self, compiler, connection, **extra_context):
-        return self.as_sql(
-            compiler,
-            connection,
-            template="date_part('epoch', %(expressions)s)",
-            **extra_context,
-        )
-
-    def as_sqlite(self, compiler, connection, **extra_context):
-        return self.as_sql(
-            compiler,
-            connection,
-            template="((julianday(%(expressions)s) - 2440587.5) * 86400.0)",
-            **extra_context,
-        )
-
-
-def prior_expression(shape: Shape, now: datetime):
-    """``w_r * recency + w_ref * references + w_o * origin`` in SQL, the factors as the
-    pipeline computes them (recency from the last reference, else the last update)."""
-    anchor = Coalesce("last_referenced_at", "updated_at")
-    age = Greatest(Value(0.0), Value(now.timestamp()) - EpochSeconds(anchor))
-    recency = Exp(-age / Value(RECENCY_TIME_CONSTANT.total_seconds()))
-    reference = Least(
-        Value(1.0),
-        Cast("reference_count", FloatField()) / Value(float(REFERENCE_SATURATION)),
-    )
-    origin = Case(
-        *(When(origin=name, then=Value(float(weight))) for name, weight in ORIGIN_WEIGHTS.items()),
-        default=Value(0.0),
-        output_field=FloatField(),
-    )
-    return (
-        Value(shape.recency) * recency
-        + Value(shape.reference) * reference
-        + Value(shape.origin) * origin
-    )
-
-
 # --- matches ----------------------------------------------------------------------------
 
 
@@ -167,9 +115,7 @@ def matching_stream(
     rest = None
     if following is not None:
         rest = shape.bound(min(1.0, following / ceiling), shape.best_prior, has_query=True)
-    # PostgreSQL returns the UUID itself; SQLite its hex, spelt canonically here.
-    canonical = str if Dialect().postgres else (lambda value: str(uuid.UUID(str(value))))
-    ranked = [(canonical(entry_id), value) for entry_id, value in rows]
+    ranked = [(str(entry_id), value) for entry_id, value in rows]
     return Stream(ranked, rest)
 
 
@@ -209,30 +155,19 @@ def prior_stream(
     per_class: int,
     size: int,
     *,
-    partitions: Sequence[tuple[str, str, str]] | None,
+    partitions: Sequence[tuple[str, str, str]],
 ) -> Stream:
     """Active entries of the reachable partitions of ``kinds`` by weighted prior, best
     first. ``partitions``: those partitions, each of one of ``kinds`` (the caller's
-    `prior_partitions`, narrowed to the kinds read), or None where they cannot be
-    listed.
+    `prior_partitions`, narrowed to the kinds read).
 
-    On PostgreSQL each (partition, reference bucket, origin) class is one range of the
+    Each (partition, reference bucket, origin) class is one range of the
     `memory_recall_prior` index, in which the prior falls with the recency anchor: the
     first ``per_class`` rows of each class are read (``size`` of the few classes that
     hold the best priors, `deep_from`), and a class cut short bounds its unread rows by
-    its last row's prior. Elsewhere the pool (`gates.pool_of`) is sorted by prior."""
-    if partitions is not None and not partitions:
+    its last row's prior."""
+    if not partitions:
         return Stream([], None)
-    if connection.vendor != "postgresql" or partitions is None:
-        cut = max(size, 8 * per_class)
-        rows = list(
-            pool_of(request, kinds)
-            .annotate(prior=prior_expression(shape, now))
-            .order_by("-prior", "id")
-            .values_list("id", "prior")[: cut + 1]
-        )
-        ranked = [(str(entry_id), prior) for entry_id, prior in rows]
-        return Stream(ranked, ranked[cut][1] if len(ranked) > cut else None)
     # A class without a row has nothing to list nor to bound.
     classes = prior_classes_read(request, shape, now, partitions, depth=per_class, deep=size)
     ranked = sorted((row for rows, _ in classes for row in rows), key=lambda r: (-r[1], r[0]))
