@@ -140,7 +140,9 @@ def essential_count(query: Query, corpus: CorpusStats, wanted: int, budget: int 
     """How many of the rarest stems to read postings for at first: those no entry states
     (nearly free), then as many as fit in ``budget`` postings by document frequency, at
     least one, and more while fewer entries hold them than the result's ``wanted``: their
-    holders alone cannot fill it, and the next stem's would be read in the next round."""
+    holders alone cannot fill it, and the next stem's would be read in the next round.
+    A budget of 8,000 or 16,000 made some recalls a round shorter and others 5-8 ms
+    slower on the bench's 100k member (docs/recall.md, History: speed, 2026-12-05)."""
     count, postings, reading = 0, 0, False
     for term in query.terms:
         frequency = corpus.document_frequency.get(term, 0)

@@ -31,10 +31,15 @@ from .sql import matching_statement, prior_classes_statement
 
 # How many more matches than the depth it was asked for the matching statement may join
 # when they could still outscore the result's last entry (`matching_stream`; the depth:
-# `plan.MATCHING_DEPTH`).
+# `plan.MATCHING_DEPTH`): with the head, 2,048 rows at most, which covers the near-tied
+# holders of the bench's commonest one-word queries at 100k ("coffee": 782, "where did
+# I leave my guitar": 2,237 of which most cannot reach the result); docs/recall.md,
+# History: speed, 2026-12-05.
 MATCHING_EXTRA_DEPTH = 1792
-# How many times the prefix it needs the matching stream lists (the prefix grows by as
-# much when the gate withholds too many of it).
+# How many times the prefix it needs the matching stream lists: rows past the prefix
+# cost next to nothing (every joined row is ranked anyway) and spare a wider read when
+# the gate withholds part of the prefix (measured with the rewrite of 2026-12-03:
+# docs/recall.md, History: speed).
 MATCHING_READ_AHEAD = 4
 # --- matches ----------------------------------------------------------------------------
 
