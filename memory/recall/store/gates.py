@@ -1,8 +1,7 @@
-"""The read gate and the pipeline's reachability in SQL, as ORM conditions: which of a
-member's rows a recall can reach at all (`REACHABLE_KINDS`, `reach_parts`), which kinds
-the gate withholds as a whole (`reach_of`), how many of the rows in reach the gate
-withholds, by its reason (`withheld_in_reach`: one aggregate query, no row read), and
-which rows pass stages 1-5 of the pipeline (`gate_failures`, `survivors`)."""
+"""The read gate and the pipeline's reachability in SQL: which of a member's rows a
+recall can reach at all (`REACHABLE_KINDS`, `reach_columns`), which kinds the gate
+withholds as a whole (`reach_of`), and how many of the rows in reach the gate withholds,
+by its reason (`withheld_in_reach`: one aggregate query, no row read)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from memory.access.gate import (
     ContentItem,
@@ -25,19 +24,9 @@ from memory.access.gate import (
     kind_reason,
 )
 from memory.contracts import SCOPE_IDENTIFIERS
-from memory.enums import SENSITIVE_CATEGORIES, Lifecycle, MemoryCategory, ScopeKind
+from memory.enums import Lifecycle, ScopeKind
 from memory.models import MemoryEntry
 from memory.recall import RecallRequest
-from memory.recall.pipeline import (
-    CRISIS_FRAME,
-    DELETION_HOLD,
-    MULTI_ACTOR_SENSITIVE_CONTEXTS,
-    SCOPE_MISMATCH,
-    SENSITIVE_CONTEXTS,
-    SENSITIVE_OUTSIDE_CONTEXT,
-    SENSITIVE_WITHOUT_CONSENT,
-    TENANT_MISMATCH,
-)
 
 from .sql import ENDED, NO_END, RUNNING, WITHHELD, WITHHELD_ROWS, withheld_statement
 
@@ -234,8 +223,6 @@ _PROFILE_REACHERS = frozenset(
         ScopeKind.CRISIS,
     }
 )
-# A condition true for every row, for a gate that drops everything it sees.
-_EVERY_ROW = Q(pk__isnull=False)
 
 
 def canonical_uuid(value: str | None) -> str | None:
@@ -286,88 +273,3 @@ def reach_columns(request: RecallRequest) -> dict[str, dict[str, str]]:
     if kind == ScopeKind.TENANT and (tenant := canonical_uuid(scope.tenant_id)):
         parts[ScopeKind.TENANT] = {"tenant_id": tenant}
     return parts
-
-
-def reach_parts(request: RecallRequest) -> dict[str, Q]:
-    """`reach_columns` as ORM conditions, per stored scope kind."""
-    return {kind: Q(scope_kind=kind, **columns) for kind, columns in reach_columns(request).items()}
-
-
-def _reachable(request: RecallRequest) -> Q | None:
-    """`pipeline.is_reachable` for stored rows, or None when nothing is reachable."""
-    parts = list(reach_parts(request).values())
-    if not parts:
-        return None
-    reach = parts[0]
-    for part in parts[1:]:
-        reach |= part
-    return reach
-
-
-def tenant_ok(request: RecallRequest) -> Q:
-    """Rows that pass the tenant boundary: no tenant, or the recall's."""
-    tenant = canonical_uuid(request.effective_tenant_id)
-    return Q(tenant_id__isnull=True) | Q(tenant_id=tenant) if tenant else Q(tenant_id=None)
-
-
-def gate_failures(request: RecallRequest, now: datetime) -> list[tuple[str | F, Q]]:
-    """Stages 1-5 as (suppression-count key, failure condition) in the pipeline's
-    order, for rows of `pool_of` (active rows of the kinds the gate does not withhold as a
-    whole): a row fails at the first condition it meets, and passes when it meets none."""
-    failures: list[tuple[str | F, Q]] = []
-    # 1. Tenant boundary.
-    failures.append((TENANT_MISMATCH, ~tenant_ok(request)))
-    # 2. Reachability (the owner is the member by construction of the pool).
-    reach = _reachable(request)
-    failures.append((SCOPE_MISMATCH, _EVERY_ROW if reach is None else ~reach))
-    # 3. Crisis frame.
-    if request.crisis_frame:
-        safe = Q(category=MemoryCategory.SAFETY)
-        failures.append((CRISIS_FRAME, ~safe if request.safety_critical_context else _EVERY_ROW))
-    # 4. Active suppression, under its own reason (lifecycle is active in the pool), then
-    # the deletion hold.
-    active = ~Q(suppression_reason="") & (
-        Q(suppression_ends_at__isnull=True) | Q(suppression_ends_at__gt=now)
-    )
-    failures.append((F("suppression_reason"), active))
-    failures.append((DELETION_HOLD, Q(deletion_hold__isnull=False)))
-    # 5. Sensitive categories and sensitive multi-actor interactions, in the context the
-    # reader may claim.
-    context = request.reader().effective_context
-    consented = request.consented_categories
-    no_consent = sorted(c for c in SENSITIVE_CATEGORIES if c not in consented)
-    off_context = sorted(
-        c for c in SENSITIVE_CATEGORIES if c in consented and context not in SENSITIVE_CONTEXTS[c]
-    )
-    actor_sensitive = Q(sensitive_interaction=True) & ~Q(actor_handle="")
-    consent_fail = [Q(category__in=no_consent)] if no_consent else []
-    if not request.multi_actor_consented:
-        consent_fail.append(actor_sensitive)
-    context_fail = [Q(category__in=off_context)] if off_context else []
-    if context not in MULTI_ACTOR_SENSITIVE_CONTEXTS:
-        context_fail.append(actor_sensitive)
-    for key, conditions in (
-        (SENSITIVE_WITHOUT_CONSENT, consent_fail),
-        (SENSITIVE_OUTSIDE_CONTEXT, context_fail),
-    ):
-        if conditions:
-            condition = conditions[0]
-            for other in conditions[1:]:
-                condition |= other
-            failures.append((key, condition))
-    return failures
-
-
-def survivors(
-    request: RecallRequest, pool: QuerySet[MemoryEntry], now: datetime
-) -> QuerySet[MemoryEntry]:
-    """Rows of ``pool`` that pass stages 1-5 of the pipeline (and only those)."""
-    if canonical_uuid(request.user_id) is None:
-        # The pipeline compares the member's id as canonical text: nothing would match.
-        return MemoryEntry.objects.none()
-    rows = pool
-    for _, condition in gate_failures(request, now):
-        if condition is _EVERY_ROW:
-            return MemoryEntry.objects.none()
-        rows = rows.exclude(condition)
-    return rows

@@ -57,8 +57,8 @@ What is read, and what the audit envelope counts:
   active rows only); every paused entry whose timed pause has ended by the recall's
   `now` (the gate sees it as active, so the store reads it whatever the caller did;
   `recall_run` resumes such entries first); the live entries sharing a conflict key with
-  a loaded one. A crisis frame, where nearly everything is withheld, loads every entry
-  that survives it instead.
+  a loaded one. A crisis frame, which lets only safety entries through, loads those
+  (active, in a safety-critical context) instead of any stream.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ from datetime import datetime
 
 from django.db import connection
 
-from memory.enums import ScopeKind
+from memory.enums import MemoryCategory
 from memory.recall import (
     BM25,
     DEFAULT_BLEND,
@@ -96,7 +96,6 @@ from .gates import (
     member_rows,
     pool_of,
     reach_of,
-    survivors,
     withheld_in_reach,
 )
 from .index import corpus_stats_get
@@ -308,20 +307,21 @@ def recall_resolve(
                 loaded.setdefault(entry_id, candidate)
         pending = []
 
+    if request.crisis_frame:
+        # A crisis frame lets only safety entries through, and only in a safety-critical
+        # context (`memory.access.gate`): those few are all read, with the ended pauses,
+        # and the pipeline gates each one; no stream is needed.
+        if limit and request.safety_critical_context:
+            safety = pool_of(request, reach.kinds).filter(category=MemoryCategory.SAFETY)
+            loaded.update(candidates(safety, many=True))
+            load([])
+        return run(loaded)
     matching = prior = None
     if limit and query.terms:
         plan.essential, plan.matching_size = essential_count(query, corpus, limit), first
         plan.matching_depth = matching_depth(limit)
         matching = read_matching()
-    if limit and request.crisis_frame:
-        # Almost everything is withheld: whatever survives is few, and all of it is read,
-        # beside the best matches and the best profile entries by prior (for the audit).
-        passing = survivors(request, pool_of(request, reach.kinds), now)
-        loaded.update(candidates(passing, many=True))
-        plan.per_class, plan.prior_size = per_class(limit), first
-        frame = [(ScopeKind.PROFILE, "", ""), (ScopeKind.CRISIS, "", "")]
-        prior = read_prior([p for p in frame if p[0] in reach.kinds])
-    elif limit and (not query.terms or query.held_by(corpus) < limit):
+    if limit and (not query.terms or query.held_by(corpus) < limit):
         # Without a query the prior ranks everything. With fewer entries holding the
         # query's stems than the result takes, entries ranked by their prior alone fill
         # the rest: that stream is read in the same round, not after a round of matches
@@ -363,8 +363,8 @@ def recall_resolve(
         if missing or pending:
             load(missing)
         result = run(loaded)
-        if not limit or request.crisis_frame:
-            return result  # nothing to return, or every entry that can be is loaded
+        if not limit:
+            return result  # nothing to return
         if prior is not None and prior_next is None and prior_rest is None:
             return result  # the prior stream listed every live entry, and all are loaded
         # The one bound check: could an entry outside the shortlist still beat the last
