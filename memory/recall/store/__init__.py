@@ -20,10 +20,12 @@ Inside, each module one concern:
 - `bounds`: the bound arithmetic the certificate rests on, pure (no Django, no ORM;
   a contract keeps it so, and it is tested without a database);
 - `sql`: every raw statement, each built by one named function;
-- `streams`: the matching and prior streams, each with its bound;
-- `plan`: `recall_resolve`'s rounds, until the result is certified (its docstring
-  gives the argument);
-- `gates`: reachability and the read gate as ORM conditions;
+- `streams`: the matching and prior streams, each with its bound (PostgreSQL; on
+  SQLite a recall reads every entry);
+- `plan`: `recall_resolve`: one read of the streams, one bound check, at most one wider
+  read, else every entry (its docstring gives the argument);
+- `gates`: reachability, the kinds withheld whole, and the audit's count of what the
+  read gate withholds in reach;
 - `reads`: entries read as candidates; `rows`: a stored row as a candidate;
 - `index`: the stem index and corpus statistics, written and read.
 
