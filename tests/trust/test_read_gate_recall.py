@@ -157,12 +157,13 @@ def test_a_timed_pause_that_has_ended_is_recalled_again(live_server):
     # when the pause has ended
     time.sleep(max(0.0, (ends_at - timezone.now()).total_seconds()) + 0.05)
     response = recall(live_server, member, Consumer.ASSISTANT, surface="assistant", query="coffee")
-    # then it is recalled, and the pause is over in the store too (a system revision)
+    # then it is recalled and its use counted; the read wrote no resumption (the
+    # `expire_memory_pauses` job writes it: a read never writes a revision)
     assert bodies(response) == ["I take my coffee black"]
     assert counts(response) == {}
     entry.refresh_from_db()
-    assert entry.lifecycle == "active" and entry.reference_count == 1
-    assert entry.revisions.order_by("-number").first().action == "resumed"
+    assert entry.lifecycle == "paused" and entry.reference_count == 1
+    assert entry.revisions.order_by("-number").first().action == "paused"
 
 
 def test_paused_draft_superseded_and_held_matches_are_counted(live_server):
