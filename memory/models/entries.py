@@ -112,15 +112,6 @@ class MemoryEntry(models.Model):
                 name="memory_decay_due",
                 condition=Q(decay_at__isnull=False) & ~Q(lifecycle="tombstoned"),
             ),
-            # A member's suppressed entries: with `memory_member_life`,
-            # `memory_member_category`, `memory_member_actor` and `memory_recall_live`, the
-            # recall audit reads only the rows the gate could withhold
-            # (`memory.recall.store.gates.withheld_in_reach`).
-            models.Index(
-                fields=["member"],
-                name="memory_member_suppressed",
-                condition=~Q(suppression_reason=""),
-            ),
             # The rows the read gate may withhold whatever the request (a lifecycle but
             # active or forgotten, suppressed, a sensitive category, a sensitive mention),
             # with every column the recall audit counts them by: it reads a member's from
