@@ -199,7 +199,8 @@ class LoadRun:
                     "server_timing": env["IRIS_SERVER_TIMING"],
                     "settings": "iris_site.settings",
                     "debug": False,
-                    "conn_max_age": env.get("CONN_MAX_AGE", "0"),
+                    # unset: the checkout's own default (since issue 43, 60 on PostgreSQL)
+                    "conn_max_age": env.get("CONN_MAX_AGE", "default"),
                     "cache": cache_label(env),
                     "rates": {variable: env[variable] for variable in RATE_VARIABLES},
                 },
