@@ -66,7 +66,14 @@ def test_every_command_the_readme_shows_exists():
 
 @pytest.mark.parametrize(
     "source",
-    ["README.md", "docs/design.md", "docs/recall.md", "docs/benchmarks.md", "docs/layout.md"],
+    [
+        "README.md",
+        "docs/design.md",
+        "docs/recall.md",
+        "docs/benchmarks.md",
+        "docs/layout.md",
+        "docs/request-cost.md",
+    ],
 )
 def test_every_link_into_the_docs_lands(source):
     path = ROOT / source
