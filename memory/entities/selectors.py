@@ -346,12 +346,14 @@ def _graph_statement(count: int, *, as_of: datetime | None) -> str:
     return (
         f"SELECT 0 AS part, l.entry_id, {_ENTITY.select('x')},"  # noqa: S608 - fixed names, values as parameters
         f" {nulls(rel_width + 2 * entity_width)}"
-        f" FROM {links} l JOIN {entities} x ON x.id = l.entity_id"
+        # Each entity joined as the member's own (as the ORM's read filtered them): a
+        # link or relationship naming another member's entity never shows it.
+        f" FROM {links} l JOIN {entities} x ON x.id = l.entity_id AND x.member_id = l.member_id"
         f" WHERE l.member_id = %s AND {one_of('l.entry_id', count)} AND x.state <> %s"
         f" UNION ALL SELECT 1, NULL, {nulls(entity_width)}, {_RELATIONSHIP.select('r')},"
         f" {_ENTITY.select('f')}, {_ENTITY.select('t')}"
-        f" FROM {rels} r JOIN {entities} f ON f.id = r.from_entity_id"
-        f" JOIN {entities} t ON t.id = r.to_entity_id"
+        f" FROM {rels} r JOIN {entities} f ON f.id = r.from_entity_id AND f.member_id = r.member_id"
+        f" JOIN {entities} t ON t.id = r.to_entity_id AND t.member_id = r.member_id"
         f" WHERE r.member_id = %s AND {one_of('r.source_entry_id', count)}"
         f" AND f.state <> %s AND t.state <> %s AND {held}"
     )
