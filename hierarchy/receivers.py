@@ -26,13 +26,11 @@ def entry_saved(sender, instance, **kwargs) -> None:
     Runs after commit, in its own transaction: a failure here never undoes the memory
     write, and the age-triggered path still covers rows the stamp missed.
     """
-    if instance.lifecycle != Lifecycle.ACTIVE or getattr(instance, "_iris_stamp_pending", False):
-        return  # a write saves an entry more than once: one stamp after its commit
+    if instance.lifecycle != Lifecycle.ACTIVE:
+        return
     member_id, entry_id = instance.member_id, instance.pk
-    instance._iris_stamp_pending = True
 
     def after_commit() -> None:
-        instance._iris_stamp_pending = False
         try:
             stm_signal_stamp(member_id=member_id, entry_id=entry_id)
         except Exception:
