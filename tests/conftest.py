@@ -36,6 +36,16 @@ def _fast_password_hashing():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _no_statement_ceiling():
+    """The tests' connection serves every test, requests and benchmarks alike: a request's
+    ceiling (`iris_site.statement_timeout`) must not stay on it for the rest of the
+    session. Its own tests set one."""
+    from django.conf import settings
+
+    settings.IRIS_STATEMENT_TIMEOUT_MS = 0
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _incident_signing_key():
     """The key the incident system signs references with (`tests.inspection.factories`)."""
     from django.conf import settings

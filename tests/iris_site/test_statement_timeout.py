@@ -3,7 +3,7 @@
 import pytest
 from django.db import OperationalError, connection, transaction
 
-from iris_site.statement_timeout import _serving, statement_timeout_set
+from iris_site.statement_timeout import _limited, _serving, statement_timeout_set
 
 pytestmark = [
     pytest.mark.django_db,
@@ -57,3 +57,18 @@ def test_a_ceiling_of_zero_sets_nothing(settings, restored):
     finally:
         _serving.reset(token)
     assert _timeout() == "0"
+
+
+def test_a_connection_opened_before_any_request_gets_the_ceiling_at_the_first(
+    client, settings, restored
+):
+    # given a connection opened outside a request (a query at a worker's start), in a
+    # thread that now serves
+    settings.IRIS_STATEMENT_TIMEOUT_MS = 300
+    connection.ensure_connection()
+    _limited.discard(connection.connection)
+    assert _timeout() == "0"
+    # when a request is served on it
+    assert client.get("/healthz").status_code == 200
+    # then it carries the ceiling
+    assert _timeout() == "300ms"
