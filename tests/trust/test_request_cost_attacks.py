@@ -5,12 +5,10 @@ raw UNION, the cross-device grant read with the member's state)."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
 from django.utils import timezone
 
 from consent.selectors import consent_gate_state
@@ -32,6 +30,7 @@ from tests.iris_site.factories import (
     TenantFactory,
 )
 from tests.memory.factories import consenting_member, remember
+from tests.trust.test_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
@@ -146,24 +145,13 @@ def test_concurrent_recalls_of_one_member_never_fork_or_fail_the_chain():
     member = consenting_member()
     remember(member, subject="coffee")
     tokens = [bearer_client(ServiceClientFactory(consumer="assistant")) for _ in range(8)]
-    start = threading.Barrier(len(tokens))
-    statuses, errors = [], []
-
-    def run(client):
-        try:
-            start.wait(timeout=30)
-            for _ in range(3):
-                statuses.append(_recall(client, member.pk).status_code)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(c,)) for c in tokens]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    results, errors = race(
+        [
+            lambda client=client: [_recall(client, member.pk).status_code for _ in range(3)]
+            for client in tokens
+        ]
+    )
+    statuses = [status for result in results for status in result]
     assert not errors, errors
     assert statuses == [200] * 24
     chain = list(
