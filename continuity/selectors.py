@@ -21,8 +21,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from consent.enums import BaseConsentType
-from consent.policy import is_in_force
-from consent.selectors import consent_states
+from consent.selectors import consent_active
 from continuity.enums import Posture, Surface
 from continuity.models import ContinuationToken, ContinuityNotice
 from continuity.policy import RECENT_DEFAULT, RECENT_MAX, resumes_mid_segment
@@ -42,10 +41,7 @@ from memory.selectors import member_read_state
 
 def continuity_cross_device_grant_id(*, member_id, now: datetime | None = None) -> str | None:
     """The id of the member's `cross_device` grant in force now, if any."""
-    state = consent_states(member_id=member_id).get(BaseConsentType.CROSS_DEVICE)
-    if state is None or not is_in_force(state, now or timezone.now()):
-        return None
-    return state.event_id
+    return consent_active(member_id=member_id, now=now).grants.get(BaseConsentType.CROSS_DEVICE)
 
 
 def _id(value) -> str | None:
@@ -96,15 +92,16 @@ def continuation_token_readable(
     reader: Reader,
     surfaces: Collection[str] | None = None,
     now: datetime | None = None,
+    state: MemberState | None = None,
 ) -> QuerySet[ContinuationToken]:
     """The SQL twin's selection: the member's tokens `reader` may see, most recent (by
     server time) first. Paths that return tokens confirm each with the gate
-    (`continuation_token_recent`, `continuation_token_get`)."""
-    grant_id = continuity_cross_device_grant_id(member_id=member_id, now=now)
-    return _selected(member_id, reader, surfaces, grant_id)
-
-
-def _selected(member_id, reader: Reader, surfaces, grant_id: str | None):
+    (`continuation_token_recent`, `continuation_token_get`), handing over the member's
+    state they read for it (its ledger names the cross-device grant in force)."""
+    if state is None:
+        grant_id = continuity_cross_device_grant_id(member_id=member_id, now=now)
+    else:
+        grant_id = state.cross_device_grant_id
     readable = _tokens(member_id, surfaces).filter(_readable(reader, grant_id))
     return readable.order_by("-recorded_at", "id")
 
@@ -152,7 +149,9 @@ def continuation_token_recent(
     # One read of the member's state (its ledger names the cross-device grant) serves
     # the SQL twin and the gate.
     state = member_read_state(member_id=member_id, now=now)
-    selected = _selected(member_id, reader, surfaces, state.cross_device_grant_id)[:limit]
+    selected = continuation_token_readable(
+        member_id=member_id, reader=reader, surfaces=surfaces, state=state
+    )[:limit]
     return _confirmed(selected, reader=reader, state=state, now=now)
 
 
@@ -167,7 +166,9 @@ def continuation_token_get(
     """One slot's token by its id; another member's, or one the gate hides, is a 404."""
     now = now or timezone.now()
     state = member_read_state(member_id=member_id, now=now)
-    selected = _selected(member_id, reader, surfaces, state.cross_device_grant_id)
+    selected = continuation_token_readable(
+        member_id=member_id, reader=reader, surfaces=surfaces, state=state
+    )
     confirmed = _confirmed(selected.filter(pk=token_id), reader=reader, state=state, now=now)
     if not confirmed:
         raise NotFound()

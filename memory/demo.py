@@ -16,7 +16,7 @@ the assistant on record: re-running the seed adds none.
 import uuid
 from dataclasses import dataclass, field
 
-from consent.selectors import consent_active, opt_outs_active
+from consent.selectors import consent_gate_state
 from iris_site.audit.enums import ActorType
 from iris_site.audit.events import Actor
 from iris_site.models import User
@@ -401,8 +401,8 @@ def seed(data: dict) -> None:
         if MemoryEntry.objects.filter(member=member).exists():
             _assistant_recall(member, clients)
             continue
-        active = consent_active(member_id=member.pk).types
-        opt_outs = opt_outs_active(member_id=member.pk)
+        consents, opt_outs = consent_gate_state(member_id=member.pk)
+        active = consents.types
         for memory in persona.memories:
             if not _allowed(memory, active=active, opt_outs=opt_outs, tenant_ids=row["tenant_ids"]):
                 continue
