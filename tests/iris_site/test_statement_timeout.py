@@ -17,6 +17,15 @@ def _timeout() -> str:
         return cursor.fetchone()[0]
 
 
+def _opened_while_serving() -> None:
+    """What `connection_created` does for a connection a request opens."""
+    token = _serving.set(True)
+    try:
+        statement_timeout_set(sender=None, connection=connection)
+    finally:
+        _serving.reset(token)
+
+
 @pytest.fixture
 def restored():
     yield
@@ -27,11 +36,7 @@ def restored():
 def test_a_connection_opened_by_a_request_cuts_a_statement_past_the_ceiling(settings, restored):
     # given a connection opened while a request is served, with a ceiling of 200 ms
     settings.IRIS_STATEMENT_TIMEOUT_MS = 200
-    token = _serving.set(True)
-    try:
-        statement_timeout_set(sender=None, connection=connection)
-    finally:
-        _serving.reset(token)
+    _opened_while_serving()
     assert _timeout() == "200ms"
     # when a statement runs longer, then it is cut
     with pytest.raises(OperationalError), transaction.atomic(), connection.cursor() as cursor:
@@ -51,11 +56,7 @@ def test_a_connection_opened_outside_a_request_has_no_ceiling(settings, restored
 
 def test_a_ceiling_of_zero_sets_nothing(settings, restored):
     settings.IRIS_STATEMENT_TIMEOUT_MS = 0
-    token = _serving.set(True)
-    try:
-        statement_timeout_set(sender=None, connection=connection)
-    finally:
-        _serving.reset(token)
+    _opened_while_serving()
     assert _timeout() == "0"
 
 
