@@ -5,7 +5,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from iris_site.settings import *  # noqa: F403
-from iris_site.settings import env_bool
+from iris_site.settings import IRIS_KEK_FILE, env_bool
 
 DEBUG = False
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -15,6 +15,17 @@ if len(SECRET_KEY) < 50:
 # The audit signing key is provisioned, never generated on a server
 # (docs/design.md, "Tamper evidence").
 AUDIT_SIGNING_KEY_GENERATE = env_bool("AUDIT_SIGNING_KEY_GENERATE", default=False)
+
+# The key-encryption key is provisioned too, never generated, and Iris does not start
+# without it: there is no unencrypted fall-back (docs/encryption.md).
+IRIS_KEK_GENERATE = False
+IRIS_KEK = os.environ.get("IRIS_KEK", "")
+IRIS_KEK_FILE = os.environ.get("IRIS_KEK_FILE", IRIS_KEK_FILE)
+if not IRIS_KEK and not os.path.isfile(IRIS_KEK_FILE):
+    raise ImproperlyConfigured(
+        "production needs a key-encryption key: set IRIS_KEK, or IRIS_KEK_FILE to a keyset "
+        "file (docs/encryption.md, 'Keys')"
+    )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)

@@ -404,6 +404,21 @@ AUDIT_CHECKPOINT_PATH = os.environ.get(
     "AUDIT_CHECKPOINT_PATH", str(BASE_DIR / "var" / "audit" / "checkpoints.jsonl")
 )
 
+# Encryption at rest (iris_site.keys, docs/encryption.md). Every member's content is sealed
+# under their own data key; data keys live in the key store (its own SQLite file, backed
+# up on its own short schedule), wrapped by the key-encryption keyset: `IRIS_KEK` (JSON)
+# or the file `IRIS_KEK_FILE`, generated with mode 0600 on first use in development.
+IRIS_KEK = os.environ.get("IRIS_KEK", "")
+IRIS_KEK_FILE = os.environ.get("IRIS_KEK_FILE", str(BASE_DIR / "var" / "keys" / "kek.json"))
+IRIS_KEK_GENERATE = env_bool("IRIS_KEK_GENERATE", default=True)
+IRIS_KEY_WRAPPER = os.environ.get("IRIS_KEY_WRAPPER", "iris_site.keys.kek.LocalKeyset")
+IRIS_KEYSTORE = os.environ.get("IRIS_KEYSTORE", "iris_site.keys.store.SqliteKeyStore")
+IRIS_KEYSTORE_PATH = os.environ.get(
+    "IRIS_KEYSTORE_PATH", str(BASE_DIR / "var" / "keys" / "keystore.sqlite3")
+)
+# How long a process keeps an unwrapped data key for reading (writes always ask the store).
+IRIS_KEY_CACHE_SECONDS = int(os.environ.get("IRIS_KEY_CACHE_SECONDS", "300"))
+
 # Prometheus scrape endpoint (`GET /metrics`, bearer `IRIS_METRICS_TOKEN`): off unless
 # both are set. OTLP export is configured by the standard OTEL_* variables
 # (`iris_site.telemetry`).

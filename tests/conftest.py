@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from iris_site.appendonly import append_only_models, sqlite_set_triggers
 from iris_site.idempotency import REPLAYED_HEADER
+from iris_site.keys.kek import keyset_new
 from iris_site.services import token_issue
 from iris_site.telemetry import TelemetryPlan, telemetry_setup
 
@@ -64,6 +65,26 @@ def _audit_checkpoints_apart(tmp_path_factory):
     settings.AUDIT_SIGNING_KEY_FILE = str(folder / "signing-key.pem")
     settings.AUDIT_SIGNING_KEY = ""
     settings.AUDIT_VERIFY_KEYS = []
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _keys_apart(tmp_path_factory):
+    """The session's own key store and key-encryption keyset, never the project's
+    `var/keys/` of `make run`; in the environment too, for the servers tests start."""
+    import os
+
+    from django.conf import settings
+
+    folder = tmp_path_factory.mktemp("keys")
+    for name, value in (
+        ("IRIS_KEYSTORE_PATH", str(folder / "keystore.sqlite3")),
+        ("IRIS_KEK_FILE", str(folder / "kek.json")),
+    ):
+        os.environ[name] = value
+        setattr(settings, name, value)
+    settings.IRIS_KEK = ""
+    os.environ.pop("IRIS_KEK", None)
+    (folder / "kek.json").write_text(json.dumps(keyset_new("session")))
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ requests are real.
 """
 
 import importlib
+import json
 import re
 import sys
 import time
@@ -21,6 +22,7 @@ from django.utils.csp import CSP
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from iris_site.keys.kek import keyset_new
 from iris_site.settings import cache_from_url, env_rate
 from tests.conftest import bearer_client
 from tests.iris_site.factories import (
@@ -398,6 +400,7 @@ def test_our_templates_have_no_inline_script_or_style():
 def production(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "p" * 64)
     monkeypatch.setenv("ALLOWED_HOSTS", "iris.example")
+    monkeypatch.setenv("IRIS_KEK", json.dumps(keyset_new()))
     sys.modules.pop("iris_site.production_settings", None)
     module = importlib.import_module("iris_site.production_settings")
     yield module
