@@ -63,7 +63,7 @@ class SqliteKeyStore:
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA secure_delete=ON")
                 connection.execute(SCHEMA)
-            except (sqlite3.Error, OSError) as exc:
+            except (sqlite3.Error, OSError, ValueError) as exc:
                 raise KeyStoreUnavailable(f"the key store {self.path} cannot be opened") from exc
             self._local.connection = connection
         return connection
