@@ -11,14 +11,16 @@ from django.db.models import Q
 from hierarchy.enums import ReconfirmState, StmScopeKind, StmTrigger
 from iris_site.appendonly import append_only_triggers
 from iris_site.audit.enums import ActorType
+from iris_site.keys.fields import SealedTextField
 
 
 class ShortTermMemory(models.Model):
     """One row of a member's working memory in one scope, alive until `ttl_expires`.
 
-    Content of a sensitive category is a Fernet token (iris_site.crypto), never plain
-    text. Expiry hard-deletes an ordinary row and anonymizes a sensitive one in place
-    (content erased, metadata kept for audit parity).
+    Content is sealed under the member's data key (`iris_site.keys`), whatever its
+    category: the column holds only `iris1:` tokens, and a member's crypto-shredding
+    makes every copy of it unreadable. Expiry hard-deletes an ordinary row and anonymizes
+    a sensitive one in place (content erased, metadata kept for audit parity).
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -29,9 +31,11 @@ class ShortTermMemory(models.Model):
     scope_id = models.CharField(max_length=128)
     category = models.CharField(max_length=32)
     sensitive = models.BooleanField(default=False)
-    # Plain text for an ordinary row, a Fernet token for a sensitive one, "" once anonymized.
-    content = models.TextField(blank=True)
-    # Keyed digest of the normalized content: recurrence counts for the promotion rule.
+    # Sealed under the member's data key; "" once anonymized.
+    content = SealedTextField(blank=True)
+    # Keyed digest of the normalized content (HMAC under `IRIS_HASH_SECRET`): recurrence
+    # counts for the promotion rule. Equality only, no words; not per member, so it
+    # outlives a shred, but it is erased with the row.
     content_digest = models.CharField(max_length=64, blank=True)
     related_entry_ids = models.JSONField(default=list, blank=True)
     consolidate_on_critic_promote = models.BooleanField(default=False)

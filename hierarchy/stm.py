@@ -33,7 +33,7 @@ from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append
 from iris_site.audit.refusals import WriteKind, audit_write_refused
-from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
+from iris_site.crypto import ContentUnreadable, decrypt, keyed_digest
 from iris_site.enums import OperatorRole
 from iris_site.errors import (
     Conflict,
@@ -288,7 +288,7 @@ def _create(
         scope_id=scope_id,
         category=category,
         sensitive=sensitive,
-        content=encrypt(content) if sensitive else content,
+        content=content,  # sealed under the member's key on save (`SealedTextField`)
         content_digest=content_digest(content),
         related_entry_ids=related,
         consolidate_on_critic_promote=consolidate_on_critic_promote,
@@ -516,7 +516,7 @@ def stm_rescope(
 
 @dataclass(frozen=True, slots=True)
 class StmView:
-    """A row a reader was allowed to see: content decrypted, and the entry it was
+    """A row a reader was allowed to see: content opened, and the entry it was
     consolidated into only if the read gate shows that entry to the same reader (an entry
     the member paused since, or one outside what the reader may read, is not named)."""
 
@@ -653,7 +653,7 @@ def stm_visible(row: ShortTermMemory, *, reader: Reader, now: datetime | None = 
 
 
 def _views(rows, *, reader: Reader, state: MemberState, now: datetime) -> list[StmView]:
-    """``rows`` (already shown to ``reader``) as views: decrypted, naming the entry each
+    """``rows`` (already shown to ``reader``) as views: opened, naming the entry each
     was consolidated into only where the read gate shows it to ``reader`` (one query)."""
     shown = entries_visible(
         member_id=reader.member_id,
@@ -673,7 +673,7 @@ def _views(rows, *, reader: Reader, state: MemberState, now: datetime) -> list[S
 
 
 def stm_gate(rows, *, reader: Reader, state: MemberState, now: datetime | None = None) -> StmRead:
-    """Every row through the read gate; only visible rows are decrypted."""
+    """Every row through the read gate; only visible rows are opened."""
     now = now or timezone.now()
     rows = list(rows)
     sources = stm_sources(rows)
@@ -733,13 +733,22 @@ def stm_row_get(*, member_id, stm_id) -> ShortTermMemory | None:
     return ShortTermMemory.objects.filter(member_id=member_id, pk=stm_id).first()
 
 
+_LEGACY_FERNET = "gAAAAA"  # every Fernet token's base64 prefix (version byte 0x80)
+
+
 def stm_content(row: ShortTermMemory) -> str:
-    if not row.sensitive:
-        return row.content
-    try:
-        return decrypt(row.content)
-    except ContentUnreadable:
-        return ""
+    """The row's words (opened by its sealed field). A value that cannot be opened (its
+    member's key destroyed, or it failed authentication) is `Unreadable`: empty text.
+    A sensitive row written before per-member sealing still holds a Fernet token under
+    the app key until `manage.py keys_encrypt` seals it: opened here meanwhile (rows live
+    hours, so this path empties itself)."""
+    content = row.content or ""
+    if row.sensitive and content.startswith(_LEGACY_FERNET):
+        try:
+            return decrypt(content)
+        except ContentUnreadable:
+            return ""
+    return content
 
 
 def stm_read_record(

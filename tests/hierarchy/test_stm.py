@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import yaml
+from django.db import connection
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm import (
     stm_consent_cascade,
+    stm_content,
     stm_demote,
     stm_expire_due,
     stm_gate,
@@ -31,7 +33,6 @@ from hierarchy.stm import (
 from hierarchy.stm_config import DEFAULT_CAPS_FILE, CapsConfigError, parse_caps, stm_caps
 from hierarchy.transitions import IllegalTransition, Tier
 from iris_site.audit.events import Actor
-from iris_site.crypto import encrypt
 from iris_site.errors import Conflict, InvalidInput, NotPermitted, PolicyRefusal
 from memory.access.capabilities import capabilities_for
 from memory.access.gate import SENSITIVE_CONTEXTS, MemberState, ScopeKey, decide
@@ -198,15 +199,41 @@ def test_sensitive_content_is_encrypted_at_rest_and_readable_in_member_scope():
     # then
     stored = ShortTermMemory.objects.get(pk=row.pk)
     assert stored.sensitive is True
-    assert "insulin" not in stored.content
+    assert stored_column(row).startswith("iris1:")
+    assert "insulin" not in stored_column(row)
     [view] = read(member, context="health").views
     assert view.content == "takes insulin at night"
     assert_no_content_in_chain("insulin")
 
 
-def test_ordinary_content_is_stored_as_is():
+def test_ordinary_content_is_sealed_too_and_reads_back():
     row = write(member_with(), content="likes tea")
+    assert stored_column(row).startswith("iris1:")
+    assert "tea" not in stored_column(row)
     assert ShortTermMemory.objects.get(pk=row.pk).content == "likes tea"
+
+
+def test_a_legacy_fernet_row_still_reads_until_sealed():
+    from iris_site.crypto import encrypt
+
+    member = member_with("category:medical")
+    row = write(member, category="medical", content="placeholder")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {ShortTermMemory._meta.db_table} SET content = %s WHERE id = %s",
+            [encrypt("takes insulin"), row.pk.hex if connection.vendor == "sqlite" else row.pk],
+        )
+    assert stm_content(ShortTermMemory.objects.get(pk=row.pk)) == "takes insulin"
+
+
+def stored_column(row) -> str:
+    """The content column as the database holds it (no field opens it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT content FROM {ShortTermMemory._meta.db_table} WHERE id = %s",
+            [row.pk.hex if connection.vendor == "sqlite" else row.pk],
+        )
+        return cursor.fetchone()[0]
 
 
 def test_a_sensitive_row_needs_the_category_consent():
@@ -410,7 +437,7 @@ def test_the_gate_returns_only_rows_decide_lets_through_and_counts_the_rest(
             scope_id="s-1",
             category=category,
             sensitive=category in SENSITIVE_CATEGORIES,
-            content=encrypt("note") if category in SENSITIVE_CATEGORIES else "note",
+            content="note",
         )
         for kind, category in rows
     ]
