@@ -7,19 +7,26 @@ is found by the same search: the search works."""
 
 import subprocess
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from hierarchy.consolidation import stm_consolidate
 from iris_site.audit.events import Actor
-from memory.models import RecallRecord
+from iris_site.keys import envelope
+from iris_site.services import token_issue
+from memory.enums import ScopeKind
+from memory.models import MemoryEntry, RecallRecord
 from memory.services import memory_edit, memory_notice_answer
 from memory.turns import conversation_turn_append
-from tests.datarights.factories import EXPORT, process, submit
+from tests.datarights.factories import EXPORT, HARD_DELETE, process, submit
 from tests.hierarchy.stm_factories import service_actor, write
+from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, remember
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -124,3 +131,93 @@ def test_no_content_path_leaves_a_readable_word_in_a_dump_of_the_main_database(s
     assert exported, "the export wrote a file"
     for path in exported:
         assert marker.encode() not in path.read_bytes().lower(), path.name
+
+
+# --- A restored backup -------------------------------------------------------------------
+
+
+@contextmanager
+def served_from(database: str):
+    """Iris's connection reads `database` (a restored copy) instead of the test's own."""
+    original = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = database
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = original
+
+
+def _postgres(*args: str, database: str) -> None:
+    params = connection.get_connection_params()
+    url = (
+        f"postgresql://{params.get('user') or 'postgres'}@{params.get('host') or '127.0.0.1'}"
+        f":{params.get('port') or 5432}/{database}"
+    )
+    subprocess.run(  # noqa: S603 - the machine's PostgreSQL tools on the test's databases
+        [*args, f"--dbname={url}"], check=True, capture_output=True
+    )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="pg_dump and pg_restore")
+def test_a_backup_restored_after_an_erasure_does_not_bring_the_member_back(settings, tmp_path):
+    settings.IRIS_DSAR_EXPORT_DIR = str(tmp_path / "exports")
+    erased, kept = consenting_member(), consenting_member()
+    gone, stays = new_marker(), new_marker()
+    for member, marker in ((erased, gone), (kept, stays)):
+        remember(member, subject=f"tea {marker}", body=f"Drinks {marker} tea every evening")
+        conversation_turn_append(
+            member=member,
+            session_id="s-1",
+            speaker="member",
+            text=f"I love {marker} tea",
+            consumer="assistant",
+            actor=Actor.of(member),
+        )
+    _, assistant = token_issue(owner=ServiceClientFactory(consumer="assistant"))
+    backup = tmp_path / "backup.dump"
+    live = connection.settings_dict["NAME"]
+    _postgres("pg_dump", "--format=custom", f"--file={backup}", database=live)
+
+    # The member's memory is erased; their keys are destroyed in the key store.
+    erasure = process(submit(erased, "delete", {**HARD_DELETE, "scopes": list(ScopeKind.values)}))
+    assert erasure.status == "completed"
+    assert envelope.key_store().latest(str(erased.pk)).destroyed
+
+    restored = f"{live}_restored"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
+        cursor.execute(f'CREATE DATABASE "{restored}"')
+    try:
+        _postgres("pg_restore", "--no-owner", str(backup), database=restored)
+        envelope.cache_clear()  # a fresh process: nothing cached
+        with served_from(restored):
+            assert MemoryEntry.objects.filter(member=erased).exists(), "the copy holds the rows"
+            api = APIClient()
+            api.credentials(HTTP_AUTHORIZATION=f"Bearer {assistant}")
+            for member, marker, readable in ((erased, gone, False), (kept, stays, True)):
+                answer = api.post(
+                    f"/api/v1/members/{member.pk}/recall/",
+                    {"surface": "assistant", "scope": {"kind": "profile"}, "query": "tea"},
+                    format="json",
+                )
+                assert answer.status_code == 200, answer.content
+                assert (marker.encode() in answer.content) is readable
+                page = Client()
+                page.force_login(member)
+                for path in ("/profile/memory/", "/profile/memory/people/"):
+                    shown = page.get(path)
+                    assert shown.status_code == 200, path
+                    assert (marker.encode() in shown.content.lower()) is readable, path
+                bundle = process(submit(member, "export", EXPORT))
+                assert bundle.status == "completed"
+                exported = b"".join(
+                    path.read_bytes()
+                    for path in Path(settings.IRIS_DSAR_EXPORT_DIR).rglob("*")
+                    if path.is_file() and str(member.pk) in str(path)
+                )
+                assert marker.encode() not in exported.lower()
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
