@@ -6,9 +6,10 @@ never holds a sensitive category or a consent type naming one in the clear:
 - **Writing** (`payload_seal`, called by `audit_event_append` under the chain's lock):
   a sensitive value under one of the `SENSITIVE_KEYS` of a member's event becomes
   `sealed:<HMAC-SHA256(member key, value) hex>`. The member key is 32 random bytes kept
-  in `AuditMemberKey`, created on first need and stored wrapped (Fernet under a key
-  derived from `IRIS_HASH_SECRET`), so a copy of the database alone cannot try the few
-  candidate values. The digest is what the chain hashes and the checkpoints seal.
+  in `AuditMemberKey`, created on first need and stored sealed under the member's data
+  key (`iris_site.keys`), so a copy of the database alone cannot try the few candidate
+  values, and once the member's data keys are destroyed no copy ever can. The digest is
+  what the chain hashes and the checkpoints seal.
 - **Listing** (`payload_listed`): every reader an operator uses (the audit API, the
   Django admin, the short-term replay) shows the neutral `MARKER` for a sensitive value,
   sealed or written in the clear before sealing existed, unless the listing is covered:
@@ -43,6 +44,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from iris_site.keys import envelope
 from iris_site.models import AuditMemberKey
 
 # Payload keys whose values may name a special category (a memory category, a consent
@@ -103,8 +105,19 @@ def _cipher() -> MultiFernet:
     )
 
 
+_KEY_CONTEXT = "iris_site_auditmemberkey.key"
+
+
+def _wrap(member_id, key: bytes) -> bytes:
+    return envelope.seal(member_id, _KEY_CONTEXT, base64.b64encode(key).decode()).encode()
+
+
 def _unwrap(stored) -> bytes | None:
-    try:
+    text = bytes(stored).decode("ascii", errors="replace")
+    if envelope.is_sealed(text):
+        opened = envelope.open_sealed(text, _KEY_CONTEXT)
+        return None if envelope.unreadable(opened) else base64.b64decode(opened)
+    try:  # wrapped before the member data keys existed: Fernet under the hash secret
         return _cipher().decrypt(bytes(stored))
     except (InvalidToken, ValueError, TypeError):
         return None
@@ -119,7 +132,7 @@ def member_key(member_id, *, create: bool = False) -> bytes | None:
             with transaction.atomic():
                 row = AuditMemberKey.objects.create(
                     member_id=member_id,
-                    key=_cipher().encrypt(os.urandom(_KEY_BYTES)),
+                    key=_wrap(member_id, os.urandom(_KEY_BYTES)),
                     created_at=timezone.now(),
                 )
         except IntegrityError:  # made meanwhile by another writer of this member
