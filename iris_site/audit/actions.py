@@ -65,6 +65,13 @@ class AuditAction(StrEnum):
     IRIS_SITE_OPERATOR_ACCOUNT_CHANGE_REFUSED = "iris_site.operator_account.change_refused"
     # An attempt the service refused (a linked decider, a bypassing save, not an admin).
     IRIS_SITE_OPERATOR_ACCOUNT_CHANGE_REJECTED = "iris_site.operator_account.change_rejected"
+    # Encryption at rest (`iris_site.keys`): a sealed value that failed authentication,
+    # once per request and member (critical: an operator alert; the columns and a count,
+    # never a value); a key-encryption key rotation's re-wrap (counts per KEK id).
+    IRIS_SITE_SEALED_VALUE_UNREADABLE = "iris_site.sealed_value.unreadable"
+    IRIS_SITE_MEMBER_KEYS_REWRAPPED = "iris_site.member_keys.rewrapped"
+    # `keys_encrypt`: content written before encryption sealed in place (counts per model).
+    IRIS_SITE_CONTENT_SEALED = "iris_site.content.sealed"
 
     # --- consent -------------------------------------------------------------------------
     # `consent.event.<ConsentEventKind>`
@@ -96,6 +103,13 @@ class AuditAction(StrEnum):
     MEMORY_TURNS_HELD = "memory.turns.held"
     MEMORY_TURNS_RELEASED = "memory.turns.released"
     MEMORY_MEMBER_CONTENT_PURGED = "memory.member_content.purged"
+    # Crypto-shredding (`memory.forgetting.shredding`) after erasing everything of a
+    # member: their data keys destroyed (generations, counts); kept while anything of
+    # theirs is still sealed (held content: the tables and counts); a destroy that failed
+    # after the erasure committed (critical: retried at the member's next purge).
+    MEMORY_MEMBER_KEYS_SHREDDED = "memory.member_keys.shredded"
+    MEMORY_MEMBER_KEYS_KEPT = "memory.member_keys.kept"
+    MEMORY_MEMBER_KEYS_SHRED_FAILED = "memory.member_keys.shred_failed"
     MEMORY_FORGOTTEN_RESTATED = "memory.forgotten.restated"
     MEMORY_CONFLICT_RESOLVED = "memory.conflict.resolved"
     MEMORY_CONFLICT_ANSWERED = "memory.conflict.answered"  # "should I update?" answered

@@ -53,6 +53,7 @@ from memory.forgetting.dsar import (
     memory_turns_purge,
 )
 from memory.forgetting.fingerprints import fingerprints_record
+from memory.forgetting.shredding import member_keys_after_purge
 from memory.forgetting.stores import (
     FORGOTTEN_PLACEHOLDER,
     ContentStore,
@@ -290,6 +291,10 @@ def memory_erase(
         target_member_id=member_id,
         payload=payload,
     )
+    if purge:
+        # Everything of the member erased: their keys go once this commits (or are kept,
+        # and said why, while anything of theirs is still sealed: `memory.forgetting.shredding`).
+        member_keys_after_purge(member_id=member_id, reason=reason, everything=everything)
     tombstoned = () if purge else tuple(e.pk for e in live)
     return ErasureReport(entry_ids=ids, tombstoned_ids=tombstoned, counts=counts)
 

@@ -24,6 +24,7 @@ from memory.enums import (
     is_sensitive_category,
 )
 from memory.forgetting.erasure import memory_erase
+from memory.forgetting.shredding import member_keys_shred_due
 from memory.forgetting.stores import ExtentKind
 from memory.models import (
     ConversationTurn,
@@ -175,7 +176,8 @@ def memory_clear_request(*, member: User, actor: Actor, grace: timedelta = FULL_
     (`ensure_no_pending_clear`, under the member lock taken here too). Short-term memory
     is erased now. Long-term memory and the turn log are only hidden, unchanged: a cancel
     within `grace` brings back exactly what was there; after it, `memory_clear_purge_due`
-    erases everything the member then has."""
+    erases everything the member then has, and their keys once that commits
+    (`memory.forgetting.shredding`: a backup taken before no longer opens for them)."""
     member_lock(member_id=member.pk)
     if memory_pending_clear(member_id=member.pk) is not None:
         raise Conflict("A full clear is already pending.", code="clear-pending")
@@ -301,6 +303,9 @@ def memory_clear_purge_due(*, now: datetime | None = None) -> int:
                 payload={"clear_id": str(locked.pk), **counts},
             )
             purged += counts["purged_entry_count"]
+    # Keys an earlier erasure kept (held content) or failed to destroy go once nothing of
+    # their member is sealed any more (`memory.forgetting.shredding`).
+    member_keys_shred_due()
     return purged
 
 
