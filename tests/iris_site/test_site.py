@@ -101,6 +101,26 @@ def test_production_settings_pass_the_deploy_check(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_production_settings_refuse_to_start_without_a_key_encryption_key(tmp_path):
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "iris_site.production_settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "IRIS_KEK": "",
+        "IRIS_KEK_FILE": str(tmp_path / "no-such-keyset.json"),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "key-encryption key" in result.stderr and "IRIS_KEK" in result.stderr
+
+
 def test_production_settings_refuse_a_missing_secret_key():
     env = {
         **os.environ,
