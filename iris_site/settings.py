@@ -114,6 +114,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "iris_site.middleware.AuthenticationRateLimitMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Encryption at rest: a key store that is down is a 503 (never a 500); sealed values
+    # that fail authentication are counted and audited once per request.
+    "iris_site.middleware.SealedFaultMiddleware",
     # Last, as django-axes requires: turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -14,8 +14,10 @@ from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from iris_site.errors import DomainError
+from iris_site.keys.store import KeyStoreUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +66,31 @@ def pydantic_fields(exc: pydantic.ValidationError) -> dict[str, list[str]]:
     return fields
 
 
+KEY_STORE_RETRY_SECONDS = 30
+KEY_STORE_UNAVAILABLE = (
+    "Iris cannot reach its key store right now, so memory can be neither read nor "
+    "written (it is never served or stored unencrypted instead). Retry shortly."
+)
+
+
+def key_store_unavailable(exc: KeyStoreUnavailable) -> None:
+    """An operator alert on logger `iris.keys` (`alert="key_store_unavailable"`: counted
+    by `iris_site.middleware.SealedFaultHandler`); the store's path only, no content."""
+    logging.getLogger("iris.keys").error(
+        "the key store is unavailable: %s", exc, extra={"alert": "key_store_unavailable"}
+    )
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, KeyStoreUnavailable):
+        # Fail closed: 503, whatever the request had begun is rolled back.
+        key_store_unavailable(exc)
+        set_rollback()
+        return Response(
+            error_body("key_store_unavailable", KEY_STORE_UNAVAILABLE),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(KEY_STORE_RETRY_SECONDS)},
+        )
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status_code)
     if isinstance(exc, pydantic.ValidationError):
