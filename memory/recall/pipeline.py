@@ -487,12 +487,19 @@ def _age_phrase(age: timedelta) -> str:
 
 
 def build_rationale(
-    candidate: RecallCandidate, factors: Factors, *, query: str, now: datetime
+    candidate: RecallCandidate,
+    factors: Factors,
+    *,
+    query: str,
+    now: datetime,
+    corpus_stats: CorpusStats | None = None,
 ) -> str:
-    """Why this entry surfaced, from its own factors only (no other entry's words)."""
+    """Why this entry surfaced, from its own factors only (no other entry's words).
+    ``corpus_stats`` names the query's stems as the candidate's statistics do (the
+    member's keyed tokens: `rankers.query_keys`)."""
     parts: list[str] = []
     if query.strip():
-        words = matched_terms(query, candidate)
+        words = matched_terms(query, candidate, corpus_stats)
         if words:
             parts.append("matched " + ", ".join(f"'{w}'" for w in words))
         elif factors.semantic > 0:
@@ -610,7 +617,9 @@ def resolve(
     entries = []
     for item in kept:
         candidate = item.candidate
-        explanation = build_rationale(candidate, item.factors, query=request.query, now=now)
+        explanation = build_rationale(
+            candidate, item.factors, query=request.query, now=now, corpus_stats=corpus_stats
+        )
         entries.append(
             RecalledEntry(
                 entry_id=candidate.entry_id,

@@ -11,6 +11,13 @@ body's stems, its neighbours' stems, its speaker label and session date), and st
 beside it; corpus statistics (``CorpusStats``) are kept per member by the
 storage layer with ``corpus_stats_add`` / ``corpus_stats_remove``. Recall never
 tokenises a stored body for BM25.
+
+What is stored names no word: the storage layer keys every stem by the member's keyed
+token of it (``TermStats.keyed_by``, an HMAC under the member's key), and hands the
+pipeline the member's ``CorpusStats`` with its ``term_key``, which names the query's
+stems the same way (``query_keys``). BM25 only compares equal keys, so it ranks alike
+on stems or on tokens; a stem's text lives only in this process, while a query is
+analysed.
 """
 
 from __future__ import annotations
@@ -137,6 +144,22 @@ def query_terms(query: str) -> tuple[str, ...]:
 MAX_QUERY_TERMS = 32
 
 
+# How a member's stored statistics name a stem: stems → their keys (the storage layer's
+# keyed tokens, `memory.recall.store.index.MemberTermKey`); a corpus without one names
+# stems by themselves.
+TermKey = Callable[[Iterable[str]], Mapping[str, str]]
+
+
+def query_keys(query: str, corpus: CorpusStats | None) -> dict[str, str]:
+    """The query's stems (`query_terms`), each with the key the corpus's statistics name
+    it by: its keyed token where ``corpus.term_key`` is set, else the stem itself."""
+    terms = query_terms(query)
+    if corpus is None or corpus.term_key is None or not terms:
+        return {term: term for term in terms}
+    keys = corpus.term_key(terms)
+    return {term: keys[term] for term in terms}
+
+
 def query_cut(terms: Iterable[str], document_frequency: Mapping[str, int]) -> tuple[str, ...]:
     """The stems a query is ranked on: all of ``terms`` up to `MAX_QUERY_TERMS`, else
     the `MAX_QUERY_TERMS` rarest in the member's memory by ``document_frequency`` (the
@@ -171,6 +194,34 @@ class TermStats:
     context_length: int = 0
     analyzer: str = ANALYZER_VERSION
     tags: Mapping[str, int] = field(default_factory=dict)
+    # True when every stem is named by its keyed token (`keyed_by`): what is stored.
+    keyed: bool = False
+
+    def stems(self) -> set[str]:
+        """Every stem (or key) the statistics name: own, context and tags."""
+        return set(self.terms) | set(self.context_terms) | set(self.tags)
+
+    def keyed_by(self, keys: Mapping[str, str]) -> TermStats:
+        """The same statistics with every stem named by its key (``keys``: stem → key,
+        the member's keyed tokens): what the storage layer stores, so that no word is
+        kept. Counts and lengths are unchanged; already keyed statistics are returned
+        as they are."""
+        if self.keyed:
+            return self
+
+        def rekeyed(counts: Mapping[str, int]) -> dict[str, int]:
+            out: Counter[str] = Counter()
+            for term, n in counts.items():
+                out[keys[term]] += n
+            return dict(out)
+
+        return replace(
+            self,
+            terms=rekeyed(self.terms),
+            context_terms=rekeyed(self.context_terms),
+            tags=rekeyed(self.tags),
+            keyed=True,
+        )
 
     def index_terms(self) -> tuple[str, ...]:
         """Every stem that can give this entry a non-zero BM25 score (own and
@@ -179,7 +230,7 @@ class TermStats:
         return tuple(sorted(set(self.terms) | set(self.context_terms)))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "analyzer": self.analyzer,
             "terms": dict(sorted(self.terms.items())),
             "length": self.length,
@@ -187,6 +238,9 @@ class TermStats:
             "context_length": self.context_length,
             "tags": dict(sorted(self.tags.items())),
         }
+        if self.keyed:
+            data["keyed"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TermStats:
@@ -197,6 +251,7 @@ class TermStats:
             context_length=int(data.get("context_length", 0)),
             analyzer=str(data.get("analyzer", ANALYZER_VERSION)),
             tags=dict(data.get("tags", {})),
+            keyed=bool(data.get("keyed", False)),
         )
 
 
@@ -253,12 +308,16 @@ class CorpusStats:
 
     Document frequency counts entries whose *own* terms contain the stem; neighbour
     context does not count, so every entry is counted exactly once per stem.
+
+    ``term_key``, set by the storage layer, names a stem the way these statistics and
+    the member's stored ``TermStats`` do (its keyed token); None: by the stem itself.
     """
 
     document_count: int = 0
     total_length: int = 0
     total_context_length: int = 0
     document_frequency: Mapping[str, int] = field(default_factory=dict)
+    term_key: TermKey | None = field(default=None, compare=False, repr=False)
 
     @property
     def average_length(self) -> float:
@@ -387,7 +446,8 @@ class BM25:
 
     def bind(self, query: str, corpus_stats: CorpusStats | None) -> Callable[[Scorable], float]:
         corpus = corpus_stats or CorpusStats()
-        terms = query_cut(query_terms(query), corpus.document_frequency)
+        keys = query_keys(query, corpus)
+        terms = query_cut(keys.values(), corpus.document_frequency)
         weights = [(term, self._idf(term, corpus)) for term in terms]
         ceiling = sum(w for _, w in weights) * (self.k1 + 1.0)
         if ceiling <= 0.0:
@@ -415,16 +475,22 @@ class BM25:
         return self.bind(query, corpus_stats)(candidate)
 
 
-def matched_terms(query: str, candidate: Scorable) -> tuple[str, ...]:
-    """The query's own words whose stem the entry itself contains (not its neighbours).
+def matched_terms(
+    query: str, candidate: Scorable, corpus_stats: CorpusStats | None = None
+) -> tuple[str, ...]:
+    """The query's own words whose stem the entry itself contains (not its neighbours),
+    the stem named as ``corpus_stats`` names it (`query_keys`).
 
     Used for the rationale: words come from the query and the entry, never from any
     other entry, so a rationale cannot leak a neighbour's content.
     """
     own = candidate.term_stats.terms
+    if not own:
+        return ()
+    keys = query_keys(query, corpus_stats)
     seen: dict[str, None] = {}
     for token in _WORD_RE.findall(query.lower()):
-        if len(token) > 1 and token not in ENGLISH_STOP_WORDS and stem(token) in own:
+        if len(token) > 1 and token not in ENGLISH_STOP_WORDS and keys.get(stem(token)) in own:
             seen.setdefault(token, None)
     return tuple(seen)
 
