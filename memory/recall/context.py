@@ -3,7 +3,9 @@
 An entry whose `session-turn` provenance cites stored conversation turns is indexed with
 the stems of the turns within `NEIGHBOUR_WINDOW` of each cited turn in its session (the
 cited turns themselves excluded): BM25 weighs them lower than the entry's own words
-(`memory.recall.rankers.BM25`), and they are counts of stems only, never text.
+(`memory.recall.rankers.BM25`), and they are counts of stems only, never text; the
+stems are named by the member's keyed tokens before they are stored
+(`memory.recall.store.term_stats_keyed`), so the statistics hold no word either.
 
 The context follows the turn log. `MemoryContextAnchor` records each entry's cited
 turns by session and position; when a turn is appended next to an anchor (the turns
@@ -23,7 +25,7 @@ from datetime import datetime
 from memory.enums import Lifecycle, ProvenanceKind
 from memory.models import ConversationTurn, MemoryContextAnchor, MemoryEntry
 from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, term_stats_for, with_neighbours
-from memory.recall.store import corpus_stats_apply, entry_terms_index
+from memory.recall.store import corpus_stats_apply, entry_terms_index, term_stats_keyed
 
 Anchor = tuple[str, int]  # (session id, turn position)
 
@@ -104,12 +106,11 @@ def session_date(provenance_chain: Iterable[Mapping]) -> datetime | None:
 
 def entry_term_stats(*, member_id, body: str, provenance_chain: Iterable[Mapping]) -> dict:
     """An entry's term statistics: its body's stems, its speaker label and session date
-    as tags, and its neighbour context."""
+    as tags, and its neighbour context, every stem named by the member's keyed token."""
     anchors = context_anchors(member_id=member_id, provenance_chain=provenance_chain)
     neighbours = context_texts(member_id=member_id, anchors=anchors) if anchors else ()
-    return term_stats_for(
-        body, neighbours=neighbours, when=session_date(provenance_chain)
-    ).to_json()
+    stats = term_stats_for(body, neighbours=neighbours, when=session_date(provenance_chain))
+    return term_stats_keyed(member_id, [stats])[0].to_json()
 
 
 def with_body(entry: MemoryEntry, body: str) -> dict:
@@ -172,10 +173,25 @@ def neighbour_context_refresh(
         for session, sequences in window.items():
             wanted.setdefault(session, set()).update(sequences)
     texts = _turn_texts(member_id=member_id, wanted=wanted)
+    # Every turn's stems, and any entry's stored before keyed tokens, keyed at once.
+    order = sorted(texts)
+    keyed = term_stats_keyed(
+        member_id,
+        [term_stats_for(texts[at]) for at in order]
+        + [TermStats.from_json(entry.term_stats) for entry in entries],
+    )
+    turn_stats = dict(zip(order, keyed[: len(order)], strict=True))
+    own_stats = dict(zip((e.pk for e in entries), keyed[len(order) :], strict=True))
     added, removed, changed = [], [], []
     for entry in entries:
-        neighbours = [term_stats_for(text) for text in _texts_of(windows[str(entry.pk)], texts)]
-        stats = with_neighbours(TermStats.from_json(entry.term_stats), neighbours).to_json()
+        window = windows[str(entry.pk)]
+        neighbours = [
+            turn_stats[(session, position)]
+            for session in sorted(window)
+            for position in sorted(window[session])
+            if (session, position) in turn_stats
+        ]
+        stats = with_neighbours(own_stats[entry.pk], neighbours).to_json()
         if stats == entry.term_stats:
             continue
         added.append((entry.pk, stats))

@@ -6,6 +6,7 @@ from unittest import mock
 import pytest
 from django.db import connection
 
+from iris_site.keys.envelope import member_tokens
 from memory.bench import recall_locomo as bench
 from memory.http import surfaces
 from memory.models import MemoryEntry
@@ -88,8 +89,9 @@ def test_the_write_path_gives_each_turn_its_neighbours_as_context():
     # then the first turn's memory holds the next two turns' stems as its context
     entries = MemoryEntry.objects.filter(member=conversation.member).order_by("created_at")
     first = TermStats.from_json(entries.first().term_stats)
-    assert {"breed", "beagl", "shelter"} <= set(first.context_terms)
-    assert "potteri" not in first.context_terms  # another session
+    tokens = member_tokens(conversation.member.pk, ["breed", "beagl", "shelter", "potteri"])
+    assert {tokens["breed"], tokens["beagl"], tokens["shelter"]} <= set(first.context_terms)
+    assert tokens["potteri"] not in first.context_terms  # another session
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL full text")

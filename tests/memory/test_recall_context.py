@@ -6,11 +6,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from iris_site.audit.events import Actor
+from iris_site.keys.envelope import member_token
 from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryContextAnchor, MemoryCorpusShard, MemoryEntry, MemoryStem
 from memory.recall.context import session_date
 from memory.recall.rankers import NEIGHBOUR_WINDOW, TermStats, corpus_stats_for, term_stats_for
-from memory.recall.store import CORPUS_SHARDS, corpus_stats_get
+from memory.recall.store import CORPUS_SHARDS, corpus_stats_get, term_stats_keyed
 from memory.services import memory_edit
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, member_turn, quoting, remember
@@ -42,6 +43,11 @@ def stats(entry) -> TermStats:
     return TermStats.from_json(entry.term_stats)
 
 
+def keyed(member, expected: TermStats) -> TermStats:
+    """Statistics as the write path stores them: stems named by the member's tokens."""
+    return term_stats_keyed(member.pk, [expected])[0]
+
+
 def assert_corpus_matches(member):
     """The stored counters equal the corpus folded from every unforgotten entry."""
     live = MemoryEntry.objects.filter(member=member).exclude(lifecycle="tombstoned")
@@ -65,7 +71,9 @@ def test_a_turns_memory_is_indexed_with_its_neighbouring_turns_as_they_arrive():
     for index, entry in enumerate(entries):
         lo, hi = max(0, index - NEIGHBOUR_WINDOW), index + NEIGHBOUR_WINDOW + 1
         neighbours = [t for j, t in enumerate(texts[lo:hi], start=lo) if j != index]
-        assert stats(entry) == term_stats_for(texts[index], neighbours=neighbours, when=when(entry))
+        assert stats(entry) == keyed(
+            member, term_stats_for(texts[index], neighbours=neighbours, when=when(entry))
+        )
     assert MemoryContextAnchor.objects.filter(member_id=member.pk).count() == len(texts)
     assert_corpus_matches(member)
 
@@ -76,16 +84,17 @@ def test_forgetting_a_turns_memory_drops_its_stems_from_the_neighbours_context()
     _, first = said(member, "coffee at dawn")
     _, middle = said(member, "zanzibar holiday plans")
     _, last = said(member, "pasta night")
-    assert "zanzibar" in stats(first).context_terms
+    zanzibar = member_token(member.pk, "zanzibar")
+    assert zanzibar in stats(first).context_terms
     # when the middle memory is forgotten (its turn is erased with it)
     memory_tombstone(entry=middle, actor=Actor.of(member))
     # then no neighbour keeps its stems, and the vocabulary forgot them
-    assert "zanzibar" not in stats(first).context_terms
-    assert "zanzibar" not in stats(last).context_terms
-    assert stats(first) == term_stats_for(
-        "coffee at dawn", neighbours=["pasta night"], when=when(first)
+    assert zanzibar not in stats(first).context_terms
+    assert zanzibar not in stats(last).context_terms
+    assert stats(first) == keyed(
+        member, term_stats_for("coffee at dawn", neighbours=["pasta night"], when=when(first))
     )
-    assert not MemoryStem.objects.filter(member=member, key="zanzibar").exists()
+    assert not MemoryStem.objects.filter(member=member, key=zanzibar).exists()
     assert not MemoryContextAnchor.objects.filter(entry_id=middle.pk).exists()
     assert_corpus_matches(member)
 
@@ -98,11 +107,13 @@ def test_an_edit_restates_the_body_and_keeps_the_context():
     # when
     memory_edit(entry=first, actor=Actor.of(member), body="green tea at dawn")
     # then
-    assert stats(first) == term_stats_for(
-        "green tea at dawn", neighbours=["pasta night"], when=when(first)
+    assert stats(first) == keyed(
+        member,
+        term_stats_for("green tea at dawn", neighbours=["pasta night"], when=when(first)),
     )
     # the turn still says "coffee": its neighbour's context keeps it, no entry states it
-    assert MemoryStem.objects.get(member=member, key="coffe").document_frequency == 0
+    coffee = member_token(member.pk, "coffe")
+    assert MemoryStem.objects.get(member=member, key=coffee).document_frequency == 0
     assert_corpus_matches(member)
 
 
@@ -111,7 +122,7 @@ def test_turns_of_another_session_are_not_context():
     _, first = said(member, "coffee at dawn", session_id="s-1")
     said(member, "pasta night", session_id="s-2")
     assert when(first) is not None
-    assert stats(first) == term_stats_for("coffee at dawn", when=when(first))
+    assert stats(first) == keyed(member, term_stats_for("coffee at dawn", when=when(first)))
 
 
 def test_the_counters_are_spread_over_shards_and_no_row_takes_every_write():
@@ -124,7 +135,8 @@ def test_the_counters_are_spread_over_shards_and_no_row_takes_every_write():
     assert 1 < len(shards) <= CORPUS_SHARDS
     assert max(s.document_count for s in shards) < 40
     assert corpus_stats_get(member_id=member.pk).document_count == 40
-    assert MemoryStem.objects.get(member=member, key="coffe").document_frequency == 40
+    coffee = member_token(member.pk, "coffe")
+    assert MemoryStem.objects.get(member=member, key=coffee).document_frequency == 40
     assert_corpus_matches(member)
 
 

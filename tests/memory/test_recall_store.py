@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
+from iris_site.keys.envelope import member_token
 from memory.access.capabilities import capabilities_for
 from memory.enums import (
     SENSITIVE_CATEGORIES,
@@ -503,7 +504,7 @@ def test_bulk_loads_and_batched_reindexing_keep_the_stem_bounds():
     entry_terms_index(member_id=member.pk, entries=entries)
     # then the stem's bounds widened to cover them
     assert_stem_bounds_cover_postings(member)
-    garden = MemoryStem.objects.get(member=member, key="garden")
+    garden = MemoryStem.objects.get(member=member, key=member_token(member.pk, "garden"))
     assert garden.max_own_count >= 9 and garden.max_context_count >= 2
 
 

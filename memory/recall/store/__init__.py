@@ -13,7 +13,10 @@ forbids importing its modules; `__all__` lists the interface):
   gate shows a reader);
 - the index, on every write and erasure: `entry_terms_index`, `entry_terms_drop`,
   `corpus_stats_apply`, `corpus_stats_get`, `member_index_load` (a whole member at
-  once), `CORPUS_SHARDS`.
+  once), `CORPUS_SHARDS`; `term_stats_keyed` (statistics as they are stored: every
+  stem named by the member's keyed token, so the index holds no words) and
+  `member_index_rekey` (one member's index written before keyed tokens, re-keyed: the
+  in-place migration's step).
 
 Inside, each module one concern:
 
@@ -27,7 +30,7 @@ Inside, each module one concern:
 - `gates`: reachability, the kinds withheld whole, and the audit's count of what the
   read gate withholds in reach;
 - `reads`: entries read as candidates; `rows`: a stored row as a candidate;
-- `index`: the stem index and corpus statistics, written and read.
+- `index`: the stem index and corpus statistics, written and read, by keyed token.
 
 The modules import one another relatively (``from .bounds import …``), so that
 `bench_recall --against` can load another checkout's package beside this one.
@@ -40,6 +43,8 @@ from .index import (
     entry_terms_drop,
     entry_terms_index,
     member_index_load,
+    member_index_rekey,
+    term_stats_keyed,
 )
 from .plan import recall_resolve
 from .reads import (
@@ -61,7 +66,9 @@ __all__ = [
     "entry_terms_index",
     "member_candidates",
     "member_index_load",
+    "member_index_rekey",
     "recall_candidates",
     "recall_reference",
     "recall_resolve",
+    "term_stats_keyed",
 ]

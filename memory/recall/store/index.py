@@ -6,6 +6,16 @@ The index a write maintains costs in proportion to the entry's own stems: its po
 frequencies in the member's vocabulary (`MemoryStem`) and of one of the member's few
 counter shards (`MemoryCorpusShard`, picked by the entry's id, summed at read), so no
 row is rewritten by every write of a member (`corpus_stats_apply`, `entry_terms_index`).
+
+The index holds no words (issue 45): a stem is named everywhere it is stored — the
+vocabulary's `MemoryStem.key`, the keys of an entry's `term_stats`, hence the postings
+— by the member's keyed token of it (`iris_site.keys.envelope.member_tokens`, an HMAC
+under a key derived from the member's data key: the same stem gives the same token for
+that member only, and nothing once their keys are destroyed). A recall names its
+query's stems the same way (`MemberTermKey`, one key-store read per recall). Statistics
+stored before this change name stems in clear: `member_index_rekey` re-indexes one
+member's entries with tokens (resumable, idempotent), and the writes here key any such
+statistics they are handed to add.
 """
 
 from __future__ import annotations
@@ -17,9 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef
 
+from iris_site.keys.envelope import member_tokens
 from memory.enums import Lifecycle
 from memory.models import MemoryCorpusShard, MemoryEntry, MemoryEntryTerm, MemoryStem
 from memory.recall import CorpusStats, TermStats
@@ -45,11 +56,62 @@ def corpus_shard(entry_id) -> int:
 
 
 def stem_key(stem: str) -> str:
-    """The stem's vocabulary key: the stem itself, or, past `MemoryStem.KEY_LENGTH`, a
-    prefix and a digest of the whole stem (distinct stems stay distinct keys)."""
+    """The vocabulary key of a stored term: the term itself (a keyed token is 22
+    characters), or, past `MemoryStem.KEY_LENGTH`, a prefix and a digest of the whole
+    term (only a long stem an index written before keyed tokens holds)."""
     if len(stem) <= MemoryStem.KEY_LENGTH:
         return stem
     return stem[:32] + hashlib.sha256(stem.encode()).hexdigest()[:32]
+
+
+# --- keyed tokens -----------------------------------------------------------------------
+
+
+class MemberTermKey:
+    """Names a member's stems by their keyed tokens (`rankers.TermKey`), each asked of
+    the key store once: a recall's analysis, ranking and rationale read the key store
+    once between them. The stems live only in this object, in process memory."""
+
+    def __init__(self, member_id) -> None:
+        self.member_id = str(member_id)
+        self._known: dict[str, str] = {}
+
+    def __call__(self, stems: Iterable[str]) -> dict[str, str]:
+        stems = list(dict.fromkeys(stems))
+        missing = [stem for stem in stems if stem not in self._known]
+        if missing:
+            self._known.update(member_tokens(self.member_id, missing))
+        return {stem: self._known[stem] for stem in stems}
+
+
+def term_stats_keyed(member_id, stats: Sequence[TermStats]) -> list[TermStats]:
+    """``stats`` with every stem named by the member's keyed token (one key-store read
+    for all of them); already keyed ones unchanged."""
+    plain = {stem for item in stats if not item.keyed for stem in item.stems()}
+    if not plain:
+        return list(stats)
+    keys = member_tokens(member_id, sorted(plain))
+    return [item.keyed_by(keys) for item in stats]
+
+
+def _keyed_data(member_id, data: Mapping) -> Mapping:
+    if not data or data.get("keyed"):
+        return data
+    return term_stats_keyed(member_id, [TermStats.from_json(data)])[0].to_json()
+
+
+def _entries_keyed(member_id, entries: Sequence[MemoryEntry]) -> None:
+    """Key the statistics of entries stored with stems in clear (a fixture, a benchmark's
+    seed, a row written before keyed tokens), on the instances and their rows: the
+    postings are built from tokens, so the row must name its stems alike. Nothing to do
+    (no statement, no key-store read) for entries the write path stored."""
+    plain = [e for e in entries if e.term_stats and not e.term_stats.get("keyed")]
+    if not plain:
+        return
+    keyed = term_stats_keyed(member_id, [TermStats.from_json(e.term_stats) for e in plain])
+    for entry, stats in zip(plain, keyed, strict=True):
+        entry.term_stats = stats.to_json()
+    MemoryEntry.objects.bulk_update(plain, ["term_stats"], batch_size=1000)
 
 
 # --- reads ------------------------------------------------------------------------------
@@ -67,8 +129,9 @@ class Vocabulary:
 def statistics_query(
     member_id, terms: Iterable[str], *, ended_by: datetime | None = None
 ) -> tuple[str, list, dict[str, str]]:
-    """`statistics`'s statement, its parameters and the stems it asks for by key (for
-    `statistics_of`), to run alone or beside another read (`sql.reads_statement`)."""
+    """`statistics`'s statement, its parameters and the terms (keyed tokens) it asks for
+    by key (for `statistics_of`), to run alone or beside another read
+    (`sql.reads_statement`)."""
     keys = {stem_key(term): term for term in terms}
     statement, params = statistics_statement(member_id, sorted(keys), ended_by)
     return statement, params, keys
@@ -114,15 +177,15 @@ def statistics(
 
 def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> CorpusStats:
     """The member's corpus statistics: the document count and total lengths summed over
-    the member's shards, and the document frequency of ``terms`` (all a BM25 recall
-    reads), or of every stem."""
-    (count, length, context), vocabulary, _ = statistics(member_id, terms or ())
+    the member's shards, and the document frequency of the stems ``terms`` (all a BM25
+    recall reads), or of every stem, by keyed token; with the member's `MemberTermKey`,
+    which names a query's stems alike (`rankers.query_keys`)."""
+    term_key = MemberTermKey(member_id)
+    keys = sorted(set(term_key(terms).values())) if terms else ()
+    (count, length, context), vocabulary, _ = statistics(member_id, keys)
     if terms is None:
         rows = MemoryStem.objects.filter(member_id=member_id, document_frequency__gt=0)
-        frequency = {
-            long_stem or key: n
-            for key, long_stem, n in rows.values_list("key", "long_stem", "document_frequency")
-        }
+        frequency = dict(rows.values_list("key", "document_frequency"))
     else:
         frequency = vocabulary.frequency
     return CorpusStats(
@@ -130,6 +193,7 @@ def corpus_stats_get(*, member_id, terms: Iterable[str] | None = None) -> Corpus
         total_length=length,
         total_context_length=context,
         document_frequency=frequency,
+        term_key=term_key,
     )
 
 
@@ -159,11 +223,13 @@ def member_index_load(*, member_id, entries: Sequence[MemoryEntry], insert=None)
     """Build a member's whole index at once for entries stored beside the write path (a
     benchmark's seed, a test's fixture): vocabulary with document frequencies, counter
     shards and postings. ``insert(model, rows)`` bulk-inserts the postings (default:
-    `bulk_create`); returns how many there are."""
+    `bulk_create`); returns how many there are. Entries stored with stems in clear are
+    keyed first, rows included (`_entries_keyed`)."""
     frequency: Counter[str] = Counter()
     vocabulary: dict[str, str] = {}  # key → stem
     shards: dict[int, list[int]] = {}
     live = [e for e in entries if e.term_stats and e.lifecycle != Lifecycle.TOMBSTONED]
+    _entries_keyed(member_id, live)
     for entry in live:
         stats = TermStats.from_json(entry.term_stats)
         frequency.update({stem_key(stem) for stem in stats.terms})
@@ -202,12 +268,11 @@ def member_index_load(*, member_id, entries: Sequence[MemoryEntry], insert=None)
 def _stem_row(
     member_id, stem: str, document_frequency: int = 0, bounds: Bounds | None = None
 ) -> MemoryStem:
-    key = stem_key(stem)
     own, context, length, context_length = bounds or NO_BOUNDS
+    # No whole stem beside its key any more (`long_stem`): a keyed token fits the key.
     return MemoryStem(
         member_id=member_id,
-        key=key,
-        long_stem=stem if key != stem else "",
+        key=stem_key(stem),
         document_frequency=document_frequency,
         max_own_count=own,
         max_context_count=context,
@@ -264,10 +329,14 @@ def _stems_prune(member_id, stem_ids: Iterable[int]) -> None:
 def entry_terms_index(*, member_id, entries: Sequence[MemoryEntry]) -> None:
     """(Re)write these entries' postings from their current `term_stats`, all of them in
     a few statements whatever their number; a forgotten entry keeps none. Call wherever
-    `term_stats` or the lifecycle becomes tombstoned."""
+    `term_stats` or the lifecycle becomes tombstoned. Statistics with stems in clear are
+    keyed first, rows included (`_entries_keyed`)."""
     entries = list(entries)
     if not entries:
         return
+    _entries_keyed(
+        member_id, [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED and e.term_stats]
+    )
     field = MemoryEntryTerm._meta.get_field("entry")
     keys = [field.get_db_prep_value(entry.pk, connection) for entry in entries]
     with connection.cursor() as cursor:
@@ -302,13 +371,19 @@ def corpus_stats_apply(
     """Fold entries' term statistics, as (entry id, `term_stats`) pairs, into (or out of)
     the member's corpus: `F()` increments of the vocabulary rows of their own stems and
     of the counter shard each entry's id picks, nothing else, so a write costs in
-    proportion to its own stems and concurrent writes never lose an update."""
+    proportion to its own stems and concurrent writes never lose an update.
+
+    What is added is counted by keyed token (statistics with stems in clear are keyed
+    here, and `entry_terms_index` keys their rows); what is removed, by the keys it was
+    stored with (an entry stored before keyed tokens was counted by its stems)."""
     frequency: Counter[str] = Counter()
     shards: dict[int, list[int]] = {}
     for sign, items in ((1, added), (-1, removed)):
         for entry_id, data in items:
             if not data:
                 continue
+            if sign > 0:
+                data = _keyed_data(member_id, data)
             stats = TermStats.from_json(data)
             frequency.update({stem: sign for stem in stats.terms})
             shard = shards.setdefault(corpus_shard(entry_id), [0, 0, 0])
@@ -335,3 +410,54 @@ def corpus_stats_apply(
     if falling:
         ids = MemoryStem.objects.filter(member_id=member_id, key__in=falling)
         _stems_prune(member_id, ids.values_list("id", flat=True))
+
+
+# --- re-indexing an index written before keyed tokens -----------------------------------
+
+
+def member_index_rekey(*, member_id, batch_size: int = 500) -> int:
+    """Re-index one member's entries whose statistics still name stems in clear (stored
+    before keyed tokens) with the member's keyed tokens: each such entry's `term_stats`
+    rewritten, its stems' document frequencies moved from the stem's vocabulary row to
+    the token's, its postings rewritten, and the stem rows no entry holds any more
+    deleted. Returns how many entries it re-keyed (0: nothing left to do).
+
+    For the in-place migration (issue 45). Idempotent and resumable: an entry's work and
+    its statistics' ``keyed`` mark commit together, ``batch_size`` entries a transaction
+    (their rows locked against a concurrent edit), so a run stopped anywhere loses
+    nothing and the next picks up the entries not yet keyed. The write path and recalls
+    keep working meanwhile (an entry not yet re-keyed is not found by its words until it
+    is). The counts move exactly (the same `F()` increments as a write), so the corpus
+    statistics stay those of the member's entries."""
+    rekeyed = 0
+    while True:
+        with transaction.atomic():
+            rows = (
+                # Statistics with stems in clear: no ``keyed`` mark (only ever True).
+                MemoryEntry.objects.filter(member_id=member_id, term_stats__keyed__isnull=True)
+                .exclude(term_stats={})
+                .order_by("pk")
+                .only("id", "member_id", "lifecycle", "term_stats")
+                .select_for_update()[:batch_size]
+            )
+            entries = [e for e in rows if e.term_stats and not e.term_stats.get("keyed")]
+            if not entries:
+                break
+            plain = [(e.pk, e.term_stats) for e in entries]
+            keyed = term_stats_keyed(member_id, [TermStats.from_json(data) for _, data in plain])
+            live = [e for e in entries if e.lifecycle != Lifecycle.TOMBSTONED]
+            live_ids = {e.pk for e in live}
+            corpus_stats_apply(
+                member_id=member_id,
+                removed=[(pk, data) for pk, data in plain if pk in live_ids],
+            )
+            for entry, stats in zip(entries, keyed, strict=True):
+                entry.term_stats = stats.to_json()
+            MemoryEntry.objects.bulk_update(entries, ["term_stats"], batch_size=1000)
+            corpus_stats_apply(member_id=member_id, added=[(e.pk, e.term_stats) for e in live])
+            entry_terms_index(member_id=member_id, entries=live)
+            rekeyed += len(entries)
+    # Stems a removal left without a count or a posting (none, when the counts held).
+    left = MemoryStem.objects.filter(member_id=member_id, document_frequency=0)
+    _stems_prune(member_id, left.values_list("id", flat=True))
+    return rekeyed

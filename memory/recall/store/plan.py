@@ -98,7 +98,7 @@ from .gates import (
     reach_of,
     withheld_in_reach,
 )
-from .index import corpus_stats_get
+from .index import MemberTermKey, corpus_stats_get
 from .reads import candidates, entries_load, first_read
 from .streams import matching_stream, prior_partitions, prior_stream
 
@@ -248,7 +248,12 @@ def recall_resolve(
         )
 
     has_query = request.has_query
-    terms = query_terms(request.query) if has_query else ()
+    # The query's stems named as the member's index names them, by keyed token (one
+    # key-store read; the pipeline's ranking and rationale reuse them through the
+    # corpus's `term_key`): from here on the store compares tokens only.
+    term_key = MemberTermKey(request.user_id)
+    stems = query_terms(request.query) if has_query else ()
+    terms = tuple(sorted(set(term_key(stems).values()))) if stems else ()
     # One statement: the corpus statistics of the query's stems, the ended timed pauses
     # and the audit's counts of every entry in reach the gate withholds, by its reason.
     (count, length, context), vocabulary, ended, withheld = first_read(
@@ -258,7 +263,7 @@ def recall_resolve(
     # (`BM25.bind` cuts it with the same document frequencies, handed over below).
     terms = query_cut(terms, vocabulary.frequency)
     stem_ids = vocabulary.ids
-    corpus = CorpusStats(count, length, context, vocabulary.frequency)
+    corpus = CorpusStats(count, length, context, vocabulary.frequency, term_key=term_key)
     query = Query.of(terms, corpus, ranker, vocabulary.bounds)
     _, budget = budget_for(request.surface)
     limit = budget.max_entries

@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import QuerySet
 
+from iris_site.keys.envelope import unreadable
 from iris_site.rawsql import member_param, values_of
 from memory.access.gate import MemberState, Reader, decide
 from memory.models import MemoryEntry
@@ -24,13 +25,25 @@ from .rows import CANDIDATE_COLUMNS, ENTRY_ROWS, CandidateRow, candidate_of
 from .sql import entries_statement, reads_statement
 
 
+def readable(row: CandidateRow) -> bool:
+    """Whether a stored entry can be a recall's candidate at all: not when its body
+    cannot be opened (`iris_site.keys.envelope.Unreadable`: its member's keys were
+    destroyed, or the stored value was altered). Such an entry is never returned, never
+    ranked and never counted: it is dropped here, between the store and the pipeline."""
+    return not unreadable(row.body)
+
+
 def candidates(rows: QuerySet[MemoryEntry], *, many: bool = False) -> dict[str, RecallCandidate]:
-    """The rows' candidates by entry id, read as plain tuples (``many``: in batches)."""
+    """The rows' candidates by entry id, read as plain tuples (``many``: in batches);
+    unreadable rows dropped (`readable`). The sealed columns open as the ORM reads them
+    (`SealedTextField.from_db_value`)."""
     found = {}
     values_list = rows.values_list(*CANDIDATE_COLUMNS)
     for values in values_list.iterator(2000) if many else values_list:
-        candidate = candidate_of(CandidateRow._make(values))
-        found[candidate.entry_id] = candidate
+        row = CandidateRow._make(values)
+        if readable(row):
+            candidate = candidate_of(row)
+            found[candidate.entry_id] = candidate
     return found
 
 
@@ -71,7 +84,7 @@ def entries_load(
     key is read from its stalest listed entry on, visible or not: the extra entries
     change nothing). One raw statement, one range of `memory_member_conflict` per key:
     the ORM would spend longer building the two reads than the database spends on
-    them."""
+    them. An unreadable entry is dropped (`readable`)."""
     if not entry_ids:
         return {}
     entry_field = MemoryEntry._meta.get_field("id")
@@ -82,9 +95,12 @@ def entries_load(
     found: dict[str, RecallCandidate] = {}
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
-        for row in cursor.fetchall():
-            candidate = candidate_of(CandidateRow(*ENTRY_ROWS.values(row), row[-1]))
-            found.setdefault(candidate.entry_id, candidate)
+        for values in cursor.fetchall():
+            # `ENTRY_ROWS` converts as the ORM does: a sealed column opens here.
+            row = CandidateRow(*ENTRY_ROWS.values(values), values[-1])
+            if readable(row):
+                candidate = candidate_of(row)
+                found.setdefault(candidate.entry_id, candidate)
     return found
 
 

@@ -421,6 +421,10 @@ def statistics_statement(
     return statement, params
 
 
+def _has_long_stem() -> bool:
+    return any(field.name == "long_stem" for field in MemoryStem._meta.concrete_fields)
+
+
 def stems_upsert_statement(member_id, rows: Sequence[MemoryStem]) -> tuple[str, list]:
     """`index.stems_upsert`'s statement and its parameters: insert the vocabulary
     ``rows`` (in the order given), or add their document frequency to the member's row
@@ -429,10 +433,14 @@ def stems_upsert_statement(member_id, rows: Sequence[MemoryStem]) -> tuple[str, 
     sql = Dialect()
     table = connection.ops.quote_name(MemoryStem._meta.db_table)
     member = member_param(MemoryStem, member_id)
+    # The whole-stem column is no longer written (a keyed token fits the key): empty
+    # while the column is there.
+    long_stem = _has_long_stem()
+    width = 8 if long_stem else 7
     values, params = [], []
     for row in rows:
-        values.append("(%s, %s, %s, %s, %s, %s, %s, %s)")
-        params += [member, row.key, row.long_stem, row.document_frequency]
+        values.append("(" + ", ".join(["%s"] * width) + ")")
+        params += [member, row.key, *([""] if long_stem else []), row.document_frequency]
         params += [getattr(row, column) for column in BOUND_COLUMNS]
     own, context, length, context_length = (f"{table}.{c}" for c in BOUND_COLUMNS)
     widen = {
@@ -457,7 +465,8 @@ def stems_upsert_statement(member_id, rows: Sequence[MemoryStem]) -> tuple[str, 
         ]
     )
     statement = (
-        f"INSERT INTO {table} (member_id, key, long_stem, document_frequency,"  # noqa: S608
+        f"INSERT INTO {table} (member_id, key,{' long_stem,' if long_stem else ''}"  # noqa: S608
+        " document_frequency,"
         f" {', '.join(BOUND_COLUMNS)}) VALUES {', '.join(values)}"
         f" ON CONFLICT (member_id, key) DO UPDATE SET {updates} WHERE {changes}"
     )
