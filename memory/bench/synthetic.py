@@ -34,8 +34,8 @@ from memory.enums import (
 )
 from memory.models import MemoryEntry, MemoryRevision
 from memory.policy import conflicts, handles, storage
-from memory.recall import term_stats_for
-from memory.recall.store import member_index_load
+from memory.recall import TermStats, term_stats_for
+from memory.recall.store import member_index_load, term_stats_keyed
 
 _ONSETS = [
     "b",
@@ -557,6 +557,10 @@ def populate(member: User, tenant: Tenant, n: int, *, now: datetime, seed: int) 
         elif scope["kind"] == ScopeKind.NOTEBOOK:
             synthetic.notebooks.append(scope["notebook_id"])
     _supersede_duplicates(entries, rng)
+    # As the write path stores them: every stem named by the member's keyed token.
+    keyed = term_stats_keyed(member.pk, [TermStats.from_json(e.term_stats) for e in entries])
+    for entry, stats in zip(entries, keyed, strict=True):
+        entry.term_stats = stats.to_json()
     with transaction.atomic():
         # The entry and its first revision point at each other: both foreign keys are
         # checked at commit.
@@ -593,8 +597,9 @@ def _bulk_insert(model, objects: Iterable) -> None:
     table = connection.ops.quote_name(model._meta.db_table)
     with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
         for obj in objects:
+            # `pre_save` as an INSERT runs it: sealed columns are sealed there.
             copy.write_row(
-                [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+                [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
             )
 
 
