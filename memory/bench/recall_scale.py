@@ -58,6 +58,7 @@ from memory.recall.store import (
     entry_terms_index,
     member_candidates,
     recall_resolve,
+    term_stats_keyed,
 )
 
 INDEX_MODELS = (MemoryEntryTerm, MemoryStem, MemoryCorpusShard, MemoryContextAnchor)
@@ -98,7 +99,8 @@ def write_index_cost(synthetic: Synthetic, count: int, *, seed: int) -> dict[str
             lifecycle=Lifecycle.ACTIVE,
             confidence=1.0,
             conflict_key=f"fact::::write-{index}",
-            term_stats=term_stats_for(body).to_json(),
+            # As the write path stores them: stems named by the member's keyed tokens.
+            term_stats=term_stats_keyed(synthetic.member.pk, [term_stats_for(body)])[0].to_json(),
             created_at=now,
             updated_at=now,
         )
