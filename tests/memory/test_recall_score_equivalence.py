@@ -61,7 +61,7 @@ from memory.recall import (
 )
 from memory.recall.store import member_candidates, member_index_load
 from memory.recall.store.bounds import BOUND_MARGIN, Query
-from memory.recall.store.index import statistics
+from memory.recall.store.index import MemberTermKey, statistics
 from memory.recall.store.plan import shape_of
 from memory.recall.store.streams import matching_stream, prior_classes_read
 from tests.iris_site.factories import MemberFactory
@@ -206,11 +206,20 @@ def assert_agree(copy: str, computed: dict[str, float], expected: dict[str, floa
     )
 
 
+def keyed_terms(member, query_text: str) -> tuple[str, ...]:
+    """The query's stems as the store names them: the member's keyed tokens, sorted."""
+    return tuple(sorted(set(MemberTermKey(member.pk)(query_terms(query_text)).values())))
+
+
 def corpus_of(member, terms):
-    """The corpus statistics and vocabulary rows a recall reads (`index.statistics`), the
-    statistics as the plan builds them."""
+    """The corpus statistics and vocabulary rows a recall reads (`index.statistics`) of
+    ``terms`` (keyed tokens), the statistics as the plan builds them (with the member's
+    term key, which names the pipeline's query stems alike)."""
     (count, length, context), vocabulary, _ = statistics(member.pk, terms)
-    return CorpusStats(count, length, context, vocabulary.frequency), vocabulary
+    corpus = CorpusStats(
+        count, length, context, vocabulary.frequency, term_key=MemberTermKey(member.pk)
+    )
+    return corpus, vocabulary
 
 
 def holders(candidates, terms) -> set[str]:
@@ -232,7 +241,7 @@ def test_the_matching_statement_scores_every_match_as_the_pipeline_does(seed):
     # How many statements of each form scored rows (of the tail: rows past the head).
     forms = {"head and tail": 0, "one stem": 0, "common stems probed": 0}
     for query_text in queries(rng):
-        terms = query_terms(query_text)
+        terms = keyed_terms(member, query_text)
         for ranker in rankers(rng):
             corpus, vocabulary = corpus_of(member, terms)
             query = Query.of(terms, corpus, ranker, vocabulary.bounds)
@@ -292,7 +301,7 @@ def test_the_bound_of_an_entry_s_own_factors_is_its_score(seed):
     member, rng = generated_member(seed)
     candidates = member_candidates(member_id=member.pk)
     for query_text in queries(rng)[:3]:
-        corpus, _ = corpus_of(member, query_terms(query_text))
+        corpus, _ = corpus_of(member, keyed_terms(member, query_text))
         for ranker in rankers(rng):
             for blend in blends(rng):
                 shape = shape_of(blend)
