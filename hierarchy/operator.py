@@ -640,7 +640,16 @@ def _ltm_lookup(
                 code="subject-lookup-counts-only",
                 fields=refused,
             )
-        entries = entries.filter(subject__iexact=entity)
+        # Subjects are sealed under each member's key: no SQL can compare them, so the
+        # reachable entries with a subject are opened and compared here (counts only).
+        wanted = entity.casefold()
+        entries = entries.filter(
+            pk__in=[
+                pk
+                for pk, subject in entries.exclude(subject="").values_list("pk", "subject")
+                if subject.casefold() == wanted
+            ]
+        )
     if state:
         entries = entries.filter(lifecycle=state)
     if member_id is not None:

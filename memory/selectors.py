@@ -49,6 +49,7 @@ from memory.models import (
     OffTheRecordSession,
     RecallRecord,
     ServiceClientCapabilities,
+    conflict_token,
 )
 from memory.policy.conflicts import conflict_key
 
@@ -158,7 +159,10 @@ def memory_conflicting_entries(
     rows = MemoryEntry.objects.filter(
         member_id=member_id,
         tenant_id=tenant_id,
-        conflict_key=conflict_key(category=category, actor_handle=actor_handle, subject=subject),
+        conflict_key=conflict_token(
+            member_id,
+            conflict_key(category=category, actor_handle=actor_handle, subject=subject),
+        ),
         lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
     )
     chosen = member_memory_settings_get(member_id=member_id)
@@ -197,8 +201,13 @@ def memory_cited_turns(*, member_id, refs: Iterable[str]) -> dict[str, Conversat
 
 def memory_session_occurrences(*, member_id, category: str, conflict_key: str, body: str) -> int:
     """How often the member's session memory already holds this fact: the same conflict
-    key when it has a subject or a person, else the same body (case-insensitively).
-    Superseded rows count: a recurring fact supersedes its previous mention."""
+    key (`conflict_key`, plain: compared as the member's keyed token) when it has a
+    subject or a person, else the same body (case-insensitively). Superseded rows count:
+    a recurring fact supersedes its previous mention.
+
+    Bodies are sealed, so the body comparison opens the member's session entries of the
+    category and compares in Python: a sealed column cannot be compared in SQL, and these
+    rows are few (session memory, one category)."""
     entries = MemoryEntry.objects.filter(
         member_id=member_id,
         scope_kind=ScopeKind.SESSION,
@@ -206,10 +215,11 @@ def memory_session_occurrences(*, member_id, category: str, conflict_key: str, b
         lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.SUPERSEDED, Lifecycle.PAUSED],
     )
     if conflict_key.strip(":") != category:
-        entries = entries.filter(conflict_key=conflict_key)
-    else:
-        entries = entries.filter(body__iexact=body.strip())
-    return entries.count()
+        return entries.filter(conflict_key=conflict_token(member_id, conflict_key)).count()
+    wanted = body.strip().casefold()
+    return sum(
+        1 for stored in entries.values_list("body", flat=True) if stored.casefold() == wanted
+    )
 
 
 def memory_pending_clear(*, member_id) -> MemoryClearRequest | None:

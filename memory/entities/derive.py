@@ -10,10 +10,12 @@ states it is live: superseding the entry closes the interval (`valid_to`), nothi
 deleted, so recall can be asked what held *as of* a time.
 
 Entities are matched by a keyed digest (`iris_site.crypto.keyed_digest`, bound to the
-member) of the normalised handle or subject, never by name; labels are Fernet tokens
-(`iris_site.crypto.encrypt`), never in audit payloads or logs.
+member) of the normalised handle or subject, never by name; labels are sealed under the
+member's data key (`iris_site.keys.fields.SealedTextField`), never in audit payloads or
+logs.
 """
 
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,7 +25,7 @@ from django.db.models import Q
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
 from iris_site.audit.events import Actor, audit_event_append
-from iris_site.crypto import ContentUnreadable, decrypt, encrypt, keyed_digest
+from iris_site.crypto import ContentUnreadable, decrypt, keyed_digest
 from iris_site.errors import Conflict
 from memory.controls import member_memory_settings_get, months_to_days
 from memory.entities import policy as entity_policy
@@ -46,14 +48,28 @@ def entity_digest(*, member_id, kind: str, value: str = "") -> str:
     return keyed_digest(f"memory-entity\x1f{member_id}\x1f{kind}\x1f{key}", length=64)
 
 
+# A label written before sealing: a Fernet token under the application key (its version
+# byte 0x80 spells `gAAAAA`), until `keys_encrypt` seals it under the member's key.
+_LEGACY_LABEL = re.compile(r"gAAAAA[A-Za-z0-9_-]{60,}={0,2}")
+
+
 def entity_label(entity: MemoryEntity) -> str | None:
-    """The member-visible name, decrypted; None when there is none (or it is unreadable)."""
-    if not entity.label:
+    """The member-visible name; None when there is none, or it cannot be read (the
+    member's keys were destroyed, or the sealed value failed authentication)."""
+    return label_open(entity.label)
+
+
+def label_open(label: str | None) -> str | None:
+    """A stored label as its name: the sealed field has opened it already (an unreadable
+    one reads as ""); a legacy Fernet token is decrypted with the application key."""
+    if not label:
         return None
-    try:
-        return decrypt(entity.label)
-    except ContentUnreadable:
-        return None
+    if _LEGACY_LABEL.fullmatch(label):
+        try:
+            return decrypt(label)
+        except ContentUnreadable:
+            return None
+    return label
 
 
 def entity_audit(
@@ -79,7 +95,9 @@ def entity_transition(
     entity.state_changed_at = now
     if target == EntityState.RETIRED:
         entity.label = ""
-    entity.full_clean(exclude=["member"])
+    # The label is sealed, so no constraint can be checked on it by a query; the database
+    # still holds `retired_unlabelled` (and a retired entity's label is "" above).
+    entity.full_clean(exclude=["member", "label"])
     entity.save(update_fields=["state", "state_changed_at", "label"])
     entity_audit(
         AuditAction.MEMORY_ENTITY_STATE_TRANSITION,
@@ -124,7 +142,7 @@ def _entity(
             member_id=member_id,
             kind=kind,
             digest=digest,
-            label=encrypt(label) if label else "",
+            label=label,
             created_at=now,
             state_changed_at=now,
         )
@@ -153,7 +171,7 @@ def _entity(
             now=now,
         )
     if label and entity_label(entity) != label:
-        entity.label = encrypt(label)
+        entity.label = label
         entity.save(update_fields=["label"])
     return entity
 

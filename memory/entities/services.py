@@ -224,7 +224,7 @@ def _doomed_relationships(erasure: Erasure):
 def _orphans(member_id):
     """Entities nothing is about and nothing relates to any more. A retired one stays
     (its digest is what keeps the person from coming back); the others go, with their
-    encrypted label."""
+    sealed label."""
     return (
         MemoryEntity.objects.filter(member_id=member_id)
         .exclude(state=EntityState.RETIRED)
@@ -264,7 +264,8 @@ ENTITY_STORE = ContentStore(
     erase=_entity_store_erase,
     residue=_entity_store_residue,
     order=20,
-    # Labels are Fernet tokens: a plain-text search of the schema cannot see them.
+    # Labels and notes are sealed under the member's key: a plain-text search of the
+    # schema cannot see them.
     encrypted=True,
     tables=(
         MemoryEntity._meta.db_table,

@@ -3,9 +3,10 @@ the relationships between them with the interval in which each held.
 
 An entity is found again by `digest`, a keyed digest (`iris_site.crypto.keyed_digest`,
 member-namespaced) of its normalised handle or subject, never by its name. A person's
-member-visible label is a Fernet token (`iris_site.crypto.encrypt`, as sensitive short-
-term content is kept), erased when the person is retired; the digest stays so a later
-mention does not bring them back by itself (`memory.entities.services`).
+member-visible label is sealed under the member's data key (`iris_site.keys.fields`), so
+erasing the member's keys makes it unreadable in every copy of the database; it is
+erased when the person is retired, and the digest stays so a later mention does not bring
+them back by itself (`memory.entities.services`). A relationship's note is sealed alike.
 """
 
 import uuid
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from iris_site.keys.fields import SealedTextField
 from memory.enums import EntityKind, EntityState
 
 
@@ -25,8 +27,10 @@ class MemoryEntity(models.Model):
     kind = models.CharField(max_length=16, choices=EntityKind)
     state = models.CharField(max_length=16, choices=EntityState, default=EntityState.ACTIVE)
     digest = models.CharField(max_length=64)
-    # A person's (or subject's) member-visible name: a Fernet token, "" once retired.
-    label = models.TextField(blank=True)
+    # A person's (or subject's) member-visible name, sealed; "" once retired. A label
+    # written before sealing is a Fernet token under the application key until
+    # `keys_encrypt` seals it (`memory.entities.derive.entity_label` reads both).
+    label = SealedTextField(blank=True)
     created_at = models.DateTimeField()
     state_changed_at = models.DateTimeField()
 
@@ -111,7 +115,7 @@ class MemoryRelationship(models.Model):
     )
     # "sister", "colleague" …, or "about" for person ↔ subject; "" when unknown.
     type = models.CharField(max_length=40, blank=True)
-    note = models.CharField(max_length=500, blank=True)
+    note = SealedTextField(max_length=500, blank=True)
     state = models.CharField(max_length=16, choices=EntityState, default=EntityState.ACTIVE)
     valid_from = models.DateTimeField()
     valid_to = models.DateTimeField(null=True, blank=True)

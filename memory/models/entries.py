@@ -6,6 +6,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce, Least
 
 from iris_site.appendonly import append_only_triggers
+from iris_site.keys.fields import SealedJSONField, SealedTextField
 from memory.enums import (
     SENSITIVE_CATEGORIES,
     EntryAuditAction,
@@ -16,6 +17,7 @@ from memory.enums import (
     SuppressionReason,
     is_sensitive_category,
 )
+from memory.models.fields import ConflictKeyField
 
 
 class MemoryEntry(models.Model):
@@ -49,21 +51,23 @@ class MemoryEntry(models.Model):
     operator_id = models.UUIDField(null=True, blank=True)
 
     category = models.CharField(max_length=32, choices=MemoryCategory)
-    subject = models.CharField(max_length=200, blank=True)
-    body = models.TextField(max_length=4000)
+    # The member's words, sealed under their data key (`iris_site.keys.fields`).
+    subject = SealedTextField(max_length=200, blank=True)
+    body = SealedTextField(max_length=4000)
     origin = models.CharField(max_length=32, choices=Origin)
     lifecycle = models.CharField(max_length=16, choices=Lifecycle, default=Lifecycle.ACTIVE)
     confidence = models.FloatField()
-    # category :: actor_handle :: subject, the key conflicts and dedupe group on.
-    conflict_key = models.CharField(max_length=400)
+    # The key conflicts and dedupe group on (category :: actor_handle :: subject), stored
+    # as the member's keyed token of it, never its words (`memory.models.fields`).
+    conflict_key = ConflictKeyField(max_length=400)
 
     suppression_reason = models.CharField(max_length=24, choices=SuppressionReason, blank=True)
     suppression_started_at = models.DateTimeField(null=True, blank=True)
     suppression_ends_at = models.DateTimeField(null=True, blank=True)
-    suppression_notes = models.CharField(max_length=500, blank=True)
+    suppression_notes = SealedTextField(max_length=500, blank=True)
 
     actor_handle = models.CharField(max_length=80, blank=True)
-    relationship_note = models.CharField(max_length=500, blank=True)
+    relationship_note = SealedTextField(max_length=500, blank=True)
     sensitive_interaction = models.BooleanField(default=False)
 
     provenance_chain = models.JSONField(default=list)
@@ -222,8 +226,9 @@ class MemoryRevision(models.Model):
     # `member`, `system`, `consumer:<name>` or `operator:<uuid>`: survives account changes.
     actor = models.CharField(max_length=160, editable=False)
     # The entry's contract fields as of this revision (scope, category, subject, body,
-    # origin, lifecycle, confidence, suppression, multi_actor, provenance, consent).
-    content = models.JSONField(editable=False)
+    # origin, lifecycle, confidence, suppression, multi_actor, provenance, consent), sealed
+    # under the member's data key as one JSON text.
+    content = SealedJSONField(editable=False)
     # Field names that differ from the previous revision, for the member's history tab.
     changed_fields = models.JSONField(default=list, editable=False)
     created_at = models.DateTimeField(editable=False)

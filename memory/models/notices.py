@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from iris_site.keys.fields import SealedJSONField
+
 
 class MemoryNotice(models.Model):
     """Something Iris asks or tells the member instead of deciding silently."""
@@ -103,8 +105,9 @@ class RecallRecord(models.Model):
     context = models.CharField(max_length=24)
     returned_ids = models.JSONField(default=list)
     # entry id → the rationale it surfaced with (shown to the member even where the
-    # surface hides it from the caller).
-    rationales = models.JSONField(default=dict)
+    # surface hides it from the caller). Sealed: a rationale quotes the query's words
+    # the entry matched.
+    rationales = SealedJSONField(default=dict)
     suppression_counts = models.JSONField(default=dict)
     evaluated_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField()

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 
 from iris_site.appendonly import append_only_triggers
+from iris_site.keys.fields import SealedTextField
 
 
 class ConversationTurn(models.Model):
@@ -23,7 +24,8 @@ class ConversationTurn(models.Model):
     sequence = models.PositiveIntegerField(editable=False)
     speaker = models.CharField(max_length=16, choices=Speaker, editable=False)
     consumer = models.CharField(max_length=32, editable=False)
-    text = models.TextField(max_length=8000, editable=False)
+    # Sealed under the member's data key (`iris_site.keys.fields`).
+    text = SealedTextField(max_length=8000, editable=False)
     # Kinds of PII replaced by tokens on the way in (values are never kept).
     redacted_kinds = models.JSONField(default=list, editable=False)
     created_at = models.DateTimeField(editable=False)

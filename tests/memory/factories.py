@@ -126,3 +126,19 @@ def memory_settings(member, **fields):
     (nothing stopped, no auto-forget, no paused surface)."""
     values = {"stop_using": False, "auto_forget_months": {}, "paused_consumers": [], **fields}
     return member_memory_settings_set(member=member, actor=Actor.of(member), **values)
+
+
+def stored(instance, field: str):
+    """What the database holds in ``field`` of ``instance``'s row (no field converts it:
+    a sealed column reads as its `iris1:` token)."""
+    from django.db import connection
+
+    meta = type(instance)._meta
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {quote(meta.get_field(field).column)} FROM {quote(meta.db_table)}"
+            f" WHERE {quote(meta.pk.column)} = %s",
+            [meta.pk.get_db_prep_value(instance.pk, connection)],
+        )
+        return cursor.fetchone()[0]

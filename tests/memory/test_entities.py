@@ -33,6 +33,7 @@ from tests.memory.factories import (
     memory_audit,
     memory_settings,
     remember,
+    stored,
 )
 from tests.stepup import step_up_client
 from tests.trust.test_forget_completeness import schema_hits
@@ -86,8 +87,9 @@ def test_an_ordinary_remember_links_the_person_the_subject_and_relationships():
         person.pk,
         subject.pk,
     }
-    # the person's label is the name the write gave, encrypted at rest; never a digest input
-    assert entity_label(person) == NAME and NAME not in person.label
+    # the person's label is the name the write gave, sealed at rest; never a digest input
+    assert entity_label(person) == NAME and NAME not in stored(person, "label")
+    assert stored(person, "label").startswith("iris1:")
     assert entity_label(subject) == "job"
     rels = {(r.from_entity_id, r.to_entity_id): r for r in MemoryRelationship.objects.all()}
     sister = rels[(me.pk, person.pk)]

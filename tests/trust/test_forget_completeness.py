@@ -24,6 +24,7 @@ from django.utils import timezone
 from datarights.models import DataRightsRequest
 from hierarchy.stm import stm_write
 from iris_site.audit.events import Actor
+from iris_site.keys.fields import SealedTextField
 from memory.entities.services import person_forget
 from memory.enums import Lifecycle
 from memory.forgetting.erasure import memory_erasure_residue
@@ -140,7 +141,8 @@ def schema_hits(marker: str) -> list[str]:
             if not isinstance(field, TEXT_FIELDS):
                 continue
             rows = model._default_manager.all()
-            if isinstance(field, models.JSONField):
+            # A sealed column is searched as stored (its tokens), like a JSON one as text.
+            if isinstance(field, models.JSONField | SealedTextField):
                 rows = rows.annotate(_as_text=Cast(field.name, models.TextField()))
                 lookup = "_as_text__icontains"
             else:
