@@ -221,6 +221,30 @@ def _token(key: MemberKey, text: str) -> str:
     return base64.urlsafe_b64encode(digest).decode("ascii")[:TOKEN_CHARS]
 
 
+def member_file_key(
+    member_id, label: str, *, generation: int | None = None
+) -> tuple[int, bytes] | None:
+    """A 32-byte key for one file of the member's (`label` names it, e.g. an export),
+    derived (HKDF) from their data key, so it goes when their keys are shredded.
+
+    Without `generation`: the live key (made when the member has none), for writing;
+    returns (generation, key). With `generation`: that generation's key, for reading a
+    file written under it; None once it was destroyed (or never made). Raises
+    `KeyStoreUnavailable` when the key store cannot be asked, `KeyUnwrapFailed` when the
+    stored key does not unwrap."""
+    member_id = str(member_id)
+    key = write_key(member_id) if generation is None else _read_key(member_id, generation)
+    if key is None:
+        return None
+    derived = HKDF(
+        algorithm=hashes.SHA256(),
+        length=32,
+        salt=None,
+        info=b"iris.member-file.v1|" + label.encode("utf-8"),
+    ).derive(key.token_key)
+    return key.generation, derived
+
+
 def shred(member_id) -> int:
     """Destroys every key of the member (crypto-shredding): everything sealed for them,
     in this database and in every copy of it, no longer opens. Returns how many live

@@ -96,6 +96,22 @@ def test_shredding_makes_every_value_of_that_member_unreadable_and_spares_the_ot
     assert envelope.member_token(alice, "word") != token_before
 
 
+def test_a_file_key_is_one_per_member_and_label_and_goes_with_the_members_keys(keys):
+    alice, bob = uuid.uuid4(), uuid.uuid4()
+    generation, key = envelope.member_file_key(alice, "export-file:1")
+    assert len(key) == 32 and generation == 1
+    assert envelope.member_file_key(alice, "export-file:1", generation=generation) == (1, key)
+    assert envelope.member_file_key(alice, "export-file:2")[1] != key
+    assert envelope.member_file_key(bob, "export-file:1")[1] != key
+
+    envelope.shred(alice)
+    envelope.cache_clear()
+    assert envelope.member_file_key(alice, "export-file:1", generation=generation) is None
+    # Reading never makes a key: only a write does (a new generation, a new file key).
+    assert envelope.key_store().latest(str(alice)).destroyed
+    assert envelope.member_file_key(alice, "export-file:1") != (generation, key)
+
+
 def test_a_write_never_lands_under_a_key_another_process_destroyed(keys):
     member = uuid.uuid4()
     seal(member, "c", "first")  # this process now caches generation 1
