@@ -6,8 +6,9 @@ submitted with a bearer token waits for the one-time code mailed to the account.
 """
 
 import django_filters
-from django.http import FileResponse
+from django.http import FileResponse, StreamingHttpResponse
 from django.utils import timezone
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
@@ -16,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from datarights.enums import RequestKind, RequestStatus
+from datarights.export import open_sealed_chunks
 from datarights.models import DataRightsRequest
 from datarights.replays import datarights_submit_replay
 from datarights.selectors import (
@@ -247,14 +249,25 @@ class DataRightsAppealApi(APIView):
         )
 
 
-def download_response(download) -> FileResponse:
+def download_response(download) -> FileResponse | StreamingHttpResponse:
+    """The export as the member gets it: a file sealed at rest under their key is
+    decrypted as it streams (the plain zip); anything else is sent as stored."""
     content_type = "application/octet-stream" if download.encrypted else "application/zip"
-    response = FileResponse(
-        open(download.path, "rb"),  # noqa: SIM115 - FileResponse closes it
-        as_attachment=True,
-        filename=download.filename,
-        content_type=content_type,
-    )
+    if download.sealed:
+        response = StreamingHttpResponse(
+            open_sealed_chunks(download.path, member_id=download.member_id),
+            content_type=content_type,
+        )
+        response["Content-Disposition"] = content_disposition_header(
+            as_attachment=True, filename=download.filename
+        )
+    else:
+        response = FileResponse(
+            open(download.path, "rb"),  # noqa: SIM115 - FileResponse closes it
+            as_attachment=True,
+            filename=download.filename,
+            content_type=content_type,
+        )
     response["Cache-Control"] = "no-store"
     return response
 

@@ -6,9 +6,14 @@ written as a stream so its size never sits in memory.
 Entries are read a page at a time by id (keyset pagination) with their revisions, and
 written one per line; the SHA-256 of the whole zip (all three members) is computed as
 it is written (the request's `result_fingerprint`). The zip is deterministic (fixed
-member order and timestamps), so a resumed job writes the same bytes. With
-`encrypted`, the zip's bytes go through the framed Fernet writer of `datarights.crypto`
-on their way to disk: decrypted, the file is the zip the fingerprint names.
+member order and timestamps), so a resumed job writes the same zip. No export is
+written to disk in the clear: the zip's bytes go through the framed Fernet writer of
+`datarights.crypto` on their way to disk, under the member's passphrase when they gave
+one (`{request}.zip.enc`, downloaded as it is), else under a key derived from the
+member's data key (`{request}.zip.sealed`, decrypted while the member downloads it, and
+unreadable once their keys are shredded). Decrypted, the file is the zip the fingerprint
+names. Plain zips written before files were sealed (`{request}.zip`, starting with
+`PK\x03\x04`) are still read and served until their download window ends.
 
 A forgotten memory appears as its id, its times and `forgotten`, never its text; every
 entry's consent records show the ledger as it stands (a withdrawn consent says when).
@@ -21,8 +26,10 @@ relationship notes.
 import hashlib
 import json
 import os
+import tempfile
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -407,9 +414,69 @@ def write_zip(
     return sink.hexdigest(), sink.size
 
 
+# What an export file on disk is, by its first bytes.
+ZIP_MAGIC = b"PK\x03\x04"
+PLAIN_ZIP = "zip"  # written before exports were sealed at rest
+MEMBER_SEALED = "member-sealed"  # under a key of the member's: the server opens it
+PASSPHRASE_SEALED = "passphrase-sealed"  # noqa: S105 - a format name; only the passphrase opens it
+UNKNOWN = "unknown"
+# A sealed zip opened for reading is spooled to a temporary file beyond this size.
+SPOOL_BYTES = 16 * 1024 * 1024
+
+
+def artifact_format(path: Path) -> str:
+    """What the export file at `path` is (PLAIN_ZIP, MEMBER_SEALED, PASSPHRASE_SEALED or
+    UNKNOWN), by its first bytes."""
+    from datarights.crypto import MAGIC, is_member_sealed
+
+    with open(path, "rb") as handle:
+        head = handle.read(64)
+    if head.startswith(ZIP_MAGIC):
+        return PLAIN_ZIP
+    if is_member_sealed(head):
+        return MEMBER_SEALED
+    if head.startswith(MAGIC + b" "):
+        return PASSPHRASE_SEALED
+    return UNKNOWN
+
+
+def open_sealed_chunks(path: Path, *, member_id=None) -> Iterator[bytes]:
+    """The plaintext zip of a member-sealed export file, chunk by chunk (bounded memory).
+    Raises `crypto.KeyDestroyed` once the member's keys were shredded and
+    `crypto.DecryptionFailed` for an altered or truncated file (possibly after some
+    chunks: verify with `verify_sealed` first when nothing partial may go out)."""
+    from datarights.crypto import decrypt_member_lines
+
+    with open(path, "rb") as handle:
+        yield from decrypt_member_lines(handle, member_id=member_id)
+
+
+def verify_sealed(path: Path, *, member_id=None) -> None:
+    """Decrypts the whole member-sealed file without keeping anything; raises as
+    `open_sealed_chunks` does."""
+    for _ in open_sealed_chunks(path, member_id=member_id):
+        pass
+
+
+@contextmanager
+def open_zip(path: Path) -> Iterator[zipfile.ZipFile]:
+    """The export zip at `path`, whether stored plain or sealed under the member's key
+    (decrypted into a temporary spool, never next to the export)."""
+    if artifact_format(path) != MEMBER_SEALED:
+        with zipfile.ZipFile(path) as archive:
+            yield archive
+        return
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        for chunk in open_sealed_chunks(path):
+            spool.write(chunk)
+        spool.seek(0)
+        with zipfile.ZipFile(spool) as archive:
+            yield archive
+
+
 def read_member(path: Path, name: str = DATA_NAME) -> bytes:
-    """One member of an unencrypted export zip (data.json by default)."""
-    with zipfile.ZipFile(path) as archive:
+    """One member of an export zip not sealed by a passphrase (data.json by default)."""
+    with open_zip(path) as archive:
         return archive.read(name)
 
 
@@ -427,31 +494,27 @@ def write_artifact(
     directory; the caller publishes it under the returned final name (`publish_artifact`)
     once it knows its run won, so a partial file never carries the final name and
     concurrent runs of one job never interleave in one file.
+    The zip is sealed under `key` (the member's passphrase's) when given, else under a
+    key derived from the member's data key.
     Returns (final file name, SHA-256 of the (plaintext) zip, file size)."""
-    from datarights.crypto import EncryptingWriter
+    from datarights.crypto import EncryptingWriter, member_writer
 
     directory = _private_dir(member_id)
-    name = f"{request_id}.zip.enc" if key else f"{request_id}.zip"
+    name = f"{request_id}.zip.enc" if key else f"{request_id}.zip.sealed"
     partial = directory / partial_name
     with os.fdopen(os.open(partial, _PRIVATE_FLAGS, FILE_MODE), "wb") as raw:
         if key:
             writer = EncryptingWriter(raw, key=key, salt=salt)
-            digest, _ = write_zip(
-                request_id=request_id,
-                member_id=member_id,
-                payload=payload,
-                generated_at=generated_at,
-                out=writer,
-            )
-            writer.close()
         else:
-            digest, _ = write_zip(
-                request_id=request_id,
-                member_id=member_id,
-                payload=payload,
-                generated_at=generated_at,
-                out=raw,
-            )
+            writer = member_writer(raw, member_id=member_id, label=f"export-file:{request_id}")
+        digest, _ = write_zip(
+            request_id=request_id,
+            member_id=member_id,
+            payload=payload,
+            generated_at=generated_at,
+            out=writer,
+        )
+        writer.close()
         raw.flush()
         os.fsync(raw.fileno())
         size = os.fstat(raw.fileno()).st_size  # by handle: a stale partial may be unlinked

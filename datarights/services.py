@@ -776,7 +776,11 @@ def datarights_expire_unverified_due(*, now: datetime | None = None) -> int:
 class Download:
     path: Path
     filename: str
+    # Sealed with the member's passphrase: served as it is stored.
     encrypted: bool
+    # Sealed at rest under the member's key: decrypted while it is served.
+    sealed: bool = False
+    member_id: str | None = None
 
 
 @transaction.atomic
@@ -785,6 +789,7 @@ def datarights_download_open(
 ) -> Download:
     """The member's export file, while its download window lasts; each download is
     recorded in the trail."""
+    from datarights import export
     from datarights.export import artifact_path
 
     now = now or timezone.now()
@@ -799,6 +804,26 @@ def datarights_download_open(
         or not path.exists()
     ):
         raise DownloadGone()
+    sealed = export.artifact_format(path) == export.MEMBER_SEALED
+    if sealed:
+        # Opened whole before anything is sent: a file whose key was shredded (or that
+        # was altered) is gone, never a 500 and never a partial zip.
+        try:
+            export.verify_sealed(path, member_id=locked.member_id)
+        except crypto.KeyDestroyed:
+            raise DownloadGone() from None
+        except crypto.DecryptionFailed:
+            logger.error(
+                "an export file failed authentication",
+                extra={"request_id": str(locked.pk), "alert": "ciphertext_unreadable"},
+            )
+            raise DownloadGone() from None
     trail_append(request=locked, event=TrailEvent.DOWNLOADED, actor=actor, now=now)
     suffix = ".zip.enc" if locked.artifact_encrypted else ".zip"
-    return Download(path, f"iris-export-{locked.pk}{suffix}", locked.artifact_encrypted)
+    return Download(
+        path,
+        f"iris-export-{locked.pk}{suffix}",
+        locked.artifact_encrypted,
+        sealed=sealed,
+        member_id=str(locked.member_id),
+    )

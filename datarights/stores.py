@@ -8,9 +8,10 @@ from pathlib import Path
 
 from django.utils import timezone
 
+from datarights.crypto import DecryptionFailed
 from datarights.enums import TrailEvent
 from datarights.events import trail_append
-from datarights.export import member_dir
+from datarights.export import MEMBER_SEALED, PLAIN_ZIP, artifact_format, member_dir, open_zip
 from datarights.selectors import datarights_member_artifacts
 from iris_site.audit.events import Actor
 from memory.forgetting.stores import ContentStore, Erasure, ExtentKind
@@ -27,11 +28,12 @@ def _lines_have_residue(lines, erasure: Erasure, *, ids: bool) -> bool:
 
 
 def _zip_has_residue(path: Path, erasure: Erasure, *, ids: bool) -> bool:
-    """An export zip: data.json line by line as it is, summary.html with its HTML
-    escapes undone (its texts are a subset of data.json's, checked anyway); an
-    unreadable zip counts as holding the erased content."""
+    """An export zip (plain, or sealed under the member's key: opened with it):
+    data.json line by line as it is, summary.html with its HTML escapes undone (its
+    texts are a subset of data.json's, checked anyway); a zip that does not open (its
+    key shredded, the file altered) counts as holding the erased content."""
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open_zip(path) as archive:
             for name in archive.namelist():
                 with archive.open(name) as member:
                     lines = io.TextIOWrapper(member, encoding="utf-8", errors="replace")
@@ -39,7 +41,7 @@ def _zip_has_residue(path: Path, erasure: Erasure, *, ids: bool) -> bool:
                         lines = (html.unescape(line) for line in lines)
                     if _lines_have_residue(lines, erasure, ids=ids):
                         return True
-    except (zipfile.BadZipFile, OSError):
+    except (zipfile.BadZipFile, OSError, DecryptionFailed):
         return True
     return False
 
@@ -47,9 +49,12 @@ def _zip_has_residue(path: Path, erasure: Erasure, *, ids: bool) -> bool:
 def _file_has_residue(path: Path, erasure: Erasure, *, ids: bool) -> bool:
     """Whether the file holds an erased text (or, with `ids`, an erased id: a purge
     leaves no export naming what it removed; a forget's ids may stay, as in the audit
-    chain an export carries). An encrypted or partial file cannot be read here, so it
-    cannot be cleared: it counts as holding the erased content."""
-    if path.suffix == ".zip":
+    chain an export carries). A file sealed under the member's key is opened with it;
+    one sealed with the member's passphrase, or a partial file, cannot be read here, so
+    it cannot be cleared: it counts as holding the erased content."""
+    if path.suffix in (".zip", ".sealed"):
+        if artifact_format(path) not in (PLAIN_ZIP, MEMBER_SEALED):
+            return True
         return _zip_has_residue(path, erasure, ids=ids)
     if path.suffix != ".json":
         return True

@@ -16,7 +16,13 @@ from django.utils import timezone
 from datarights import processing
 from datarights.crypto import decrypt_lines
 from datarights.enums import RequestStatus
-from datarights.export import ZIP_MEMBERS, artifact_path, member_dir, read_member
+from datarights.export import (
+    ZIP_MEMBERS,
+    artifact_path,
+    member_dir,
+    open_sealed_chunks,
+    read_member,
+)
 from datarights.models import DataRightsRequest
 from datarights.policy import deleted_set_fingerprint
 from datarights.processing import datarights_remove_expired_downloads, datarights_run_due
@@ -129,7 +135,7 @@ def test_the_export_holds_every_revision_of_every_included_entry_and_nothing_els
     request = process(submit(member, "export", EXPORT))
     # then
     assert request.status == RequestStatus.COMPLETED
-    raw = artifact_path(request).read_bytes()  # the zip: its SHA-256 is the fingerprint
+    raw = b"".join(open_sealed_chunks(artifact_path(request)))  # the zip, sealed on disk
     assert request.result_fingerprint == hashlib.sha256(raw).hexdigest()
     bundle = json.loads(read_member(artifact_path(request)))
     entries = {e["id"]: e for e in bundle["entries"]}
@@ -569,12 +575,14 @@ def test_an_export_crashing_after_writing_rewrites_the_same_bundle(monkeypatch):
         processing.datarights_process(request_id=request.pk)
     request.refresh_from_db()
     assert request.status == RequestStatus.IN_PROGRESS and not request.artifact_name
-    first = (member_dir(member.pk) / f"{request.pk}.zip").read_bytes()
+    name = f"{request.pk}.zip.sealed"
+    first = b"".join(open_sealed_chunks(member_dir(member.pk) / name))
     monkeypatch.undo()
     request = process(request)
     assert request.status == RequestStatus.COMPLETED
-    assert sorted(p.name for p in member_dir(member.pk).iterdir()) == [f"{request.pk}.zip"]
-    assert artifact_path(request).read_bytes() == first  # same document, same fingerprint
+    assert sorted(p.name for p in member_dir(member.pk).iterdir()) == [name]
+    # same document, same fingerprint (sealed afresh: the file's bytes differ)
+    assert b"".join(open_sealed_chunks(artifact_path(request))) == first
     assert request.result_fingerprint == hashlib.sha256(first).hexdigest()
     assert trail_events(request).count("completed") == 1
 

@@ -4,12 +4,11 @@ below; a pending request's status is a small fragment htmx polls; the default ex
 from the page holds every scope the member has; Appeal only where it means something."""
 
 import json
-import zipfile
 
 import pytest
 from django.test import Client
 
-from datarights.export import artifact_path
+from datarights.export import artifact_path, open_zip
 from datarights.models import DataRightsRequest
 from memory.enums import ScopeKind
 from tests.datarights.factories import (
@@ -116,7 +115,7 @@ def test_the_default_export_from_the_page_includes_every_scope_the_member_has():
     assert client.post(PAGES["export"], defaults).status_code == 302
     request = process(DataRightsRequest.objects.get(member=member, kind="export"))
     assert set(request.payload.get("scopes") or ScopeKind.values) == set(ScopeKind.values)
-    with zipfile.ZipFile(artifact_path(request)) as archive:
+    with open_zip(artifact_path(request)) as archive:
         data = json.loads(archive.read("data.json"))
         summary = archive.read("summary.html").decode()
     assert [e["body"] for e in data["scene_memory"]["entries"]] == [
