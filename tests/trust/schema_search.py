@@ -16,12 +16,14 @@ Content encrypted at rest is decrypted before it is searched: any value that is 
 Fernet token under the server's content key (`iris_site.crypto.decrypt`: sensitive
 short-term rows, entity labels) or a data-rights sealed work state
 (`datarights.crypto.unseal`) is searched as its plaintext too. Export zips are searched
-member by member (unencrypted exports: a passphrase-encrypted one cannot be read by
-anyone but the member, and is out of reach of this search).
+member by member; an export sealed at rest under the member's key is decrypted with it
+first (a passphrase-encrypted one cannot be read by anyone but the member, and is out
+of reach of this search).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from collections.abc import Iterable, Iterator
@@ -189,6 +191,25 @@ def written_roots() -> list[Path]:
 
 
 def _file_texts(path: Path) -> Iterator[str]:
+    """The file's text as a reader holding the keys would see it: an export sealed under
+    the member's key is decrypted with it first (`datarights.crypto.decrypt_member_lines`,
+    as the download does); a zip is read member by member. A sealed export whose key was
+    shredded opens to nothing, and is searched as stored."""
+    from datarights.crypto import DecryptionFailed, decrypt_member_lines, is_member_sealed
+
+    with open(path, "rb") as handle:
+        head = handle.read(64)
+    if is_member_sealed(head):
+        try:
+            with open(path, "rb") as handle:
+                plain = b"".join(decrypt_member_lines(handle))
+        except DecryptionFailed:
+            plain = None
+        if plain is not None:
+            with zipfile.ZipFile(io.BytesIO(plain)) as archive:
+                for name in archive.namelist():
+                    yield archive.read(name).decode("utf-8", errors="replace")
+            return
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
             for name in archive.namelist():

@@ -10,7 +10,6 @@ they are searched through their registry `residue` function.
 """
 
 import uuid
-import zipfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -44,6 +43,7 @@ from tests.consent.factories import record
 from tests.datarights.factories import EXPORT, process, submit
 from tests.memory.factories import consenting_member, remember
 from tests.stepup import step_up_token
+from tests.trust.schema_search import _file_texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -164,11 +164,9 @@ def file_hits(root: Path, marker: str) -> list[str]:
 
 
 def _file_bytes(path: Path) -> bytes:
-    """A file's bytes as a reader would see them: an export zip's members unpacked."""
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            return b"\n".join(archive.read(name) for name in archive.namelist())
-    return path.read_bytes()
+    """A file's bytes as a reader would see them: an export sealed under the member's
+    key opened with it, an export zip's members unpacked (`schema_search._file_texts`)."""
+    return "\n".join(_file_texts(path)).encode("utf-8")
 
 
 # Where the seed puts the marker beyond a plain-text search's sight: a sensitive
