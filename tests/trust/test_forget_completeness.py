@@ -9,6 +9,7 @@ rest) and an export file. Stores encrypted at rest cannot be searched as plain t
 they are searched through their registry `residue` function.
 """
 
+import json
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -141,8 +142,19 @@ def schema_hits(marker: str) -> list[str]:
             if not isinstance(field, TEXT_FIELDS):
                 continue
             rows = model._default_manager.all()
-            # A sealed column is searched as stored (its tokens), like a JSON one as text.
-            if isinstance(field, models.JSONField | SealedTextField):
+            if isinstance(field, SealedTextField):
+                # Sealed: searched opened with the live keys (what a reader gets back), so
+                # a value that was sealed rather than erased is still found.
+                count = sum(
+                    1
+                    for value in rows.values_list(field.name, flat=True)
+                    if value
+                    and marker.casefold() in json.dumps(value, ensure_ascii=False).casefold()
+                )
+                if count:
+                    hits.append(f"{model._meta.db_table}.{field.column}: {count}")
+                continue
+            if isinstance(field, models.JSONField):
                 rows = rows.annotate(_as_text=Cast(field.name, models.TextField()))
                 lookup = "_as_text__icontains"
             else:
