@@ -216,6 +216,23 @@ def member_tokens(member_id, texts) -> dict[str, str]:
     return {text: _token(key, text) for text in texts}
 
 
+# What `read_tokens` names a text by when the member has no live key: no token has it
+# (tokens are base64url), so it matches nothing.
+NO_TOKEN = "!"  # noqa: S105 - not a secret: a token no text has
+
+
+def read_tokens(member_id, texts) -> dict[str, str]:
+    """Keyed tokens for a read (a recall's query): like `member_tokens`, but a member
+    without a live key (never written, or erased) gets `NO_TOKEN` for every text
+    instead of a new key being made by a read."""
+    member_id = str(member_id)
+    record = key_store().latest(member_id)
+    if record is None or record.destroyed:
+        return dict.fromkeys(texts, NO_TOKEN)
+    key = _cached(member_id, record.generation) or _member_key(record)
+    return {text: _token(key, text) for text in texts}
+
+
 def _token(key: MemberKey, text: str) -> str:
     digest = hmac.new(key.token_key, text.encode("utf-8"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode("ascii")[:TOKEN_CHARS]

@@ -173,3 +173,18 @@ def test_a_malformed_keyset_is_refused_with_its_expected_form():
         kek.keyset_parse('{"primary": "a", "keys": {"b": "AAAA"}}')
     with pytest.raises(ImproperlyConfigured, match="JSON"):
         kek.keyset_parse("not json")
+
+
+def test_a_read_never_makes_a_key_and_names_every_text_by_a_token_nothing_has(keys):
+    never, erased = uuid.uuid4(), uuid.uuid4()
+    written = envelope.member_token(erased, "tea")
+    envelope.shred(erased)
+    for member in (never, erased):
+        assert envelope.read_tokens(member, ["tea"]) == {"tea": envelope.NO_TOKEN}
+    assert envelope.key_store().latest(str(never)) is None
+    assert envelope.key_store().latest(str(erased)).destroyed
+    live = uuid.uuid4()
+    assert envelope.read_tokens(live, ["tea"]) == {"tea": envelope.NO_TOKEN}
+    assert envelope.read_tokens(erased, ["tea"])["tea"] != written
+    written = envelope.member_token(live, "tea")  # the member's first write makes the key
+    assert envelope.read_tokens(live, ["tea"]) == {"tea": written}

@@ -30,7 +30,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef
 
-from iris_site.keys.envelope import member_tokens
+from iris_site.keys.envelope import member_tokens, read_tokens
 from memory.enums import Lifecycle
 from memory.models import MemoryCorpusShard, MemoryEntry, MemoryEntryTerm, MemoryStem
 from memory.recall import CorpusStats, TermStats
@@ -80,7 +80,7 @@ class MemberTermKey:
         stems = list(dict.fromkeys(stems))
         missing = [stem for stem in stems if stem not in self._known]
         if missing:
-            self._known.update(member_tokens(self.member_id, missing))
+            self._known.update(read_tokens(self.member_id, missing))
         return {stem: self._known[stem] for stem in stems}
 
 
