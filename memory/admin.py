@@ -1,9 +1,11 @@
 """Operators' read-only view of memory: metadata only, never what a member said.
 
 Bodies, subjects, relationship notes, actor handles, suppression notes, revision content,
-turn text, conflict keys (they embed the subject) and term statistics (their stems spell
-the body) are neither displayed nor searchable: content reaches an operator only through
-a granted inspection. Search takes exact ids only, so it cannot probe content either.
+turn text, conflict keys and term statistics are neither displayed nor searchable (the
+text columns are sealed under the member's key, the keys and statistics are the member's
+keyed tokens; rows written before sealing hold plain text until `keys_encrypt`): content
+reaches an operator only through a granted inspection. Search takes exact ids only, so
+it cannot probe content either.
 
 Nor is a special category: "this member has mental-health memory" is itself one. An
 entry's category shows as `special-category` when it is one of the sensitive categories,
