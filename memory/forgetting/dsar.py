@@ -27,6 +27,7 @@ from memory.models import (
     MemoryRevision,
     OffTheRecordSession,
     RecallRecord,
+    conflict_token,
 )
 from memory.policy import conflicts
 
@@ -178,7 +179,9 @@ def memory_superseded_wordings(*, member_id, entry_ids: Sequence[str]) -> list[s
         ):
             lifecycle = (content or {}).get("lifecycle") if isinstance(content, dict) else None
             live = lifecycle in (Lifecycle.ACTIVE, Lifecycle.PAUSED)
-            timelines[entry_id].append((created_at, _revision_key(content), live))
+            # Stored keys are the member's keyed tokens: the revision's key is compared as one.
+            key = conflict_token(member_id, _revision_key(content))
+            timelines[entry_id].append((created_at, key, live))
         added = set()
         for pk, (key, tenant, when) in superseded.items():
             if pk in found or pk in given:

@@ -30,6 +30,7 @@ from iris_site.crypto import keyed_digest
 from memory.enums import Origin
 from memory.forgetting.stores import ContentStore, Erasure, ExtentKind, content_store_register
 from memory.models import ForgottenFact, MemoryEntry, MemoryRevision, RetiredName
+from memory.policy import conflicts
 from memory.policy.fingerprints import (
     fact_candidate_digests,
     fact_key_digest,
@@ -71,9 +72,13 @@ def fingerprints_record(*, member_id, entries: Iterable[MemoryEntry]) -> int:
     now = timezone.now()
     rows: dict[tuple[str, str], ForgottenFact] = {}
     for entry in entries:
+        # The stored conflict key is the member's keyed token: the fingerprint is of the
+        # plain key, as a later write computes it (`memory.services`).
+        plain_key = conflicts.conflict_key(
+            category=entry.category, actor_handle=entry.actor_handle, subject=entry.subject
+        )
         key_digest = (
-            fact_key_digest(secret=secret, member_id=member_id, conflict_key=entry.conflict_key)
-            or ""
+            fact_key_digest(secret=secret, member_id=member_id, conflict_key=plain_key) or ""
         )
         for body in bodies[entry.pk]:
             tokens = fact_tokens(body)
