@@ -114,3 +114,47 @@ class SealedJSONField(SealedTextField):
 
     def _unreadable(self, token: str, reason: str):
         return UnreadableJSON(token, reason)
+
+
+class KeyedTokenField(models.CharField):
+    """A column that holds a per-member keyed token of a plain value (`envelope
+    .member_token`), so SQL can compare and group on it without holding the words.
+
+    A subclass says what a plain value looks like (`PLAIN_FRAGMENT`, a substring no token
+    has) and how it becomes a token (`token_of`). `pre_save` turns a plain value set on
+    the instance into its token; `update()`, `bulk_update` and lookups refuse a plain
+    value. Plain values written before tokens existed are re-keyed by `keys_encrypt`.
+    """
+
+    PLAIN_FRAGMENT = ""
+
+    def __init__(self, *args, member_field: str = "member_id", **kwargs) -> None:
+        self.member_field = member_field
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        if self.member_field != "member_id":
+            kwargs["member_field"] = self.member_field
+        return name, path, args, kwargs
+
+    def is_plain(self, value) -> bool:
+        return isinstance(value, str) and self.PLAIN_FRAGMENT in value
+
+    def token_of(self, member_id, value: str) -> str:
+        raise NotImplementedError
+
+    def pre_save(self, model_instance, add):
+        value = getattr(model_instance, self.attname)
+        if self.is_plain(value):
+            value = self.token_of(getattr(model_instance, self.member_field), value)
+            setattr(model_instance, self.attname, value)
+        return value
+
+    def get_db_prep_value(self, value, connection, prepared=False):
+        if self.is_plain(value):
+            raise ValueError(
+                f"{self.model.__name__}.{self.name} holds keyed tokens: compare the member's "
+                "token of the value, never the plain value"
+            )
+        return super().get_db_prep_value(value, connection, prepared)

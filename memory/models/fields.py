@@ -7,17 +7,16 @@ HMAC under a key derived from the member's data key (`iris_site.keys.envelope
 group and join on the column (recall reads a conflict cluster by it); another member's,
 or anything once the member's keys are destroyed, matches nothing.
 
-`ConflictKeyField.pre_save` turns a plain key set on the instance into its token (and
-sets the token back on the instance), so a writer assigns the plain key as before. Every
-other way into the column (`update()`, `bulk_update`, a lookup) refuses a plain key:
-readers compare tokens (`conflict_token`). A token never contains `::`; a plain key
+`ConflictKeyField` (an `iris_site.keys.fields.KeyedTokenField`) turns a plain key set on
+the instance into its token in `pre_save`, so a writer assigns the plain key as before.
+Every other way into the column (`update()`, `bulk_update`, a lookup) refuses a plain
+key: readers compare tokens (`conflict_token`). A token never contains `::`; a plain key
 always does, so the two are told apart without a marker. Keys written before this
 change still read as plain text until `manage.py keys_encrypt` re-keys them.
 """
 
-from django.db import models
-
 from iris_site.keys.envelope import member_token
+from iris_site.keys.fields import KeyedTokenField
 
 _SEPARATOR = "::"
 
@@ -33,30 +32,9 @@ def conflict_token(member_id, key: str) -> str:
     return member_token(member_id, "conflict-key\x1f" + key)
 
 
-class ConflictKeyField(models.CharField):
+class ConflictKeyField(KeyedTokenField):
     description = "A per-member keyed token of a conflict key"
+    PLAIN_FRAGMENT = _SEPARATOR
 
-    def __init__(self, *args, member_field: str = "member_id", **kwargs) -> None:
-        self.member_field = member_field
-        super().__init__(*args, **kwargs)
-
-    def deconstruct(self):
-        name, path, args, kwargs = super().deconstruct()
-        if self.member_field != "member_id":
-            kwargs["member_field"] = self.member_field
-        return name, path, args, kwargs
-
-    def pre_save(self, model_instance, add):
-        value = getattr(model_instance, self.attname)
-        if is_plain_conflict_key(value):
-            value = conflict_token(getattr(model_instance, self.member_field), value)
-            setattr(model_instance, self.attname, value)
-        return value
-
-    def get_db_prep_value(self, value, connection, prepared=False):
-        if is_plain_conflict_key(value):
-            raise ValueError(
-                f"{self.model.__name__}.{self.name} holds keyed tokens: compare "
-                "`conflict_token(member_id, key)`, never the plain key"
-            )
-        return super().get_db_prep_value(value, connection, prepared)
+    def token_of(self, member_id, value: str) -> str:
+        return conflict_token(member_id, value)

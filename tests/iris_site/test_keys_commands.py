@@ -16,7 +16,7 @@ from hierarchy.models import ShortTermMemory
 from iris_site.crypto import encrypt as legacy_encrypt
 from iris_site.keys import envelope
 from iris_site.keys.envelope import PREFIX, Unreadable, open_sealed, seal
-from memory.models import MemoryEntry
+from memory.models import MemoryEntry, conflict_token
 from tests.hierarchy.stm_factories import member_with, write
 from tests.memory.factories import remember
 
@@ -91,6 +91,8 @@ def test_encrypt_seals_a_database_written_before_encryption_and_a_second_run_doe
     # An old database: plain text, and a sensitive short-term row under the app key.
     _set_raw(MemoryEntry, "body", entry.pk, "takes oat milk in coffee")
     _set_raw(MemoryEntry, "subject", entry.pk, "coffee")
+    plain_key = "preference::::coffee"
+    _set_raw(MemoryEntry, "conflict_key", entry.pk, plain_key)
     _set_raw(ShortTermMemory, "content", row.pk, "prefers morning walks")
     _set_raw(ShortTermMemory, "content", sensitive.pk, legacy_encrypt("takes insulin at night"))
 
@@ -111,6 +113,8 @@ def test_encrypt_seals_a_database_written_before_encryption_and_a_second_run_doe
     envelope.cache_clear()
     stored = MemoryEntry.objects.get(pk=entry.pk)
     assert (stored.subject, stored.body) == ("coffee", "takes oat milk in coffee")
+    # the plain conflict key became the member's token, as a write now stores it
+    assert _raw(MemoryEntry, "conflict_key", entry.pk) == conflict_token(member.pk, plain_key)
     assert ShortTermMemory.objects.get(pk=row.pk).content == "prefers morning walks"
     assert ShortTermMemory.objects.get(pk=sensitive.pk).content == "takes insulin at night"
 

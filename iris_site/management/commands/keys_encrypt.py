@@ -18,7 +18,10 @@ from iris_site.audit.events import Actor, audit_event_append
 from iris_site.crypto import ContentUnreadable
 from iris_site.crypto import decrypt as legacy_decrypt
 from iris_site.keys.envelope import PREFIX, seal
-from iris_site.keys.fields import SealedJSONField, SealedTextField
+from iris_site.keys.fields import KeyedTokenField, SealedJSONField, SealedTextField
+
+# A column that holds member content sealed, or a keyed token of it.
+KEYED_FIELDS = (SealedTextField, KeyedTokenField)
 
 POLICY_ID = "iris.iris_site.keys.v1"
 # Memory's re-index of one member's recall index with keyed tokens, named by path (as
@@ -27,11 +30,11 @@ REINDEX = "memory.recall.store.member_index_rekey"
 _LEGACY_FERNET = "gAAAAA"  # a Fernet token under the app key (entity labels, short-term rows)
 
 
-def sealed_models() -> list[tuple[type[models.Model], list[SealedTextField]]]:
-    """Every model with sealed fields, found through the app registry."""
+def sealed_models() -> list[tuple[type[models.Model], list[SealedTextField | KeyedTokenField]]]:
+    """Every model with sealed or keyed-token fields, found through the app registry."""
     found = []
     for model in apps.get_models():
-        fields = [f for f in model._meta.concrete_fields if isinstance(f, SealedTextField)]
+        fields = [f for f in model._meta.concrete_fields if isinstance(f, KEYED_FIELDS)]
         if fields:
             found.append((model, fields))
     return sorted(found, key=lambda item: item[0]._meta.label)
@@ -46,6 +49,9 @@ def _pending(fields: list[SealedTextField]) -> Q:
     q = Q()
     for field in fields:
         raw = _raw(field)
+        if isinstance(field, KeyedTokenField):  # a plain value, not a token yet
+            q |= Q(**{f"{raw}__contains": field.PLAIN_FRAGMENT})
+            continue
         q |= Q(**{f"{raw}__isnull": False}) & ~Q(**{raw: ""}) & ~Q(**{f"{raw}_prefix": PREFIX})
     return q
 
@@ -61,6 +67,15 @@ def _annotated(model, fields):
             output_field=models.TextField(),
         )
     return model._base_manager.annotate(**annotations)
+
+
+def _converted(field, member_id, raw) -> str | None:
+    """The column's new value (sealed, or the keyed token), None when it is done."""
+    if isinstance(field, KeyedTokenField):
+        return field.token_of(member_id, raw) if field.is_plain(raw) else None
+    if raw in (None, "") or raw.startswith(PREFIX):
+        return None
+    return seal(member_id, field.seal_context, _plaintext(field, raw))
 
 
 def _plaintext(field: SealedTextField, raw: str) -> str:
@@ -110,7 +125,9 @@ class Command(BaseCommand):
         "Encrypt in place a database written before encryption at rest. For every model "
         "with sealed fields (SealedTextField / SealedJSONField), rows whose sealed columns "
         "still hold plain text (or a Fernet token under the old app-wide key) are sealed "
-        "under their member's data key, a batch per transaction, in primary-key order; then "
+        "under their member's data key, and plain values in keyed-token columns (the "
+        "conflict key) become the member's tokens, a batch per transaction, in primary-key "
+        "order; then "
         "every member's recall index is re-keyed (stems replaced by keyed tokens). "
         "Resumable: stop it anywhere and run it again — sealed rows and re-keyed entries are "
         "skipped, so a second run over a done database changes nothing. Safe while Iris "
@@ -196,13 +213,10 @@ class Command(BaseCommand):
                 for row in batch:
                     changes = {}
                     for field in fields:
-                        raw = row[_raw(field)]
-                        if raw in (None, "") or raw.startswith(PREFIX):
-                            continue
                         member_id = row[field.member_field.replace(".", "__")]
-                        changes[field.attname] = seal(
-                            member_id, field.seal_context, _plaintext(field, raw)
-                        )
+                        value = _converted(field, member_id, row[_raw(field)])
+                        if value is not None:
+                            changes[field.attname] = value
                     if changes:
                         model._base_manager.filter(pk=row["pk"]).update(**changes)
                 last = batch[-1]["pk"]
