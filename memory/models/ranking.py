@@ -12,10 +12,12 @@ class MemoryStem(models.Model):
     member's unforgotten entries hold it among their own stems (neighbour context does
     not count). A write changes only the rows of its own stems, by increments
     (`memory.recall.store.corpus_stats_apply`); the postings name their stem by this
-    row. A stem no entry holds any more is deleted. A stem, never text."""
+    row. A stem no entry holds any more is deleted. The key is the member's keyed token of
+    the stem (`memory.recall.store.index`, `iris_site.keys.envelope.member_tokens`), never
+    its text."""
 
-    # Stems longer than this are kept under a prefix and a digest of the whole stem
-    # (`memory.recall.store.index.stem_key`): distinct stems stay distinct rows.
+    # Room for a keyed token (22 characters) or, in an index written before tokens and
+    # not yet re-keyed (`member_index_rekey`), a stem's prefix and digest.
     KEY_LENGTH = 64
 
     id = models.BigAutoField(primary_key=True)
@@ -23,7 +25,8 @@ class MemoryStem(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     key = models.CharField(max_length=KEY_LENGTH)
-    # The whole stem when it is longer than its key (else empty: the key is the stem).
+    # Written empty since keyed tokens (a token fits its key); a stem longer than its key
+    # in an index written before them.
     long_stem = models.TextField(blank=True, default="")
     document_frequency = models.PositiveIntegerField(default=0)
     # Bounds over every posting the stem has had (a posting gone leaves them as they
