@@ -31,6 +31,8 @@ migrate: install
 
 run: migrate
 	@mkdir -p .run
+	@# A database written before encryption at rest is sealed in place (a no-op once done).
+	@$(PY) manage.py keys_encrypt --no-progress > .run/keys-encrypt.txt
 	@DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo > .run/logins-$(PORT).txt
 	@# No worker is alive yet: hand back any task a killed previous run left RUNNING.
 	@$(PY) manage.py recover_stalled_tasks --lease-seconds 0
