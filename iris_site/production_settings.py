@@ -1,9 +1,11 @@
 """Production mode: everything in `iris_site.settings`, hardened for `check --deploy`."""
 
 import os
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from iris_site.keys.kek import keyset_parse
 from iris_site.settings import *  # noqa: F403
 from iris_site.settings import IRIS_KEK_FILE, env_bool
 
@@ -26,6 +28,8 @@ if not IRIS_KEK and not os.path.isfile(IRIS_KEK_FILE):
         "production needs a key-encryption key: set IRIS_KEK, or IRIS_KEK_FILE to a keyset "
         "file (docs/encryption.md, 'Keys')"
     )
+# A keyset it cannot use is refused now, not at the first write (a clear message).
+keyset_parse(IRIS_KEK or Path(IRIS_KEK_FILE).read_text())
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)

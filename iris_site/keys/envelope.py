@@ -106,6 +106,23 @@ def _wrap_context(member_id: str, generation: int) -> bytes:
 def _member_key(record: KeyRecord) -> MemberKey:
     context = _wrap_context(record.member_id, record.generation)
     data_key = wrapper().unwrap(record.kek_id, record.wrapped, context=context)
+    return _remember(record, data_key)
+
+
+def _usable_key(record: KeyRecord) -> MemberKey:
+    """The key for a write or a keyed token: one that does not unwrap (its KEK removed
+    too early, or the key store altered) fails closed like a key store that is down."""
+    try:
+        return _cached(record.member_id, record.generation) or _member_key(record)
+    except KeyUnwrapFailed as exc:
+        logger.error(
+            "a member's data key does not unwrap",
+            extra={"member_id": record.member_id, "alert": "data_key_unwrap_failed"},
+        )
+        raise KeyStoreUnavailable("a member's data key does not unwrap with the KEK") from exc
+
+
+def _remember(record: KeyRecord, data_key: bytes) -> MemberKey:
     token_key = HKDF(
         algorithm=hashes.SHA256(), length=32, salt=None, info=b"iris.member-token.v1"
     ).derive(data_key)
@@ -141,7 +158,7 @@ def write_key(member_id) -> MemberKey:
         record = store.add(KeyRecord(member_id, generation, kek_id, wrapped))
         if record.destroyed:  # destroyed between the two statements: fail closed
             raise KeyStoreUnavailable("the member's key was destroyed while being made")
-    return _cached(member_id, record.generation) or _member_key(record)
+    return _usable_key(record)
 
 
 def _read_key(member_id: str, generation: int) -> MemberKey | None:
@@ -229,7 +246,7 @@ def read_tokens(member_id, texts) -> dict[str, str]:
     record = key_store().latest(member_id)
     if record is None or record.destroyed:
         return dict.fromkeys(texts, NO_TOKEN)
-    key = _cached(member_id, record.generation) or _member_key(record)
+    key = _usable_key(record)
     return {text: _token(key, text) for text in texts}
 
 

@@ -13,7 +13,9 @@ methods, `wrap` and `unwrap` (`IRIS_KEY_WRAPPER`, docs/encryption.md).
 """
 
 import base64
+import contextlib
 import json
+import logging
 import os
 from functools import cache
 from pathlib import Path
@@ -24,6 +26,10 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 from django.utils.module_loading import import_string
+
+from iris_site.keys.store import KeyStoreUnavailable
+
+logger = logging.getLogger("iris.keys")
 
 NONCE_BYTES = 12
 
@@ -60,14 +66,7 @@ def keyset_text() -> str:
         return settings.IRIS_KEK
     path = Path(settings.IRIS_KEK_FILE)
     if not path.exists() and settings.IRIS_KEK_GENERATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another process generated it first
-        else:
-            with os.fdopen(fd, "w") as out:
-                json.dump(keyset_new(), out)
+        _generate(path)
     try:
         return path.read_text()
     except OSError as exc:
@@ -75,6 +74,25 @@ def keyset_text() -> str:
             f"no key-encryption key: set IRIS_KEK, or provide the keyset file {path} "
             "(docs/encryption.md). Iris never stores member content unencrypted."
         ) from exc
+
+
+def _generate(path: Path) -> None:
+    """Writes a new keyset to `path` whole or not at all: a private temporary file,
+    flushed to disk, then linked into place (fails if another process got there first),
+    so no reader ever sees it half written."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w") as out:
+            json.dump(keyset_new(), out)
+            out.flush()
+            os.fsync(out.fileno())
+        # Another process may have generated it first: theirs is the keyset.
+        with contextlib.suppress(FileExistsError):
+            os.link(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 class LocalKeyset:
@@ -107,6 +125,21 @@ def _wrapper(path: str, text: str):
     return import_string(path)(text)
 
 
+_last_good: list = []
+
+
 def wrapper() -> LocalKeyset:
-    """The configured wrapper (`IRIS_KEY_WRAPPER`, default `LocalKeyset`)."""
-    return _wrapper(settings.IRIS_KEY_WRAPPER, keyset_text())
+    """The configured wrapper (`IRIS_KEY_WRAPPER`, default `LocalKeyset`). The keyset is
+    read again on each call, so a rotation needs no restart (replace the file in one
+    step: write a new file, then rename it over the old). A keyset that cannot be read
+    or parsed while serving keeps the last good one of this process, else fails closed
+    (`KeyStoreUnavailable`: 503), never a 500."""
+    try:
+        current = _wrapper(settings.IRIS_KEY_WRAPPER, keyset_text())
+    except ImproperlyConfigured as exc:
+        if _last_good:
+            logger.error("the key-encryption keyset is unreadable: kept the last good one")
+            return _last_good[0]
+        raise KeyStoreUnavailable(f"the key-encryption keyset is unusable: {exc}") from exc
+    _last_good[:] = [current]
+    return current

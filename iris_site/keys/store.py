@@ -13,6 +13,7 @@ older than an erasure would bring that member's keys back. Another store (a KMS'
 hierarchy, a separate PostgreSQL database) implements the same methods.
 """
 
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -58,7 +59,10 @@ class SqliteKeyStore:
         connection = getattr(self._local, "connection", None)
         if connection is None:
             try:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                path = Path(self.path)
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                # Private from the start: the -wal and -shm files take the file's mode.
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
                 connection = sqlite3.connect(self.path, timeout=5, isolation_level=None)
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA secure_delete=ON")

@@ -152,18 +152,36 @@ def test_a_key_store_that_cannot_be_opened_fails_closed(keys, tmp_path):
         seal(uuid.uuid4(), "c", "anything")
 
 
-def test_no_keyset_and_no_generation_is_a_clear_configuration_error(settings, tmp_path):
-    from django.core.exceptions import ImproperlyConfigured
-
+def test_no_keyset_and_no_generation_fails_closed_saying_what_to_provide(settings, tmp_path):
     settings.IRIS_KEK = ""
     settings.IRIS_KEK_FILE = str(tmp_path / "absent.json")
     settings.IRIS_KEK_GENERATE = False
     kek._wrapper.cache_clear()
+    kek._last_good.clear()
     try:
-        with pytest.raises(ImproperlyConfigured, match="IRIS_KEK"):
+        with pytest.raises(KeyStoreUnavailable, match="IRIS_KEK"):
             kek.wrapper()
     finally:
         kek._wrapper.cache_clear()
+
+
+def test_a_keyset_unreadable_while_serving_keeps_the_last_good_one(keys, tmp_path):
+    token = seal(uuid.uuid4(), "c", "kept")
+    envelope.cache_clear()
+    keys.IRIS_KEK = ""
+    keys.IRIS_KEK_FILE = str(tmp_path / "half.json")
+    (tmp_path / "half.json").write_text('{"primary": "old", "keys": {"ol')
+    assert open_sealed(token, "c") == "kept"
+
+
+def test_a_generated_keyset_appears_whole_and_private(settings, tmp_path):
+    settings.IRIS_KEK = ""
+    settings.IRIS_KEK_FILE = str(tmp_path / "keys" / "kek.json")
+    settings.IRIS_KEK_GENERATE = True
+    text = kek.keyset_text()
+    assert kek.keyset_parse(text)[0]
+    assert [p.name for p in (tmp_path / "keys").iterdir()] == ["kek.json"]  # no leftovers
+    assert (tmp_path / "keys").stat().st_mode & 0o077 == 0
 
 
 def test_a_malformed_keyset_is_refused_with_its_expected_form():

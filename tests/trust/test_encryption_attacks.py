@@ -221,10 +221,6 @@ def test_a_tampered_body_is_not_exported_as_empty_content(settings, tmp_path):
 # --- 2. Plain text at rest ------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: provenance ref is plain text in provenance_chain",
-)
 def test_a_surface_cannot_land_member_words_in_plain_text_through_provenance():
     """Attack (hostile or careless surface; then a thief with a dump): remember a fact
     over the API with the member's words in the provenance link's free-text `ref` (256
@@ -307,7 +303,6 @@ def test_a_read_does_not_make_a_key_for_an_erased_member():
     assert after.generation == before.generation and after.destroyed, after
 
 
-@pytest.mark.xfail(strict=True, reason="hole: keystore.sqlite3 is created 0644")
 def test_the_key_store_file_is_private(settings, tmp_path):
     """Attack (another local user, a backup agent with wide read): the key store file
     holds every member's wrapped data key. Created by `sqlite3.connect` under the
@@ -371,10 +366,6 @@ def _recall_and_write(member):
     return {"recall": recall.status_code, "write": write.status_code, "page": listed.status_code}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: KeyUnwrapFailed escapes read_tokens/write_key: 500",
-)
 def test_a_wrapped_key_that_does_not_unwrap_is_never_a_500(settings):
     """Attack (an operator who removed the old KEK before `keys_rotate --check` said so,
     or a key-store row altered): the member's wrapped data key no longer unwraps
@@ -396,10 +387,6 @@ def test_a_wrapped_key_that_does_not_unwrap_is_never_a_500(settings):
     assert all(code < 500 or code == 503 for code in statuses.values()), statuses
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: an invalid keyset file is a 500 at request time",
-)
 def test_a_kek_file_caught_mid_write_is_a_503_not_a_500(settings, tmp_path):
     """Attack (a racing second worker at first start, or a deploy that rewrites the
     keyset file in place during a rotation): the KEK file exists but is empty or half
@@ -418,10 +405,6 @@ def test_a_kek_file_caught_mid_write_is_a_503_not_a_500(settings, tmp_path):
     assert all(code < 500 or code == 503 for code in statuses.values()), statuses
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: production settings do not parse the KEK",
-)
 def test_production_settings_refuse_a_kek_that_is_not_a_keyset(tmp_path):
     """Attack (a misconfigured deployment): production settings check only that
     `IRIS_KEK` is non-empty or that `IRIS_KEK_FILE` exists. A KEK of `changeme`, an
