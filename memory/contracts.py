@@ -53,6 +53,18 @@ Subject = Annotated[
     str, StringConstraints(min_length=1, max_length=MAX_SUBJECT_LENGTH, pattern=_TEXT_PATTERN)
 ]
 Note = Annotated[str, StringConstraints(max_length=MAX_NOTE_LENGTH, pattern=r"^[^\x00]*$")]
+# A provenance ref names a record (a turn's or an entry's uuid, `short-term:<uuid>`, an
+# importer's own id such as `crm-1` or `conv-26/session_1/D1:3`): an id, never prose.
+# `provenance_chain` is stored in plain text (docs/encryption.md, "Where plaintext still
+# exists"), so a ref with a space, or outside this ASCII id alphabet, is refused (400)
+# rather than sealed: the member's words belong in the sealed body, not in a ref.
+PROVENANCE_REF_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/#@+=-]*$"
+ProvenanceRef = Annotated[
+    str,
+    StringConstraints(
+        min_length=1, max_length=MAX_PROVENANCE_REF_LENGTH, pattern=PROVENANCE_REF_PATTERN
+    ),
+]
 ActorHandle = Annotated[str, StringConstraints(pattern=ACTOR_HANDLE_PATTERN)]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0, strict=True, allow_inf_nan=False)]
 
@@ -209,10 +221,7 @@ class ConsentEntry(Contract):
 
 class ProvenanceLink(Contract):
     kind: ProvenanceKindValue
-    ref: Annotated[
-        str,
-        StringConstraints(min_length=1, max_length=MAX_PROVENANCE_REF_LENGTH, pattern=r"\S"),
-    ]
+    ref: ProvenanceRef
     captured_at: AwareDatetime
 
 

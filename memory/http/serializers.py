@@ -8,7 +8,13 @@ schema. Write bodies are validated by the pydantic contracts, not by these seria
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from memory.contracts import MAX_BODY_LENGTH, MAX_NOTE_LENGTH, MAX_SUBJECT_LENGTH
+from memory.contracts import (
+    MAX_BODY_LENGTH,
+    MAX_NOTE_LENGTH,
+    MAX_PROVENANCE_REF_LENGTH,
+    MAX_SUBJECT_LENGTH,
+    PROVENANCE_REF_PATTERN,
+)
 from memory.enums import (
     ConsentSource,
     EntryAuditAction,
@@ -52,7 +58,13 @@ class MemoryConsentEntrySerializer(serializers.Serializer):
 
 class MemoryProvenanceLinkSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ProvenanceKind.choices)
-    ref = serializers.CharField(max_length=256)
+    ref = serializers.RegexField(
+        PROVENANCE_REF_PATTERN,
+        max_length=MAX_PROVENANCE_REF_LENGTH,
+        help_text="The id of the record it came from (a turn's uuid, `short-term:<uuid>`, "
+        "an importer's id): ASCII letters, digits and `._:/#@+=-`, no spaces. Provenance "
+        "is stored unsealed, so a ref is an id, never the member's words.",
+    )
     captured_at = serializers.DateTimeField()
 
 
