@@ -14,6 +14,7 @@ from datarights.enums import (
     VerificationMethod,
 )
 from iris_site.appendonly import append_only_triggers
+from iris_site.keys.fields import SealedTextField
 
 
 class DataRightsRequest(models.Model):
@@ -49,7 +50,10 @@ class DataRightsRequest(models.Model):
     # An operator's reason for failing the request (operator text, shown to the member;
     # kept out of the audit, which records its length only).
     failure_reason = models.TextField(max_length=2000, blank=True)
-    appeal_reason = models.TextField(max_length=2000, blank=True)
+    # The member's own words contesting a decision: sealed under their data key (issue
+    # 45), so a dump does not hold them and their erasure shreds them. Read back as an
+    # `Unreadable` (empty) once the key is destroyed or the value was altered.
+    appeal_reason = SealedTextField(max_length=2000, blank=True)
 
     # Resumable processing: the steps done so far and their counters (ids, numbers).
     progress = models.JSONField(default=dict)

@@ -254,7 +254,6 @@ def test_a_surface_cannot_land_member_words_in_plain_text_through_provenance():
     assert _plain_hits(marker) == []
 
 
-@pytest.mark.xfail(strict=True, reason="hole: appeal_reason is a plain TextField")
 def test_a_members_appeal_in_their_own_words_is_not_stored_in_plain_text(settings, tmp_path):
     """Attack (thief with a dump): a member appeals a data-rights decision in their own
     words ("you kept my <diagnosis> notes"). `datarights_datarightsrequest.appeal_reason`
