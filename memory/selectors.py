@@ -49,7 +49,7 @@ from memory.models import (
     OffTheRecordSession,
     RecallRecord,
     ServiceClientCapabilities,
-    conflict_token,
+    conflict_token_read,
 )
 from memory.policy.conflicts import conflict_key
 
@@ -159,7 +159,7 @@ def memory_conflicting_entries(
     rows = MemoryEntry.objects.filter(
         member_id=member_id,
         tenant_id=tenant_id,
-        conflict_key=conflict_token(
+        conflict_key=conflict_token_read(
             member_id,
             conflict_key(category=category, actor_handle=actor_handle, subject=subject),
         ),
@@ -215,7 +215,7 @@ def memory_session_occurrences(*, member_id, category: str, conflict_key: str, b
         lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.SUPERSEDED, Lifecycle.PAUSED],
     )
     if conflict_key.strip(":") != category:
-        return entries.filter(conflict_key=conflict_token(member_id, conflict_key)).count()
+        return entries.filter(conflict_key=conflict_token_read(member_id, conflict_key)).count()
     wanted = body.strip().casefold()
     return sum(
         1 for stored in entries.values_list("body", flat=True) if stored.casefold() == wanted

@@ -27,7 +27,7 @@ from memory.models import (
     MemoryRevision,
     OffTheRecordSession,
     RecallRecord,
-    conflict_token,
+    conflict_token_read,
 )
 from memory.policy import conflicts
 
@@ -180,7 +180,7 @@ def memory_superseded_wordings(*, member_id, entry_ids: Sequence[str]) -> list[s
             lifecycle = (content or {}).get("lifecycle") if isinstance(content, dict) else None
             live = lifecycle in (Lifecycle.ACTIVE, Lifecycle.PAUSED)
             # Stored keys are the member's keyed tokens: the revision's key is compared as one.
-            key = conflict_token(member_id, _revision_key(content))
+            key = conflict_token_read(member_id, _revision_key(content))
             timelines[entry_id].append((created_at, key, live))
         added = set()
         for pk, (key, tenant, when) in superseded.items():

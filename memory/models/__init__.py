@@ -2,7 +2,7 @@ from memory.models.capabilities import ServiceClientCapabilities
 from memory.models.changes import ChangeEvent
 from memory.models.entities import MemoryEntity, MemoryEntryEntity, MemoryRelationship
 from memory.models.entries import MemoryEntry, MemoryRevision
-from memory.models.fields import conflict_token
+from memory.models.fields import conflict_token, conflict_token_read
 from memory.models.fingerprints import ForgottenFact, RetiredName
 from memory.models.holds import MemoryDeletionHold
 from memory.models.member_settings import MemberMemorySettings
@@ -38,4 +38,5 @@ __all__ = [
     "RetiredName",
     "ServiceClientCapabilities",
     "conflict_token",
+    "conflict_token_read",
 ]

@@ -277,10 +277,6 @@ def test_a_members_appeal_in_their_own_words_is_not_stored_in_plain_text(setting
 # --- 3. Keys: reads never make one; the files are private --------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: the edit preview makes a key (conflict_token -> write_key)",
-)
 def test_a_read_does_not_make_a_key_for_an_erased_member():
     """Attack (a restored backup served with the live key store): the member was erased,
     their keys destroyed. A mere read of theirs — the edit preview, which only asks what
