@@ -16,6 +16,8 @@ from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
+from iris_site.keys.envelope import unreadable
+from iris_site.keys.fields import SealedJSONField, SealedTextField
 from iris_site.models import ServiceClient, User
 from iris_site.services import member_lock
 from memory.access.capabilities import capabilities_for
@@ -60,6 +62,7 @@ from memory.selectors import (
 )
 
 PROVENANCE_TURN_NOT_FOUND = "provenance-turn-not-found"
+ENTRY_UNREADABLE = "entry-unreadable"
 SESSION_REQUIRED = "session-required"
 
 
@@ -657,12 +660,33 @@ def _require_head(entry: MemoryEntry, revision_id: uuid.UUID | None) -> None:
     raise Conflict(message, code=NOT_HEAD, fields=fields)
 
 
+def _require_readable(entry: MemoryEntry) -> None:
+    """Refuse to restate an entry any of whose sealed fields cannot be opened (altered,
+    or sealed under a key this deployment no longer has): it reads as empty, and an edit
+    would record that empty value in the new revision and recompute the conflict key
+    from it (409 `entry-unreadable`, as consolidation refuses `stm-unreadable`)."""
+    damaged = [
+        field.name
+        for field in entry._meta.concrete_fields
+        if isinstance(field, SealedTextField | SealedJSONField)
+        and unreadable(getattr(entry, field.attname))
+    ]
+    if damaged:
+        raise Conflict(
+            "This memory cannot be read (its stored text is damaged or its key is gone), so "
+            "it cannot be edited. You can still delete it.",
+            code=ENTRY_UNREADABLE,
+            fields={"unreadable": damaged},
+        )
+
+
 def memory_edit_preview(
     *, entry: MemoryEntry, category: str, subject: str, revision_id: uuid.UUID | None = None
 ) -> EditPreview:
     """What `memory_edit` would do, refusing exactly what it refuses before it would save."""
     ensure_no_pending_clear(member_id=entry.member_id)
     _require_head(entry, revision_id)
+    _require_readable(entry)
     others = memory_conflicting_entries(
         member_id=entry.member_id,
         tenant_id=entry.tenant_id,
@@ -702,6 +726,7 @@ def memory_edit(
     ensure_no_pending_clear(member_id=entry.member_id)
     entry = entry_lock(entry)
     _require_head(entry, revision_id)
+    _require_readable(entry)
     if entry.scope_kind == ScopeKind.NOTEBOOK:  # a closed notebook takes no new wording
         notebook_ensure_open(member_id=entry.member_id, notebook_id=entry.notebook_id)
     now = timezone.now()
