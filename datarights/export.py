@@ -42,6 +42,7 @@ from datarights.contracts import ExportPayload
 from datarights.policy import art15_information
 from iris_site.audit.checkpoint import audit_member_chain, audit_member_proof
 from iris_site.audit.events import iso
+from iris_site.keys.envelope import unreadable
 from memory.controls import member_memory_settings_get
 from memory.entities.selectors import entities_export
 from memory.enums import Lifecycle, MemoryCategory, ScopeKind
@@ -142,7 +143,10 @@ def _revision(revision) -> dict:
         "action": revision.action,
         "actor": "operator" if actor.startswith("operator:") else actor,
         "changed_fields": list(revision.changed_fields or []),
-        "content": content,
+        # A content that cannot be opened (altered, or its key gone) is said to be
+        # unavailable, never handed over as an empty revision.
+        "content": None if unreadable(revision.content) else content,
+        **({"unavailable": True} if unreadable(revision.content) else {}),
         "created_at": _time(revision.created_at),
     }
 
@@ -194,12 +198,21 @@ def _forgotten(entry, revisions: list, ended: dict[str, datetime]) -> dict:
     }
 
 
+# An entry's sealed texts, and where the export puts each (the key inside its part).
+_SEALED_TEXTS = {
+    "subject": (None, "subject"),
+    "body": (None, "body"),
+    "suppression_notes": ("suppression", "notes"),
+    "relationship_note": ("multi_actor", "relationship_note"),
+}
+
+
 def _entry(entry, revisions: list, ended: dict[str, datetime]) -> dict:
     if entry.lifecycle == Lifecycle.TOMBSTONED:
         return _forgotten(entry, revisions, ended)
     suppression = suppression_of(entry)
     multi_actor = multi_actor_of(entry)
-    return {
+    document = {
         "id": str(entry.pk),
         "revision_id": str(entry.revision_id) if entry.revision_id else None,
         "scope": _without_operator(scope_of(entry)),
@@ -220,6 +233,19 @@ def _entry(entry, revisions: list, ended: dict[str, datetime]) -> dict:
         "updated_at": _time(entry.updated_at),
         "revisions": [_revision(r) for r in revisions],
     }
+    # A sealed text that cannot be opened (altered, or sealed under a key this
+    # deployment no longer has) reads as empty: the export says it is unavailable
+    # (null, and which fields) rather than hand over "" as what Iris holds.
+    missing = [name for name in _SEALED_TEXTS if unreadable(getattr(entry, name))]
+    for name in missing:
+        part, key = _SEALED_TEXTS[name]
+        holder = document if part is None else document[part]
+        if holder is not None:
+            holder[key] = None
+    if missing:
+        document["unavailable"] = True
+        document["unavailable_fields"] = missing
+    return document
 
 
 def _write_array(write: Callable[[bytes], None], items: Iterable[dict]) -> int:
@@ -264,7 +290,8 @@ def _turns(member_id) -> Iterable[dict]:
                 "sequence": turn.sequence,
                 "speaker": turn.speaker,
                 "consumer": turn.consumer,
-                "text": turn.text,
+                "text": None if unreadable(turn.text) else turn.text,
+                **({"unavailable": True} if unreadable(turn.text) else {}),
                 "redacted_kinds": list(turn.redacted_kinds or []),
                 "created_at": _time(turn.created_at),
             }

@@ -113,10 +113,19 @@ def _memories(
                 meta.append(str(lifecycle_label(state)))
             if entry.get("expires_at"):
                 meta.append(f"until {_time(entry['expires_at'])}")
+            # A memory whose text cannot be opened is said to be unavailable, not shown
+            # as empty (`export._entry` marks it).
+            text = (
+                "<em>unavailable: its stored text cannot be read (damaged, or its key is gone)</em>"
+                if entry.get("unavailable") and entry.get("body") is None
+                else _e(entry.get("body"))
+            )
+            if entry.get("unavailable") and "subject" in entry.get("unavailable_fields", ()):
+                subject = "unavailable"
             write(
                 "<li>"
                 + (f"<strong>{_e(subject)}</strong>: " if subject else "")
-                + f"{_e(entry.get('body'))}"
+                + text
                 + f'<p class="meta">{_e(" · ".join(m for m in meta if m))}</p></li>\n'
             )
         if opened:

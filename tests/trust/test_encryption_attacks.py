@@ -161,10 +161,6 @@ def test_a_tampered_revision_is_never_a_500_on_history_page_api_or_export(settin
     assert statuses["export"] == "completed", statuses
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: memory_edit writes an Unreadable subject back as '' (services.py:732)",
-)
 def test_a_tampered_subject_is_not_written_back_empty_by_an_edit_of_the_body():
     """Attack: a memory's subject is corrupted (or sealed under a key this deployment
     never had); the member then edits only its body. The edit must not record the
@@ -190,10 +186,6 @@ def test_a_tampered_subject_is_not_written_back_empty_by_an_edit_of_the_body():
     assert after_key == stated_key, "the conflict key was recomputed from an empty subject"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: export.py:207 exports an Unreadable body as ''",
-)
 def test_a_tampered_body_is_not_exported_as_empty_content(settings, tmp_path):
     """Attack: a memory's body is corrupted; the member exports their data. The export
     must say the memory is unavailable, not hand the member an empty body as if that
