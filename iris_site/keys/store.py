@@ -13,6 +13,7 @@ older than an erasure would bring that member's keys back. Another store (a KMS'
 hierarchy, a separate PostgreSQL database) implements the same methods.
 """
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -62,7 +63,11 @@ class SqliteKeyStore:
                 path = Path(self.path)
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 # Private from the start: the -wal and -shm files take the file's mode.
-                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+                # Only ever opened here when it does not exist yet: closing a descriptor
+                # of an open SQLite file drops the process's locks on it.
+                if not path.exists():
+                    with contextlib.suppress(FileExistsError):
+                        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
                 connection = sqlite3.connect(self.path, timeout=5, isolation_level=None)
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA secure_delete=ON")
