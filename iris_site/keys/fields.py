@@ -17,7 +17,15 @@ import json
 from django.core.exceptions import FieldError
 from django.db import models
 
-from iris_site.keys.envelope import Unreadable, is_sealed, open_sealed, seal, unreadable
+from iris_site.keys.envelope import (
+    Unreadable,
+    is_sealed,
+    member_token,
+    open_sealed,
+    read_tokens,
+    seal,
+    unreadable,
+)
 
 
 class UnreadableJSON(dict):
@@ -31,8 +39,9 @@ class UnreadableJSON(dict):
         self.reason = reason
 
 
-class SealedTextField(models.TextField):
-    description = "Text sealed under its member's data key"
+class MemberKeyed:
+    """A field whose values are keyed by their row's member: `member_field` names the
+    member's id on the instance (a dotted path through a relation is allowed)."""
 
     def __init__(self, *args, member_field: str = "member_id", **kwargs) -> None:
         self.member_field = member_field
@@ -43,6 +52,16 @@ class SealedTextField(models.TextField):
         if self.member_field != "member_id":
             kwargs["member_field"] = self.member_field
         return name, path, args, kwargs
+
+    def _member_id(self, instance):
+        value = instance
+        for part in self.member_field.split("."):
+            value = getattr(value, part)
+        return value
+
+
+class SealedTextField(MemberKeyed, models.TextField):
+    description = "Text sealed under its member's data key"
 
     @property
     def seal_context(self) -> str:
@@ -55,12 +74,6 @@ class SealedTextField(models.TextField):
                 f"of a {lookup_name!r} lookup"
             )
         return super().get_lookup(lookup_name)
-
-    def _member_id(self, instance):
-        value = instance
-        for part in self.member_field.split("."):
-            value = getattr(value, part)
-        return value
 
     def _encode(self, value) -> str:
         return value
@@ -116,38 +129,38 @@ class SealedJSONField(SealedTextField):
         return UnreadableJSON(token, reason)
 
 
-class KeyedTokenField(models.CharField):
+class KeyedTokenField(MemberKeyed, models.CharField):
     """A column that holds a per-member keyed token of a plain value (`envelope
-    .member_token`), so SQL can compare and group on it without holding the words.
+    .member_token` of `TOKEN_LABEL` + the value), so SQL can compare and group on it
+    without holding the words.
 
     A subclass says what a plain value looks like (`PLAIN_FRAGMENT`, a substring no token
-    has) and how it becomes a token (`token_of`). `pre_save` turns a plain value set on
-    the instance into its token; `update()`, `bulk_update` and lookups refuse a plain
-    value. Plain values written before tokens existed are re-keyed by `keys_encrypt`.
+    has) and labels its tokens (`TOKEN_LABEL`, so equal texts of two columns differ).
+    `pre_save` turns a plain value set on the instance into its token; `update()`,
+    `bulk_update` and lookups refuse a plain value. Plain values written before tokens
+    existed are re-keyed by `keys_encrypt`.
     """
 
     PLAIN_FRAGMENT = ""
-
-    def __init__(self, *args, member_field: str = "member_id", **kwargs) -> None:
-        self.member_field = member_field
-        super().__init__(*args, **kwargs)
-
-    def deconstruct(self):
-        name, path, args, kwargs = super().deconstruct()
-        if self.member_field != "member_id":
-            kwargs["member_field"] = self.member_field
-        return name, path, args, kwargs
+    TOKEN_LABEL = ""
 
     def is_plain(self, value) -> bool:
         return isinstance(value, str) and self.PLAIN_FRAGMENT in value
 
     def token_of(self, member_id, value: str) -> str:
-        raise NotImplementedError
+        """The stored token of a plain value (a write: makes the member's key if need be)."""
+        return member_token(member_id, self.TOKEN_LABEL + value)
+
+    def token_read(self, member_id, value: str) -> str:
+        """The same token for a read: `envelope.NO_TOKEN` (matching nothing) when the
+        member has no live key; a read never makes one."""
+        text = self.TOKEN_LABEL + value
+        return read_tokens(member_id, [text])[text]
 
     def pre_save(self, model_instance, add):
         value = getattr(model_instance, self.attname)
         if self.is_plain(value):
-            value = self.token_of(getattr(model_instance, self.member_field), value)
+            value = self.token_of(self._member_id(model_instance), value)
             setattr(model_instance, self.attname, value)
         return value
 

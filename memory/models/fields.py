@@ -16,38 +16,26 @@ marker. Keys written before this change still read as plain text until `manage.p
 keys_encrypt` re-keys them.
 """
 
-from iris_site.keys.envelope import member_token, read_tokens
 from iris_site.keys.fields import KeyedTokenField
 
-_SEPARATOR = "::"
-_KEY_LABEL = "conflict-key\x1f"  # what the token of a conflict key is labelled with
+
+class ConflictKeyField(KeyedTokenField):
+    description = "A per-member keyed token of a conflict key"
+    PLAIN_FRAGMENT = "::"
+    TOKEN_LABEL = "conflict-key\x1f"  # noqa: S105 - a label, not a secret
 
 
-def is_plain_conflict_key(value) -> bool:
-    return isinstance(value, str) and _SEPARATOR in value
+_FIELD = ConflictKeyField()
 
 
 def conflict_token(member_id, key: str) -> str:
     """The stored form of the member's plain conflict key (a token passes unchanged).
     For a write: it makes the member's key when they have none."""
-    if not is_plain_conflict_key(key):
-        return key
-    return member_token(member_id, _KEY_LABEL + key)
+    return _FIELD.token_of(member_id, key) if _FIELD.is_plain(key) else key
 
 
 def conflict_token_read(member_id, key: str) -> str:
     """`conflict_token` for a read (a lookup, a preview, a comparison): the same token
     while the member has a live key, else `envelope.NO_TOKEN`, which matches no stored
     key. A read never makes a key (an erased member's would be one a later write used)."""
-    if not is_plain_conflict_key(key):
-        return key
-    text = _KEY_LABEL + key
-    return read_tokens(member_id, [text])[text]
-
-
-class ConflictKeyField(KeyedTokenField):
-    description = "A per-member keyed token of a conflict key"
-    PLAIN_FRAGMENT = _SEPARATOR
-
-    def token_of(self, member_id, value: str) -> str:
-        return conflict_token(member_id, value)
+    return _FIELD.token_read(member_id, key) if _FIELD.is_plain(key) else key
