@@ -100,6 +100,18 @@ def member_keys_shred_pending(member_id) -> bool:
     return last in PENDING
 
 
+def _said(action: str, severity: str, *, member_id, reason: str, **counts) -> None:
+    with transaction.atomic():
+        audit_event_append(
+            action=action,
+            policy_id=POLICY_ID,
+            actor=Actor.system(reason),
+            severity=severity,
+            target_member_id=member_id,
+            payload={"reason": reason, **counts},
+        )
+
+
 def member_keys_after_purge(*, member_id, reason: str, everything: bool) -> bool:
     """Called inside a purge's transaction, after its stores erased. Everything of the
     member erased (or a shred pending): destroy their keys once this commits — unless
@@ -110,18 +122,14 @@ def member_keys_after_purge(*, member_id, reason: str, everything: bool) -> bool
     remaining = member_sealed_remaining(member_id)
     if remaining:
         if everything:
-            audit_event_append(
-                action=AuditAction.MEMORY_MEMBER_KEYS_KEPT,
-                policy_id=POLICY_ID,
-                actor=Actor.system(reason),
-                severity=Severity.WARNING,
-                target_member_id=member_id,
-                payload={
-                    "reason": reason,
-                    "why": "sealed-content-remains",
-                    "remaining": remaining,
-                    "remaining_count": sum(remaining.values()),
-                },
+            _said(
+                AuditAction.MEMORY_MEMBER_KEYS_KEPT,
+                Severity.WARNING,
+                member_id=member_id,
+                reason=reason,
+                why="sealed-content-remains",
+                remaining=remaining,
+                remaining_count=sum(remaining.values()),
             )
         return False
     transaction.on_commit(partial(member_keys_shred, member_id=str(member_id), reason=reason))
@@ -138,25 +146,20 @@ def member_keys_shred(*, member_id, reason: str) -> int | None:
             "a member's keys could not be destroyed after their erasure",
             extra={"member_id": str(member_id), "alert": "member_keys_shred_failed"},
         )
-        with transaction.atomic():
-            audit_event_append(
-                action=AuditAction.MEMORY_MEMBER_KEYS_SHRED_FAILED,
-                policy_id=POLICY_ID,
-                actor=Actor.system(reason),
-                severity=Severity.CRITICAL,
-                target_member_id=member_id,
-                payload={"reason": reason},
-            )
-        return None
-    with transaction.atomic():
-        audit_event_append(
-            action=AuditAction.MEMORY_MEMBER_KEYS_SHREDDED,
-            policy_id=POLICY_ID,
-            actor=Actor.system(reason),
-            severity=Severity.WARNING,
-            target_member_id=member_id,
-            payload={"reason": reason, "destroyed_count": destroyed},
+        _said(
+            AuditAction.MEMORY_MEMBER_KEYS_SHRED_FAILED,
+            Severity.CRITICAL,
+            member_id=member_id,
+            reason=reason,
         )
+        return None
+    _said(
+        AuditAction.MEMORY_MEMBER_KEYS_SHREDDED,
+        Severity.WARNING,
+        member_id=member_id,
+        reason=reason,
+        destroyed_count=destroyed,
+    )
     return destroyed
 
 

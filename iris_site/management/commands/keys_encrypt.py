@@ -99,24 +99,22 @@ class _Unguarded:
         self.model = model
         self.guarded = model in append_only_models()
 
-    def __enter__(self):
+    def _guard(self, enabled: bool) -> None:
         if not self.guarded:
-            return self
+            return
         if connection.vendor == "postgresql":
+            switch = "ENABLE" if enabled else "DISABLE"
             with connection.cursor() as cursor:
-                cursor.execute(f'ALTER TABLE "{self.model._meta.db_table}" DISABLE TRIGGER USER')
+                cursor.execute(f'ALTER TABLE "{self.model._meta.db_table}" {switch} TRIGGER USER')
         else:
-            sqlite_set_triggers([self.model], enabled=False)
+            sqlite_set_triggers([self.model], enabled=enabled)
+
+    def __enter__(self):
+        self._guard(enabled=False)
         return self
 
     def __exit__(self, *exc):
-        if not self.guarded:
-            return False
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(f'ALTER TABLE "{self.model._meta.db_table}" ENABLE TRIGGER USER')
-        else:
-            sqlite_set_triggers([self.model], enabled=True)
+        self._guard(enabled=True)
         return False
 
 
