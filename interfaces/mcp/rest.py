@@ -18,6 +18,8 @@ from urllib.parse import urlencode
 
 from django.core.handlers.wsgi import WSGIHandler
 
+from iris_site.idempotency import REPLAYED_HEADER
+
 # Headers of the MCP request that the REST request carries on, so that Django sees the
 # same host, client address and proxy chain (ALLOWED_HOSTS, NUM_PROXIES, the HTTPS
 # header) as it would for a REST call through the same front door.
@@ -40,6 +42,8 @@ class RestAnswer:
     body: dict
     # The answer's `Iris-*` headers (what REST says beside the body, e.g. a promotion).
     headers: dict = field(default_factory=dict)
+    # An idempotent write answered again from its first call (`Idempotent-Replayed`).
+    replayed: bool = False
 
     @property
     def ok(self) -> bool:
@@ -59,8 +63,10 @@ def rest_call(
     *,
     body: dict | None = None,
     query: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> RestAnswer:
-    """One REST request, answered by Django in this thread."""
+    """One REST request, answered by Django in this thread; `headers` are the request's
+    own (e.g. `Idempotency-Key`), beside those carried on from the caller."""
     payload = b"" if body is None else json.dumps(body).encode()
     host = caller.headers.get("host", "localhost")
     environ = {
@@ -87,6 +93,8 @@ def rest_call(
     for name in FORWARDED_HEADERS:
         if name in caller.headers:
             environ["HTTP_" + name.upper().replace("-", "_")] = caller.headers[name]
+    for name, value in (headers or {}).items():
+        environ["HTTP_" + name.upper().replace("-", "_")] = value
     response = _wsgi_handler()(environ, lambda status, headers, exc_info=None: None)
     try:
         content = b"".join(response)
@@ -99,4 +107,9 @@ def rest_call(
     if not isinstance(parsed, dict):
         parsed = {"results": parsed}
     iris_headers = {name: value for name, value in response.items() if name.startswith("Iris-")}
-    return RestAnswer(status=response.status_code, body=parsed, headers=iris_headers)
+    return RestAnswer(
+        status=response.status_code,
+        body=parsed,
+        headers=iris_headers,
+        replayed=response.get(REPLAYED_HEADER) == "true",
+    )

@@ -349,7 +349,7 @@ def test_an_identifier_no_route_carries_is_refused_without_naming_routes(live_se
 
     refused = mcp(mcp_url, token, calls)
     assert refused.is_error and refused.structured_content["status"] == 400
-    assert refused.structured_content["error"]["code"] == "invalid_input"
+    assert refused.structured_content["error"]["code"] == "invalid"
     assert "api/v1" not in str(refused.structured_content)
     assert not ConversationTurn.objects.filter(member=member).exists()
 
