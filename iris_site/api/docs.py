@@ -6,7 +6,10 @@ A drf-spectacular post-processing hook, so the views keep one description each (
 docstrings) and the grouping lives in one place.
 """
 
+import json
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 ACCESS_GUIDE = """
 ## Getting a token
@@ -23,9 +26,18 @@ hashed; revoking one ends it at once.
   else can mint a token in a member's name.
 - **Platform operators** issue their own from *Admin → Users* (select yourself, **Issue a
   token**); a person's token is never issued to anyone but that person.
-- **With `make run`**: `.venv/bin/python manage.py seed_demo --json` prints fresh tokens
-  for every demo member, operator and service client, and the ids the examples need
-  (replace `{member_id}` with a member's `id`).
+- **With `make run`**: `.venv/bin/python manage.py seed_demo --json` prints tokens for
+  every demo member, operator and service client, and the ids the examples need.
+
+## Trying the examples
+
+Each request example is a numbered step of one story, sent with `make run`'s demo data
+and the token of whoever it names (`service:assistant` is the `assistant` service
+client's). Send them in order: replace `{member_id}` with the `id` of
+`ada@iris.example`, and a value in braces such as `{turn_id}` with what an earlier step's
+answer says it is. The surface appends a turn Ada spoke, remembers it in her profile as
+her own word quoting that turn, and recall gives it back; each example says what it
+answers.
 
 Errors share one envelope: `{"error": {"code", "message", "fields"}}`.
 """
@@ -64,36 +76,69 @@ _TAG_RULES: tuple[tuple[str, str], ...] = (
     (r"/api/v1/", "memories"),
 )
 
-# operationId → (who sends it, the request body, the status it answers with).
-# Who: `member:<email>`, `service:<consumer>` or `operator:<role>` of the demo data.
-EXAMPLES: dict[str, tuple[str, dict, int]] = {
-    "v1_members_recall_create": (
+
+# The documented requests, in the order a reader sends them with `seed_demo --json`'s ids
+# and tokens (ACCESS_GUIDE, "Trying the examples"). `{name}` in a path or body is a value:
+# `{member_id}` is DEMO_MEMBER's `id`, EXAMPLE_PATH_VALUES are fixed, and an earlier
+# example's `keeps` names a value of its response (`{turn_id}`: the turn step 1 appended,
+# which the remember example quotes).
+@dataclass(frozen=True, slots=True)
+class Example:
+    operation_id: str
+    # Who sends it: `member:<email>`, `service:<consumer>` or `operator:<role>` of the demo.
+    who: str
+    body: dict
+    status: int
+    # What it answers besides the status: a dotted path in the response body (`*` is any
+    # item of a list) and the value found there.
+    answers: Mapping[str, object]
+    # Values of the response the examples after it use: {name: dotted path}.
+    keeps: Mapping[str, str] = field(default_factory=dict)
+
+
+DEMO_MEMBER = "ada@iris.example"
+TEA = "Prefers green tea in the afternoon"
+
+EXAMPLES: tuple[Example, ...] = (
+    Example(
+        "v1_members_sessions_turns_create",
+        "service:assistant",
+        {"speaker": "member", "text": "I prefer green tea in the afternoon."},
+        201,
+        {"session_id": "s-1", "speaker": "member"},
+        keeps={"turn_id": "id"},
+    ),
+    Example(
+        "v1_members_memories_create",
+        "service:assistant",
+        {
+            "scope": {"kind": "profile"},
+            "category": "preference",
+            "subject": "tea",
+            "body": TEA,
+            "origin": "user-stated",
+            "provenance": [
+                {"kind": "session-turn", "ref": "{turn_id}", "captured_at": "2026-01-05T15:00:00Z"}
+            ],
+        },
+        201,
+        {"scope.kind": "profile", "origin": "user-stated", "body": TEA},
+        keeps={"memory_id": "id"},
+    ),
+    Example(
+        "v1_members_recall_create",
         "service:assistant",
         {
             "surface": "assistant",
             "scope": {"kind": "profile"},
-            "query": "what coffee do I like",
+            "query": "what tea do I like",
             "context": "general",
         },
         200,
+        {"entries.*.id": "{memory_id}", "entries.*.body": TEA},
     ),
-    "v1_members_memories_create": (
-        "service:assistant",
-        {
-            "scope": {"kind": "session", "session_id": "s-1"},
-            "category": "preference",
-            "subject": "tea",
-            "body": "Prefers green tea in the afternoon",
-            "origin": "model-inferred",
-        },
-        201,
-    ),
-    "v1_members_sessions_turns_create": (
-        "service:assistant",
-        {"speaker": "member", "text": "Could you remind me to water the plants?"},
-        201,
-    ),
-    "v1_members_short_term_create": (
+    Example(
+        "v1_members_short_term_create",
         "service:assistant",
         {
             "scope_kind": "user_session",
@@ -102,13 +147,18 @@ EXAMPLES: dict[str, tuple[str, dict, int]] = {
             "content": "prefers morning walks",
         },
         201,
+        {"scope_id": "s-1", "content": "prefers morning walks"},
+        keeps={"stm_id": "id"},
     ),
-    "v1_members_context_bundle_create": (
+    Example(
+        "v1_members_context_bundle_create",
         "service:assistant",
-        {"scope_id": "s-1", "query": "walks", "include_episodic": True},
+        {"scope_id": "s-1", "query": "tea in the afternoon", "include_episodic": True},
         200,
+        {"stm.*.id": "{stm_id}", "ltm.entries.*.id": "{memory_id}"},
     ),
-    "v1_me_memories_create": (
+    Example(
+        "v1_me_memories_create",
         "member:ben@iris.example",
         {
             "scope": {"kind": "profile"},
@@ -117,9 +167,17 @@ EXAMPLES: dict[str, tuple[str, dict, int]] = {
             "body": "I take my coffee black",
         },
         201,
+        {"scope.kind": "profile", "origin": "user-stated", "body": "I take my coffee black"},
     ),
-    "v1_me_off_the_record_update": ("member:ben@iris.example", {"active": False}, 200),
-    "v1_me_consents_events_create": (
+    Example(
+        "v1_me_off_the_record_update",
+        "member:ben@iris.example",
+        {"active": False},
+        200,
+        {"active": False},
+    ),
+    Example(
+        "v1_me_consents_events_create",
         "member:ben@iris.example",
         {
             "consent_type": "category:financial",
@@ -129,26 +187,51 @@ EXAMPLES: dict[str, tuple[str, dict, int]] = {
             "terms_version": "2026-11",
         },
         201,
+        {"status": "granted", "consent_type": "category:financial"},
     ),
-    "v1_me_data_rights_create": (
+    Example(
+        "v1_me_data_rights_create",
         "member:ben@iris.example",
         {"kind": "access", "payload": {"include_operator_actions": True}},
         201,
+        {"kind": "access", "status": "submitted"},
     ),
-    "v1_operator_memory_hierarchy_ltm_create": (
+    Example(
+        "v1_operator_memory_hierarchy_ltm_create",
         "operator:admin",
-        {"justification": "Ticket 1042: the member asked what is kept about coffee"},
+        {"justification": "Ticket 1042: the member asked what is kept about their tea"},
         200,
+        {"lookup": "entry-id", "entries.*.id": "{memory_id}", "entries.*.scope_kind": "profile"},
     ),
-    "v1_operator_memory_hierarchy_stm_create": (
+    Example(
+        "v1_operator_memory_hierarchy_stm_create",
         "operator:admin",
         {"justification": "Ticket 1043: checking a stuck short-term row"},
         200,
+        {"*.id": "{stm_id}", "*.written_by": "assistant"},
     ),
-}
+)
 
-# Path parameters the examples' URLs take, besides `{member_id}`.
-EXAMPLE_PATH_VALUES = {"session_id": "s-1", "scope_id": "s-1", "entity_id": "coffee"}
+# Path values of the examples' URLs besides `{member_id}` and the kept ones.
+EXAMPLE_PATH_VALUES = {"session_id": "s-1", "scope_id": "s-1", "entity_id": "{memory_id}"}
+
+STEPS = {example.operation_id: (number, example) for number, example in enumerate(EXAMPLES, 1)}
+
+
+def _documented(number: int, example: Example) -> dict:
+    """The example as the docs show it: the request, who sends it, and what it answers."""
+    facts = "".join(
+        f"; `{path}` {'includes' if '*' in path else 'is'} `{json.dumps(value)}`"
+        for path, value in example.answers.items()
+    )
+    kept = "".join(
+        f" Later steps use its `{path}` as `{{{name}}}`." for name, path in example.keeps.items()
+    )
+    return {
+        "summary": f"Step {number} of the demo, as {example.who}; answers {example.status}",
+        "description": f"Answers {example.status}{facts}.{kept}",
+        "value": example.body,
+    }
 
 
 def tag_of(path: str) -> str:
@@ -176,14 +259,8 @@ def document_operations(result, generator, request, public):
                 continue
             operation["tags"] = [tag_of(path)]
             operation.setdefault("summary", summary_of(operation))
-            example = EXAMPLES.get(operation["operationId"])
+            step = STEPS.get(operation["operationId"])
             content = operation.get("requestBody", {}).get("content", {})
-            if example and "application/json" in content:
-                who, body, status = example
-                content["application/json"]["examples"] = {
-                    "demo": {
-                        "summary": f"As {who} of the demo data; answers {status}",
-                        "value": body,
-                    }
-                }
+            if step and "application/json" in content:
+                content["application/json"]["examples"] = {"demo": _documented(*step)}
     return result

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from drf_spectacular.generators import SchemaGenerator
 
-from iris_site.api.docs import EXAMPLE_PATH_VALUES, EXAMPLES, TAGS
+from iris_site.api.docs import DEMO_MEMBER, EXAMPLE_PATH_VALUES, EXAMPLES, TAGS
 from iris_site.models import ApiToken, ServiceClient
 from tests.conftest import http_request
 from tests.iris_site.factories import OperatorFactory
@@ -39,13 +39,20 @@ def test_every_operation_has_one_known_tag_and_a_summary(schema):
     assert "## Getting a token" in schema["info"]["description"]
 
 
-def test_every_example_belongs_to_an_operation_and_documents_its_status(schema):
+def test_every_example_belongs_to_an_operation_and_documents_its_answer(schema):
     by_id = {op["operationId"]: op for _, _, op in _operations(schema)}
-    for operation_id, (_, body, status) in EXAMPLES.items():
-        operation = by_id[operation_id]
-        examples = operation["requestBody"]["content"]["application/json"]["examples"]
-        assert examples["demo"]["value"] == body
-        assert str(status) in operation["responses"], operation_id
+    assert len({example.operation_id for example in EXAMPLES}) == len(EXAMPLES)
+    for number, example in enumerate(EXAMPLES, 1):
+        operation = by_id[example.operation_id]
+        documented = operation["requestBody"]["content"]["application/json"]["examples"]["demo"]
+        assert documented["value"] == example.body
+        assert documented["summary"].startswith(f"Step {number} of the demo")
+        assert str(example.status) in operation["responses"], example.operation_id
+        for path, value in example.answers.items():
+            assert (
+                f"`{path}`" in documented["description"]
+                and json.dumps(value) in (documented["description"])
+            ), (example.operation_id, path)
 
 
 def _demo() -> dict:
@@ -63,23 +70,64 @@ def _token(demo: dict, who: str) -> str:
     return next(o["token"] for o in demo["operators"] if o["role"] == name)
 
 
+def _filled(value, values: dict):
+    """The example with its `{name}`s replaced, as a reader following the steps would."""
+    if isinstance(value, dict):
+        return {key: _filled(item, values) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_filled(item, values) for item in value]
+    if isinstance(value, str):
+        return re.sub(r"\{(\w+)\}", lambda m: _filled(values[m.group(1)], values), value)
+    return value
+
+
+def _found(body, path: str) -> list:
+    """Every value at a dotted path of a response body (`*`: each item of a list)."""
+    found = [body]
+    for key in path.split("."):
+        found = [
+            item
+            for value in found
+            for item in ((value or []) if key == "*" else [value.get(key)] if value else [])
+        ]
+    return found
+
+
 @pytest.mark.django_db(transaction=True)
-def test_every_documented_example_succeeds_against_the_demo_data(live_server, schema):
+def test_every_documented_example_answers_as_documented_against_the_demo_data(live_server, schema):
     demo = _demo()
-    values = {"member_id": demo["members"][0]["id"], **EXAMPLE_PATH_VALUES}
-    sent = 0
-    for path, method, operation in _operations(schema):
-        example = EXAMPLES.get(operation["operationId"])
-        if example is None:
-            continue
-        who, body, status = example
-        url = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
+    where = {op["operationId"]: (path, method) for path, method, op in _operations(schema)}
+    member_id = next(m["id"] for m in demo["members"] if m["email"] == DEMO_MEMBER)
+    values = {"member_id": member_id, **EXAMPLE_PATH_VALUES}
+    answered = {}
+    for example in EXAMPLES:
+        path, method = where[example.operation_id]
         response = http_request(
-            f"{live_server.url}{url}", method=method.upper(), token=_token(demo, who), body=body
+            f"{live_server.url}{_filled(path, values)}",
+            method=method.upper(),
+            token=_token(demo, example.who),
+            body=_filled(example.body, values),
         )
-        assert response.status == status, (operation["operationId"], response.body)
-        sent += 1
-    assert sent == len(EXAMPLES)
+        assert response.status == example.status, (example.operation_id, response.body)
+        for at, value in example.answers.items():
+            assert _filled(value, values) in _found(response.body, at), (
+                example.operation_id,
+                at,
+                response.body,
+            )
+        for name, at in example.keeps.items():
+            (values[name],) = _found(response.body, at)
+        answered[example.operation_id] = response.body
+
+    # What the surface remembered as the member's own word is what recall gives back.
+    remembered = answered["v1_members_memories_create"]
+    assert remembered["scope"]["kind"] == "profile" and remembered["origin"] == "user-stated"
+    (recalled,) = [
+        result
+        for result in answered["v1_members_recall_create"]["entries"]
+        if result["id"] == remembered["id"]
+    ]
+    assert recalled["body"] == remembered["body"] == "Prefers green tea in the afternoon"
 
 
 @pytest.mark.django_db
