@@ -3,7 +3,7 @@
 import logging
 
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from consent.signals import consent_ended
@@ -18,15 +18,29 @@ from memory.signals import member_content_clear, reconfirm_settled
 logger = logging.getLogger(__name__)
 
 
+@receiver(pre_save, sender="memory.MemoryEntry", dispatch_uid="hierarchy.entry_saving")
+def entry_saving(sender, instance, update_fields=None, **kwargs) -> None:
+    """Is this save the entry *becoming* active (created active, a draft confirmed, a
+    pause resumed)? Read from the stored row before it is overwritten: an edit, a
+    confirmation or any other save of an entry that is already active is not."""
+    instance._becomes_active = instance.lifecycle == Lifecycle.ACTIVE and (
+        instance._state.adding
+        or (
+            (update_fields is None or "lifecycle" in update_fields)
+            and not sender.objects.filter(pk=instance.pk, lifecycle=Lifecycle.ACTIVE).exists()
+        )
+    )
+
+
 @receiver(post_save, sender="memory.MemoryEntry", dispatch_uid="hierarchy.entry_saved")
 def entry_saved(sender, instance, **kwargs) -> None:
-    """An active entry stamps the opted-in short-term rows that reference it
+    """An entry becoming active stamps the opted-in short-term rows that reference it
     (signal-triggered consolidation).
 
     Runs after commit, in its own transaction: a failure here never undoes the memory
     write, and the age-triggered path still covers rows the stamp missed.
     """
-    if instance.lifecycle != Lifecycle.ACTIVE:
+    if not instance.__dict__.pop("_becomes_active", False):
         return
     member_id, entry_id = instance.member_id, instance.pk
 

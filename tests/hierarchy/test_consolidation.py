@@ -6,6 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
+from django.test import TestCase
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hierarchy.consolidation import (
     ConsolidationInput,
@@ -17,9 +20,11 @@ from hierarchy.consolidation import (
 from hierarchy.models import ShortTermMemory
 from hierarchy.stm_policy import age_decision
 from hierarchy.transitions import IllegalTransition
+from iris_site.audit.events import Actor
 from iris_site.errors import Conflict, PolicyRefusal
 from memory.models import MemoryEntry
-from memory.services import memory_confirm
+from memory.pauses import memory_pause, memory_resume
+from memory.services import memory_confirm, memory_edit
 from tests.consent.factories import record
 from tests.hierarchy.stm_factories import (
     assert_no_content_in_chain,
@@ -302,3 +307,90 @@ def test_the_signal_stamp_is_idempotent():
     write(member, related_entry_ids=[entry.pk], consolidate_on_critic_promote=True)
     assert stm_signal_stamp(member_id=member.pk, entry_id=entry.pk) == 1
     assert stm_signal_stamp(member_id=member.pk, entry_id=entry.pk) == 0
+
+
+def _waiting_on(member, entry, scope_id="s-1"):
+    return write(
+        member,
+        scope_id=scope_id,
+        related_entry_ids=[entry.pk],
+        consolidate_on_critic_promote=True,
+    )
+
+
+@db
+def test_saving_an_entry_that_is_already_active_stamps_nothing():
+    # given: an active inference, and a row waiting for it to be promoted
+    member = member_with()
+    entry = remember(member, origin="model-inferred", subject="walks").entry
+    row = _waiting_on(member, entry)
+    me = Actor.of(member)
+    # when: the entry changes without becoming active (confirmed, edited, paused)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        entry = memory_confirm(entry=entry, actor=me)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        entry = memory_edit(entry=entry, actor=me, body="I walk every evening")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        entry = memory_pause(entry=entry, actor=me)
+    # then
+    row.refresh_from_db()
+    assert row.consolidated_to is None
+    assert not events("hierarchy.stm.signal_triggered")
+    # when: the pause ends, the entry becomes active again
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        memory_resume(entry=entry, actor=me)
+    # then
+    row.refresh_from_db()
+    assert (row.consolidated_to, row.consolidation_trigger) == (entry.pk, "signal_triggered")
+
+
+STEPS = ("write_row", "confirm", "edit", "pause", "resume")
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    draft=st.booleans(),
+    steps=st.lists(st.sampled_from(STEPS), min_size=1, max_size=7),
+)
+@db
+def test_a_row_is_stamped_exactly_when_its_entry_becomes_active_after_it_was_written(draft, steps):
+    """Whatever the member does to the entry, in any order (refused steps change nothing),
+    a waiting row is stamped if and only if the entry went from not active to active
+    after the row was written; never by a save of an entry that was already active."""
+    member = member_with()
+    me = Actor.of(member)
+    entry = remember(member, origin="model-inferred", subject="walks").entry
+    if draft:  # held for the member's confirmation
+        MemoryEntry.objects.filter(pk=entry.pk).update(lifecycle="draft")
+    act = {
+        "confirm": lambda: memory_confirm(entry=entry, actor=me),
+        "edit": lambda: memory_edit(entry=entry, actor=me, body=f"I walk at {len(rows)}"),
+        "pause": lambda: memory_pause(entry=entry, actor=me),
+        "resume": lambda: memory_resume(entry=entry, actor=me),
+    }
+    rows: list = []  # (row, whether the entry has become active since it was written)
+    for step in steps:
+        if step == "write_row":
+            rows.append([_waiting_on(member, entry, scope_id=f"s-{len(rows)}"), False])
+            continue
+        before = MemoryEntry.objects.get(pk=entry.pk).lifecycle
+        try:
+            with TestCase.captureOnCommitCallbacks(execute=True):
+                act[step]()
+        except Conflict:
+            pass  # not possible from this state: nothing changed
+        after = MemoryEntry.objects.get(pk=entry.pk).lifecycle
+        if before != "active" and after == "active":
+            for row in rows:
+                row[1] = True
+    for row, became_active in rows:
+        row.refresh_from_db()
+        assert (row.consolidated_to == entry.pk) is became_active, (steps, draft)
+        assert (row.consolidation_trigger == "signal_triggered") is became_active
+    signalled = events("hierarchy.stm.signal_triggered", entry_id=str(entry.pk))
+    stamped = {e.payload["stm_id"] for e in signalled}
+    assert stamped == {str(row.pk) for row, became_active in rows if became_active}
