@@ -147,12 +147,16 @@ class ConsentEventListCreateApi(generics.ListAPIView):
             return ConsentEvent.objects.none()
         return consent_event_list(member_id=self.request.user.pk)
 
-    @extend_schema(responses={200: ConsentEventOutputSerializer(many=True), **error_responses(400)})
+    @extend_schema(
+        summary="My consent ledger, newest first",
+        responses={200: ConsentEventOutputSerializer(many=True), **error_responses(400)},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
     @idempotent(Scope.CONSENT_EVENT, replay=consent_event_replay)
     @extend_schema(
+        summary="Grant, withdraw or deny a consent",
         request=InputSerializer,
         responses={
             201: ConsentEventOutputSerializer,
@@ -295,6 +299,7 @@ class OptOutListCreateApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
+        summary="My opt-outs now and their history",
         responses={
             200: inline_serializer(
                 "OptOutLedger",
@@ -312,7 +317,7 @@ class OptOutListCreateApi(APIView):
                 },
             ),
             **error_responses(),
-        }
+        },
     )
     def get(self, request):
         latest = opt_out_latest(member_id=request.user.pk)
@@ -330,6 +335,7 @@ class OptOutListCreateApi(APIView):
         )
 
     @extend_schema(
+        summary="Turn a kind of memory off or back on",
         request=OptOutInputSerializer,
         responses={
             201: OptOutStateOutputSerializer,

@@ -125,7 +125,10 @@ class DataRightsListCreateApi(generics.ListAPIView):
             return DataRightsRequest.objects.none()
         return datarights_request_list(member_id=self.request.user.pk)
 
-    @extend_schema(responses={200: ReceiptSerializer(many=True), **error_responses(400)})
+    @extend_schema(
+        summary="My data-rights requests, newest first",
+        responses={200: ReceiptSerializer(many=True), **error_responses(400)},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -133,6 +136,7 @@ class DataRightsListCreateApi(generics.ListAPIView):
         Scope.DATA_RIGHTS_REQUEST, replay=datarights_submit_replay, body=body_without("passphrase")
     )
     @extend_schema(
+        summary="Ask for a deletion, an export or an access report",
         request=DataRightsSubmitInputSerializer,
         responses={
             201: OpenApiResponse(ReceiptSerializer, description="The request, made now."),
@@ -335,8 +339,8 @@ def _queued(request, pk) -> DataRightsRequest:
 
 @content_free
 class OperatorQueueApi(generics.ListAPIView):
-    """The work queue, soonest deadline first (legal and admin operators; a tenant-bound
-    operator sees only their tenant's members)."""
+    """The data-rights work queue, soonest deadline first. For legal and admin operators;
+    a tenant-bound operator sees only their tenant's members."""
 
     class Pagination(CursorPagination):
         ordering = ("due_at", "id")
@@ -358,6 +362,8 @@ class OperatorQueueApi(generics.ListAPIView):
 
 @content_free
 class OperatorQueueItemApi(APIView):
+    """One request of the data-rights work queue, with its deadlines."""
+
     permission_classes = [IsDataRightsOperator]
 
     @extend_schema(responses={200: QueueItemSerializer, **error_responses(404)})
@@ -384,6 +390,7 @@ class OperatorTransitionApi(APIView):
     permission_classes = [IsDataRightsOperator]
 
     @extend_schema(
+        summary="Move a data-rights request to another status",
         request=DataRightsTransitionInputSerializer,
         responses={200: QueueItemSerializer, **error_responses(400, 404, 409)},
     )

@@ -160,6 +160,7 @@ class ReplayApi(APIView):
     permission_classes = [IsOperator]
 
     @extend_schema(
+        summary="Replay the short-term timeline of a scope",
         parameters=[ReplayQuerySerializer],
         responses={200: ReplayOutputSerializer, **error_responses(400, 404)},
     )
@@ -414,6 +415,7 @@ class AdminLtmApi(APIView):
     permission_classes = [MemberDataOperator]
 
     @extend_schema(
+        summary="Long-term entries about one entity, justified and audited",
         request=LtmReadInputSerializer,
         parameters=[
             OpenApiParameter(

@@ -123,12 +123,16 @@ class InspectionListCreateApi(generics.ListAPIView):
         data = InspectionOutputSerializer([inspection_data(i) for i in page], many=True).data
         return self.get_paginated_response(data)
 
-    @extend_schema(responses={200: InspectionOutputSerializer(many=True), **error_responses(400)})
+    @extend_schema(
+        summary="The inspection requests I may see, newest first",
+        responses={200: InspectionOutputSerializer(many=True), **error_responses(400)},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
     @idempotent(Scope.INSPECTION_OPEN, replay=inspection_open_replay, member=inspection_open_member)
     @extend_schema(
+        summary="Open an inspection request",
         request=InspectionOpenInputSerializer,
         responses={201: InspectionOutputSerializer, **error_responses(400, 404)},
     )
@@ -153,7 +157,7 @@ class InspectionListCreateApi(generics.ListAPIView):
 
 @content_free
 class InspectionDetailApi(APIView):
-    """One request with its steps; 404 when it is not visible to this operator."""
+    """One inspection request with its steps; 404 when it is not visible to this operator."""
 
     permission_classes = [IsOperator]
 
@@ -168,7 +172,7 @@ class InspectionDetailApi(APIView):
 
 @content_free
 class InspectionTransitionApi(APIView):
-    """Move a request one step: `{"to": state, ...}`.
+    """Move an inspection request one step: `{"to": state, ...}`.
 
     `→ granted` runs the policy gate: 200 with `state: granted` and the pinned
     `seen_entry_ids`, or 200 with `state: denied` and the gate's `reason_code`. An illegal
@@ -340,7 +344,10 @@ class InspectionReplayApi(APIView):
 
     permission_classes = [IsOperator]
 
-    @extend_schema(responses={200: InspectionReplayOutputSerializer, **error_responses(404, 409)})
+    @extend_schema(
+        summary="The granted snapshot rebuilt from its revisions",
+        responses={200: InspectionReplayOutputSerializer, **error_responses(404, 409)},
+    )
     def get(self, request, pk):
         inspection = inspection_get(operator=request.user, inspection_id=pk)
         view = inspection_read(inspection=inspection, operator=request.user, kind=ReadKind.REPLAY)

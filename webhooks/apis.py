@@ -110,6 +110,7 @@ class WebhookEndpointApi(APIView):
     permission_classes = [IsPlatformAdmin]
 
     @extend_schema(
+        summary="Set (or replace) a service client's endpoint",
         request=EndpointInputSerializer,
         responses={200: SecretSerializer, 201: SecretSerializer, **error_responses(400, 404)},
     )
@@ -122,7 +123,9 @@ class WebhookEndpointApi(APIView):
         )
         return _once({"secret": secret}, status.HTTP_201_CREATED if secret else status.HTTP_200_OK)
 
-    @extend_schema(responses={204: None, **error_responses(404)})
+    @extend_schema(
+        summary="Disable a service client's endpoint", responses={204: None, **error_responses(404)}
+    )
     def delete(self, request, client_id):
         webhook_endpoint_disable(endpoint=_endpoint(client_id), actor=Actor.of(request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -130,7 +133,8 @@ class WebhookEndpointApi(APIView):
 
 @content_free
 class WebhookSecretRotateApi(APIView):
-    """A new secret, shown once; the current one keeps signing beside it for 24 hours."""
+    """Rotate the endpoint's secret. The new one is shown once; the current one keeps
+    signing beside it for 24 hours."""
 
     permission_classes = [IsPlatformAdmin]
 

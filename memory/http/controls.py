@@ -72,11 +72,15 @@ class MemorySettingsApi(APIView):
 
     permission_classes = [IsMember]
 
-    @extend_schema(responses={200: MemorySettingsSerializer, **error_responses()})
+    @extend_schema(
+        summary="How Iris uses my memory now",
+        responses={200: MemorySettingsSerializer, **error_responses()},
+    )
     def get(self, request):
         return Response(member_memory_settings_get(member_id=request.user.pk).as_dict())
 
     @extend_schema(
+        summary="Change how Iris uses my memory",
         request=MemorySettingsInputSerializer,
         responses={200: MemorySettingsSerializer, **step_up_responses(400)},
     )
