@@ -1,0 +1,160 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.opt_out_ledger import OptOutLedger
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/me/opt-outs/",
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> OptOutLedger | None:
+    if response.status_code == 200:
+        response_200 = OptOutLedger.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[OptOutLedger]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+) -> Response[OptOutLedger]:
+    """My opt-outs now and their history
+
+     GET: the member's opt-outs now (every category, on or off) and the ledger's
+    history, newest first. POST: turn one category off (`opted_out: true`) or back on.
+
+    An opted-out category suppresses every memory scope that lists it
+    (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
+    `scope-suppressed`, and recall withholds what is stored there. Repeating the current
+    state is a 200 that writes nothing; a change is a 201.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OptOutLedger]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+) -> OptOutLedger | None:
+    """My opt-outs now and their history
+
+     GET: the member's opt-outs now (every category, on or off) and the ledger's
+    history, newest first. POST: turn one category off (`opted_out: true`) or back on.
+
+    An opted-out category suppresses every memory scope that lists it
+    (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
+    `scope-suppressed`, and recall withholds what is stored there. Repeating the current
+    state is a 200 that writes nothing; a change is a 201.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OptOutLedger
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+) -> Response[OptOutLedger]:
+    """My opt-outs now and their history
+
+     GET: the member's opt-outs now (every category, on or off) and the ledger's
+    history, newest first. POST: turn one category off (`opted_out: true`) or back on.
+
+    An opted-out category suppresses every memory scope that lists it
+    (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
+    `scope-suppressed`, and recall withholds what is stored there. Repeating the current
+    state is a 200 that writes nothing; a change is a 201.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OptOutLedger]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+) -> OptOutLedger | None:
+    """My opt-outs now and their history
+
+     GET: the member's opt-outs now (every category, on or off) and the ledger's
+    history, newest first. POST: turn one category off (`opted_out: true`) or back on.
+
+    An opted-out category suppresses every memory scope that lists it
+    (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
+    `scope-suppressed`, and recall withholds what is stored there. Repeating the current
+    state is a 200 that writes nothing; a change is a 201.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OptOutLedger
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

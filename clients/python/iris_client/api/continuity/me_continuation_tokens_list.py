@@ -1,0 +1,229 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.continuation_token_list_output import ContinuationTokenListOutput
+from ...models.me_continuation_tokens_list_surface import (
+    MeContinuationTokensListSurface,
+)
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    device_id: str | Unset = UNSET,
+    limit: int | Unset = 5,
+    surface: MeContinuationTokensListSurface | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["device_id"] = device_id
+
+    params["limit"] = limit
+
+    json_surface: str | Unset = UNSET
+    if not isinstance(surface, Unset):
+        json_surface = surface
+
+    params["surface"] = json_surface
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/me/continuation-tokens/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ContinuationTokenListOutput | None:
+    if response.status_code == 200:
+        response_200 = ContinuationTokenListOutput.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ContinuationTokenListOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    device_id: str | Unset = UNSET,
+    limit: int | Unset = 5,
+    surface: MeContinuationTokensListSurface | Unset = UNSET,
+) -> Response[ContinuationTokenListOutput]:
+    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+
+     The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
+    categories leave the device that wrote them only while the `cross_device` grant they name is in
+    force; "the device that wrote them" is what the server recorded at write (the authenticated client
+    and its `device_id`), so naming a `device_id` alone never makes another client that device, and the
+    member's browser is never it. `withheld` counts the tokens kept from this reader. With `device_id`,
+    the device's pending "also playing on your other device" notices are delivered (once) to the service
+    client whose writes lost; the member's browser is never that device and gets none.
+
+    Args:
+        device_id (str | Unset):
+        limit (int | Unset):  Default: 5.
+        surface (MeContinuationTokensListSurface | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ContinuationTokenListOutput]
+    """
+
+    kwargs = _get_kwargs(
+        device_id=device_id,
+        limit=limit,
+        surface=surface,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    device_id: str | Unset = UNSET,
+    limit: int | Unset = 5,
+    surface: MeContinuationTokensListSurface | Unset = UNSET,
+) -> ContinuationTokenListOutput | None:
+    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+
+     The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
+    categories leave the device that wrote them only while the `cross_device` grant they name is in
+    force; "the device that wrote them" is what the server recorded at write (the authenticated client
+    and its `device_id`), so naming a `device_id` alone never makes another client that device, and the
+    member's browser is never it. `withheld` counts the tokens kept from this reader. With `device_id`,
+    the device's pending "also playing on your other device" notices are delivered (once) to the service
+    client whose writes lost; the member's browser is never that device and gets none.
+
+    Args:
+        device_id (str | Unset):
+        limit (int | Unset):  Default: 5.
+        surface (MeContinuationTokensListSurface | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ContinuationTokenListOutput
+    """
+
+    return sync_detailed(
+        client=client,
+        device_id=device_id,
+        limit=limit,
+        surface=surface,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    device_id: str | Unset = UNSET,
+    limit: int | Unset = 5,
+    surface: MeContinuationTokensListSurface | Unset = UNSET,
+) -> Response[ContinuationTokenListOutput]:
+    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+
+     The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
+    categories leave the device that wrote them only while the `cross_device` grant they name is in
+    force; "the device that wrote them" is what the server recorded at write (the authenticated client
+    and its `device_id`), so naming a `device_id` alone never makes another client that device, and the
+    member's browser is never it. `withheld` counts the tokens kept from this reader. With `device_id`,
+    the device's pending "also playing on your other device" notices are delivered (once) to the service
+    client whose writes lost; the member's browser is never that device and gets none.
+
+    Args:
+        device_id (str | Unset):
+        limit (int | Unset):  Default: 5.
+        surface (MeContinuationTokensListSurface | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ContinuationTokenListOutput]
+    """
+
+    kwargs = _get_kwargs(
+        device_id=device_id,
+        limit=limit,
+        surface=surface,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    device_id: str | Unset = UNSET,
+    limit: int | Unset = 5,
+    surface: MeContinuationTokensListSurface | Unset = UNSET,
+) -> ContinuationTokenListOutput | None:
+    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+
+     The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
+    categories leave the device that wrote them only while the `cross_device` grant they name is in
+    force; "the device that wrote them" is what the server recorded at write (the authenticated client
+    and its `device_id`), so naming a `device_id` alone never makes another client that device, and the
+    member's browser is never it. `withheld` counts the tokens kept from this reader. With `device_id`,
+    the device's pending "also playing on your other device" notices are delivered (once) to the service
+    client whose writes lost; the member's browser is never that device and gets none.
+
+    Args:
+        device_id (str | Unset):
+        limit (int | Unset):  Default: 5.
+        surface (MeContinuationTokensListSurface | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ContinuationTokenListOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            device_id=device_id,
+            limit=limit,
+            surface=surface,
+        )
+    ).parsed

@@ -1,0 +1,199 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.data_rights_verify_input_request import DataRightsVerifyInputRequest
+from ...models.receipt import Receipt
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    body: DataRightsVerifyInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/me/data-rights/{id}/verify/".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Receipt | None:
+    if response.status_code == 200:
+        response_200 = Receipt.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = Receipt.from_dict(response.json())
+
+        return response_202
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Receipt]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: DataRightsVerifyInputRequest | Unset = UNSET,
+) -> Response[Receipt]:
+    """Verify my request
+
+     Verify my request: a signed-in session verifies at once; otherwise send the
+    one-time code from the mail (`{"code": "123456"}`), or `{"resend": true}` for a new
+    one. A wrong code is a 403; after five, the code is destroyed.
+
+    Args:
+        id (UUID):
+        body (DataRightsVerifyInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Receipt]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: DataRightsVerifyInputRequest | Unset = UNSET,
+) -> Receipt | None:
+    """Verify my request
+
+     Verify my request: a signed-in session verifies at once; otherwise send the
+    one-time code from the mail (`{"code": "123456"}`), or `{"resend": true}` for a new
+    one. A wrong code is a 403; after five, the code is destroyed.
+
+    Args:
+        id (UUID):
+        body (DataRightsVerifyInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Receipt
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: DataRightsVerifyInputRequest | Unset = UNSET,
+) -> Response[Receipt]:
+    """Verify my request
+
+     Verify my request: a signed-in session verifies at once; otherwise send the
+    one-time code from the mail (`{"code": "123456"}`), or `{"resend": true}` for a new
+    one. A wrong code is a 403; after five, the code is destroyed.
+
+    Args:
+        id (UUID):
+        body (DataRightsVerifyInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Receipt]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: DataRightsVerifyInputRequest | Unset = UNSET,
+) -> Receipt | None:
+    """Verify my request
+
+     Verify my request: a signed-in session verifies at once; otherwise send the
+    one-time code from the mail (`{"code": "123456"}`), or `{"resend": true}` for a new
+    one. A wrong code is a 403; after five, the code is destroyed.
+
+    Args:
+        id (UUID):
+        body (DataRightsVerifyInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Receipt
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed

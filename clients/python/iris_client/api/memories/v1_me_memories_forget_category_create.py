@@ -1,0 +1,172 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.memory_forget_category_input_request import MemoryForgetCategoryInputRequest
+from ...models.memory_forget_result import MemoryForgetResult
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: MemoryForgetCategoryInputRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/me/memories/forget-category/",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> MemoryForgetResult | None:
+    if response.status_code == 200:
+        response_200 = MemoryForgetResult.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[MemoryForgetResult]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: MemoryForgetCategoryInputRequest,
+) -> Response[MemoryForgetResult]:
+    """Forget every memory of one category (and summaries made from them)
+
+     Forget every memory of one category (and summaries made from them).
+
+    Args:
+        body (MemoryForgetCategoryInputRequest): Refuses fields it does not know, so a client
+            never believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MemoryForgetResult]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: MemoryForgetCategoryInputRequest,
+) -> MemoryForgetResult | None:
+    """Forget every memory of one category (and summaries made from them)
+
+     Forget every memory of one category (and summaries made from them).
+
+    Args:
+        body (MemoryForgetCategoryInputRequest): Refuses fields it does not know, so a client
+            never believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MemoryForgetResult
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: MemoryForgetCategoryInputRequest,
+) -> Response[MemoryForgetResult]:
+    """Forget every memory of one category (and summaries made from them)
+
+     Forget every memory of one category (and summaries made from them).
+
+    Args:
+        body (MemoryForgetCategoryInputRequest): Refuses fields it does not know, so a client
+            never believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MemoryForgetResult]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: MemoryForgetCategoryInputRequest,
+) -> MemoryForgetResult | None:
+    """Forget every memory of one category (and summaries made from them)
+
+     Forget every memory of one category (and summaries made from them).
+
+    Args:
+        body (MemoryForgetCategoryInputRequest): Refuses fields it does not know, so a client
+            never believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MemoryForgetResult
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

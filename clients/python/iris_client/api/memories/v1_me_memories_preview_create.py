@@ -1,0 +1,194 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.memory_edit_input_request import MemoryEditInputRequest
+from ...models.memory_edit_preview import MemoryEditPreview
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    body: MemoryEditInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/me/memories/{id}/preview/".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> MemoryEditPreview | None:
+    if response.status_code == 200:
+        response_200 = MemoryEditPreview.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[MemoryEditPreview]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: MemoryEditInputRequest | Unset = UNSET,
+) -> Response[MemoryEditPreview]:
+    """What saving this edit would do, without saving
+
+     What saving this edit would do, without saving: the entries it would supersede
+    and whether the storage gate would refuse it.
+
+    Args:
+        id (UUID):
+        body (MemoryEditInputRequest | Unset): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MemoryEditPreview]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: MemoryEditInputRequest | Unset = UNSET,
+) -> MemoryEditPreview | None:
+    """What saving this edit would do, without saving
+
+     What saving this edit would do, without saving: the entries it would supersede
+    and whether the storage gate would refuse it.
+
+    Args:
+        id (UUID):
+        body (MemoryEditInputRequest | Unset): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MemoryEditPreview
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: MemoryEditInputRequest | Unset = UNSET,
+) -> Response[MemoryEditPreview]:
+    """What saving this edit would do, without saving
+
+     What saving this edit would do, without saving: the entries it would supersede
+    and whether the storage gate would refuse it.
+
+    Args:
+        id (UUID):
+        body (MemoryEditInputRequest | Unset): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MemoryEditPreview]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: MemoryEditInputRequest | Unset = UNSET,
+) -> MemoryEditPreview | None:
+    """What saving this edit would do, without saving
+
+     What saving this edit would do, without saving: the entries it would supersede
+    and whether the storage gate would refuse it.
+
+    Args:
+        id (UUID):
+        body (MemoryEditInputRequest | Unset): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MemoryEditPreview
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed

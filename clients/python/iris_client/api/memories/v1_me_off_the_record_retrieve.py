@@ -1,0 +1,180 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.off_the_record_state import OffTheRecordState
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    session_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["session_id"] = session_id
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/me/off-the-record/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> OffTheRecordState | None:
+    if response.status_code == 200:
+        response_200 = OffTheRecordState.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[OffTheRecordState]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    session_id: str | Unset = UNSET,
+) -> Response[OffTheRecordState]:
+    """Whether remembering is off the record now
+
+     Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
+
+    Without `session_id` the switch covers every session; with one, only that session.
+    GET reports whether remembering is paused now (for that session, if given).
+
+    Args:
+        session_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OffTheRecordState]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    session_id: str | Unset = UNSET,
+) -> OffTheRecordState | None:
+    """Whether remembering is off the record now
+
+     Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
+
+    Without `session_id` the switch covers every session; with one, only that session.
+    GET reports whether remembering is paused now (for that session, if given).
+
+    Args:
+        session_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OffTheRecordState
+    """
+
+    return sync_detailed(
+        client=client,
+        session_id=session_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    session_id: str | Unset = UNSET,
+) -> Response[OffTheRecordState]:
+    """Whether remembering is off the record now
+
+     Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
+
+    Without `session_id` the switch covers every session; with one, only that session.
+    GET reports whether remembering is paused now (for that session, if given).
+
+    Args:
+        session_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OffTheRecordState]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    session_id: str | Unset = UNSET,
+) -> OffTheRecordState | None:
+    """Whether remembering is off the record now
+
+     Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
+
+    Without `session_id` the switch covers every session; with one, only that session.
+    GET reports whether remembering is paused now (for that session, if given).
+
+    Args:
+        session_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OffTheRecordState
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            session_id=session_id,
+        )
+    ).parsed

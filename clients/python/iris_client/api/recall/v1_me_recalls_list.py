@@ -1,0 +1,183 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.paginated_recall_record_output_list import PaginatedRecallRecordOutputList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["page_size"] = page_size
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/me/recalls/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PaginatedRecallRecordOutputList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedRecallRecordOutputList.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[PaginatedRecallRecordOutputList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = UNSET,
+) -> Response[PaginatedRecallRecordOutputList]:
+    """Recent recalls of my memory
+
+     Recent recalls of my memory: which surface, when, what it returned and why.
+
+    Args:
+        cursor (str | Unset):
+        page_size (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PaginatedRecallRecordOutputList]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        page_size=page_size,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = UNSET,
+) -> PaginatedRecallRecordOutputList | None:
+    """Recent recalls of my memory
+
+     Recent recalls of my memory: which surface, when, what it returned and why.
+
+    Args:
+        cursor (str | Unset):
+        page_size (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PaginatedRecallRecordOutputList
+    """
+
+    return sync_detailed(
+        client=client,
+        cursor=cursor,
+        page_size=page_size,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = UNSET,
+) -> Response[PaginatedRecallRecordOutputList]:
+    """Recent recalls of my memory
+
+     Recent recalls of my memory: which surface, when, what it returned and why.
+
+    Args:
+        cursor (str | Unset):
+        page_size (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PaginatedRecallRecordOutputList]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        page_size=page_size,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = UNSET,
+) -> PaginatedRecallRecordOutputList | None:
+    """Recent recalls of my memory
+
+     Recent recalls of my memory: which surface, when, what it returned and why.
+
+    Args:
+        cursor (str | Unset):
+        page_size (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PaginatedRecallRecordOutputList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            cursor=cursor,
+            page_size=page_size,
+        )
+    ).parsed

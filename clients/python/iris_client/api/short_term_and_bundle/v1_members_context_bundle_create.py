@@ -1,0 +1,361 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.context_bundle_input_request import ContextBundleInputRequest
+from ...models.context_bundle_output import ContextBundleOutput
+from ...types import Response
+
+
+def _get_kwargs(
+    member_id: UUID,
+    *,
+    body: ContextBundleInputRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/members/{member_id}/context-bundle/".format(
+            member_id=quote(str(member_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ContextBundleOutput | None:
+    if response.status_code == 200:
+        response_200 = ContextBundleOutput.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ContextBundleOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ContextBundleInputRequest,
+) -> Response[ContextBundleOutput]:
+    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client
+
+     Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
+    category outside the `context`, a pending full clear, off the record, ...) is absent, counted by
+    reason in `stm_withheld` and in `ltm.audit_envelope.suppression_counts`, and no event about it is
+    listed. Cached 30 s on everything that changes the answer (the client's capabilities and the
+    member's consents included).
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ContextBundleOutput]
+    """
+
+    kwargs = _get_kwargs(
+        member_id=member_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ContextBundleInputRequest,
+) -> ContextBundleOutput | None:
+    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client
+
+     Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
+    category outside the `context`, a pending full clear, off the record, ...) is absent, counted by
+    reason in `stm_withheld` and in `ltm.audit_envelope.suppression_counts`, and no event about it is
+    listed. Cached 30 s on everything that changes the answer (the client's capabilities and the
+    member's consents included).
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ContextBundleOutput
+    """
+
+    return sync_detailed(
+        member_id=member_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ContextBundleInputRequest,
+) -> Response[ContextBundleOutput]:
+    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client
+
+     Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
+    category outside the `context`, a pending full clear, off the record, ...) is absent, counted by
+    reason in `stm_withheld` and in `ltm.audit_envelope.suppression_counts`, and no event about it is
+    listed. Cached 30 s on everything that changes the answer (the client's capabilities and the
+    member's consents included).
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ContextBundleOutput]
+    """
+
+    kwargs = _get_kwargs(
+        member_id=member_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ContextBundleInputRequest,
+) -> ContextBundleOutput | None:
+    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client
+
+     Short-term rows, long-term recall and the episodic events about what was returned, each through the
+    read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
+    category outside the `context`, a pending full clear, off the record, ...) is absent, counted by
+    reason in `stm_withheld` and in `ltm.audit_envelope.suppression_counts`, and no event about it is
+    listed. Cached 30 s on everything that changes the answer (the client's capabilities and the
+    member's consents included).
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
+            believes it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ContextBundleOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            member_id=member_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,360 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.short_term_input_request import ShortTermInputRequest
+from ...models.short_term_output import ShortTermOutput
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    member_id: UUID,
+    *,
+    body: ShortTermInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/members/{member_id}/short-term/".format(
+            member_id=quote(str(member_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ShortTermOutput | None:
+    if response.status_code == 201:
+        response_201 = ShortTermOutput.from_dict(response.json())
+
+        return response_201
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ShortTermOutput]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShortTermInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ShortTermOutput]:
+    """Write a row of working memory
+
+     Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
+    others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
+    scope`.
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        idempotency_key (str | Unset):
+        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
+            it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ShortTermOutput]
+    """
+
+    kwargs = _get_kwargs(
+        member_id=member_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShortTermInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> ShortTermOutput | None:
+    """Write a row of working memory
+
+     Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
+    others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
+    scope`.
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        idempotency_key (str | Unset):
+        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
+            it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ShortTermOutput
+    """
+
+    return sync_detailed(
+        member_id=member_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShortTermInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ShortTermOutput]:
+    """Write a row of working memory
+
+     Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
+    others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
+    scope`.
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        idempotency_key (str | Unset):
+        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
+            it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ShortTermOutput]
+    """
+
+    kwargs = _get_kwargs(
+        member_id=member_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    member_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShortTermInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> ShortTermOutput | None:
+    """Write a row of working memory
+
+     Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
+    others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
+    scope`.
+
+    What each service client may claim comes from its consumer (narrowed per client by a platform
+    operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
+    not-allowed`, `context-not-allowed` or `consumer-not-allowed-for-scope`, never silently changed.
+
+    | consumer | surfaces (budgets) | contexts | scope kinds (read, write) | why |
+    |---|---|---|---|---|
+    | `assistant` | `assistant`, `shell` | `crisis`, `financial`, `general`, `health`, `identity`,
+    `legal`, `relationship`, `safety`, `spiritual` | `crisis`, `notebook`, `pose`, `profile`, `scene`,
+    `session` | The member's general conversational surface: it routes into every domain, so it may
+    claim every context; its own budget (12) or the shell's. |
+    | `shell` | `shell` | `crisis`, `general`, `safety` | `crisis`, `notebook`, `profile`, `session` |
+    Intent routing with a three-entry budget: it hands sensitive topics to the domain surfaces and keeps
+    only the safety frame (it is on the crisis blueprint). |
+    | `notebook` | `notebook`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Study
+    notebooks: the only surface with the notebook budget (999, rationales shown); notes are not a
+    sensitive context. |
+    | `tara` | `shell`, `tara` | `general`, `health`, `safety` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | Recovery companion: the seed's own example of health memory surfacing ("in Tara
+    recovery"), with the safety frame. |
+    | `veritas` | `shell`, `veritas` | `general` | `notebook`, `profile`, `session` | Briefings: the
+    seed's own example of where health memory never surfaces; no sensitive context at all. |
+    | `nyx` | `nyx`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the seed
+    gives no sensitive role: general context only. |
+    | `arete` | `arete`, `shell` | `general` | `notebook`, `profile`, `session` | A domain product the
+    seed gives no sensitive role: general context only. |
+    | `nisaba` | `nisaba`, `shell` | `general` | `notebook`, `profile`, `session` | Editions and
+    reading: general context only. |
+    | `metis` | `metis`, `shell` | `general` | `notebook`, `profile`, `session`, `tenant` | Courses and
+    institutional learner state: general context only. |
+    | `studio` | `shell`, `studio` | `general`, `health` | `notebook`, `pose`, `profile`, `scene`,
+    `session` | On the pose blueprint: pose alignment is health-context memory, so it needs the health
+    context to use what it may read. |
+    | `psyche` | `psyche`, `shell` | `crisis`, `general`, `safety` | `crisis`, `profile`, `scene`,
+    `session` | The real-time runtime, on the crisis blueprint: the safety frame only. |
+    | `living-scene` | `living-scene`, `shell` | `general` | `profile`, `scene`, `session` | Scene
+    rendering: general context only. |
+
+    Args:
+        member_id (UUID):
+        idempotency_key (str | Unset):
+        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
+            it set one.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ShortTermOutput
+    """
+
+    return (
+        await asyncio_detailed(
+            member_id=member_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

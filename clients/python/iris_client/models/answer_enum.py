@@ -1,0 +1,14 @@
+from typing import Literal
+
+AnswerEnum = Literal["confirm", "forget"]
+
+ANSWER_ENUM_VALUES: set[AnswerEnum] = {
+    "confirm",
+    "forget",
+}
+
+
+def check_answer_enum(value: str) -> AnswerEnum:
+    if value in ANSWER_ENUM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {ANSWER_ENUM_VALUES!r}")

@@ -1,0 +1,71 @@
+from typing import Literal
+
+MemoryCategoryEnum = Literal[
+    "abuse_history",
+    "biometric",
+    "commitment",
+    "fact",
+    "family",
+    "financial",
+    "financial_distress",
+    "gender_identity",
+    "goal",
+    "identity",
+    "immigration_status",
+    "legal",
+    "legal_jeopardy",
+    "medical",
+    "mental_health",
+    "other",
+    "physical_health",
+    "pose_alignment",
+    "preference",
+    "relationship",
+    "relationship_violence",
+    "religion_user_redacted",
+    "safety",
+    "sexual",
+    "sexuality",
+    "spatial",
+    "spiritual",
+    "substance_use",
+    "work",
+]
+
+MEMORY_CATEGORY_ENUM_VALUES: set[MemoryCategoryEnum] = {
+    "abuse_history",
+    "biometric",
+    "commitment",
+    "fact",
+    "family",
+    "financial",
+    "financial_distress",
+    "gender_identity",
+    "goal",
+    "identity",
+    "immigration_status",
+    "legal",
+    "legal_jeopardy",
+    "medical",
+    "mental_health",
+    "other",
+    "physical_health",
+    "pose_alignment",
+    "preference",
+    "relationship",
+    "relationship_violence",
+    "religion_user_redacted",
+    "safety",
+    "sexual",
+    "sexuality",
+    "spatial",
+    "spiritual",
+    "substance_use",
+    "work",
+}
+
+
+def check_memory_category_enum(value: str) -> MemoryCategoryEnum:
+    if value in MEMORY_CATEGORY_ENUM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {MEMORY_CATEGORY_ENUM_VALUES!r}")

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="MemoryForgetSelectedInputRequest")
+
+
+@_attrs_define
+class MemoryForgetSelectedInputRequest:
+    """Refuses fields it does not know, so a client never believes it set one.
+
+    Attributes:
+        ids (list[UUID]):
+    """
+
+    ids: list[UUID]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        ids = []
+        for ids_item_data in self.ids:
+            ids_item = str(ids_item_data)
+            ids.append(ids_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "ids": ids,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        ids = []
+        _ids = d.pop("ids")
+        for ids_item_data in _ids:
+            ids_item = UUID(ids_item_data)
+
+            ids.append(ids_item)
+
+        memory_forget_selected_input_request = cls(
+            ids=ids,
+        )
+
+        memory_forget_selected_input_request.additional_properties = d
+        return memory_forget_selected_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
