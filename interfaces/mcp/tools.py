@@ -89,6 +89,7 @@ MemberId = Annotated[uuid.UUID, Field(description="The member's id (a UUID).")]
 Surface = Annotated[
     str,
     Field(
+        min_length=1,
         pattern=r"^[a-z][a-z0-9-]{0,31}$",
         description="The budget to recall under: a surface your consumer may use "
         f"(`assistant`, `shell`, `notebook`, ...); another is refused `{SURFACE_NOT_ALLOWED}`.",
@@ -109,6 +110,7 @@ StmScopeKindRead = Literal[tuple(StmScopeKind.values)]
 ScopeId = Annotated[
     str,
     Field(
+        min_length=1,
         pattern=SCOPE_ID_REGEX,
         description="The short-term scope's id (e.g. the session id of a `user_session`).",
     ),
@@ -435,7 +437,7 @@ def write_short_term(
     ],
     scope_id: ScopeId,
     category: CategoryValue,
-    content: Annotated[str, Field(max_length=4000, description="The working note.")],
+    content: Annotated[str, Field(min_length=1, max_length=4000, description="The working note.")],
     related_entry_ids: Annotated[
         list[uuid.UUID] | None,
         Field(max_length=MAX_RELATED_ENTRY_IDS, description="Long-term entries it relates to."),
@@ -461,6 +463,7 @@ def get_context_bundle(
     surface: Annotated[
         str | None,
         Field(
+            min_length=1,
             pattern=r"^[a-z][a-z0-9-]{0,31}$",
             description="The budget; default your own (`assistant`, `notebook`), else `shell`.",
         ),
