@@ -72,6 +72,9 @@ class AuditAction(StrEnum):
     IRIS_SITE_MEMBER_KEYS_REWRAPPED = "iris_site.member_keys.rewrapped"
     # `keys_encrypt`: content written before encryption sealed in place (counts per model).
     IRIS_SITE_CONTENT_SEALED = "iris_site.content.sealed"
+    # `audit_deployment --new`: this database took a new deployment id for its audit
+    # checkpoints (a restored copy beside its original): both ids, two checkpoint numbers.
+    IRIS_SITE_DEPLOYMENT_RENEWED = "iris_site.deployment.renewed"
 
     # --- consent -------------------------------------------------------------------------
     # `consent.event.<ConsentEventKind>`

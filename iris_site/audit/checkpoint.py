@@ -8,20 +8,32 @@ writes the signed statement to an append-only sink outside the database. Someone
 rewrite the database can recompute every hash of a chain, but not re-sign the sink's
 statement: `audit_verify` finds the chain no longer ending in the sealed head.
 
+Each database has a deployment id (`Deployment`, made by migration); every statement names
+it, the default sink is the database's own file (`<AUDIT_CHECKPOINT_DIR>/<deployment
+id>/checkpoints.jsonl`), and a sink holding another database's checkpoints is refused, by
+the seal and by `audit_verify` alike. Statements sealed before deployment ids (version 1)
+name no database: a sink may begin with them only if this database holds each one as
+sealed, and the first seal adopts the old default file (`<AUDIT_CHECKPOINT_DIR>/
+checkpoints.jsonl`) into the database's own on that condition. A restored copy served
+beside its original gets a new id (`audit_deployment_renew`, `manage.py audit_deployment
+--new`): its checkpoints carry on from the last one it inherited, in a sink of its own.
+
 Settings (docs/design.md, "Tamper evidence"):
 - `AUDIT_SIGNING_KEY`: the Ed25519 private key, PEM or base64 of its 32 raw bytes. Unset:
   the key file `AUDIT_SIGNING_KEY_FILE`, generated with mode 0600 on first use when
   `AUDIT_SIGNING_KEY_GENERATE` (development; production settings switch it off).
 - `AUDIT_VERIFY_KEYS`: older public keys (base64 or PEM) still accepted after a rotation;
   the signing key's own public key is always accepted.
-- `AUDIT_CHECKPOINT_SINK`: dotted path of the sink class; `AUDIT_CHECKPOINT_PATH`: the
-  JSON-lines file of the default sink.
+- `AUDIT_CHECKPOINT_SINK`: dotted path of the sink class, made with `deployment=`;
+  `AUDIT_CHECKPOINT_PATH`: the JSON-lines file of the default sink (unset: the
+  database's own file under `AUDIT_CHECKPOINT_DIR`).
 """
 
 import bisect
 import json
 import os
-from collections.abc import Iterator
+import uuid
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,13 +45,18 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from iris_site.audit.events import iso, link_of
+from iris_site.audit.actions import AuditAction
+from iris_site.audit.events import Actor, audit_event_append, iso, link_of
 from iris_site.audit.policy import GENESIS_HASH, SealedHead
 from iris_site.audit.seal import (
+    LEGACY_STATEMENT_VERSION,
     PROOF_FORMAT,
     STATEMENT_FORMAT,
+    STATEMENT_VERSION,
     VERSION,
+    SealError,
     audit_path,
+    deployment_of,
     heads_from_rows,
     keyring,
     private_key_load,
@@ -50,7 +67,7 @@ from iris_site.audit.seal import (
     statement_sign,
 )
 from iris_site.errors import Conflict
-from iris_site.models import AuditCheckpoint, AuditEvent
+from iris_site.models import AuditCheckpoint, AuditEvent, Deployment
 
 # Arbitrary constant: the checkpoint job's advisory lock (one sealer at a time; never
 # taken on a request path).
@@ -93,11 +110,27 @@ def verify_keys() -> dict[str, Ed25519PublicKey]:
     return keyring(keys)
 
 
+# --- the deployment ------------------------------------------------------------------------
+
+
+def deployment_current(*, create: bool = False) -> Deployment | None:
+    """This database's deployment (its newest id); None if it has none (emptied since its
+    migration), unless `create`, which makes one."""
+    row = Deployment.objects.order_by("-id").first()
+    if row is None and create:
+        row = Deployment.objects.create(created_at=timezone.now())
+    return row
+
+
 # --- the sink ------------------------------------------------------------------------------
 
 
 class CheckpointSink(Protocol):
-    """Where signed statements go, outside the database; only ever appended to."""
+    """Where one database's signed statements go, outside the database; only ever appended
+    to. Made with `deployment=` (the database's deployment id); `where` names it in
+    messages."""
+
+    where: str
 
     def append(self, record: dict[str, Any]) -> None: ...
 
@@ -105,12 +138,18 @@ class CheckpointSink(Protocol):
 
 
 class JsonLinesSink:
-    """One JSON object per line in `AUDIT_CHECKPOINT_PATH`, appended with O_APPEND and
-    fsynced. Ship the file to write-once storage (or another sink) to keep it out of reach
-    of whoever holds the database."""
+    """One JSON object per line in `AUDIT_CHECKPOINT_PATH` (unset: the deployment's own
+    `<AUDIT_CHECKPOINT_DIR>/<deployment id>/checkpoints.jsonl`), appended with O_APPEND
+    and fsynced, under the sealer's lock. Ship the file to write-once storage (or another
+    sink) to keep it out of reach of whoever holds the database."""
 
-    def __init__(self, path: str | os.PathLike | None = None) -> None:
-        self.path = Path(path or settings.AUDIT_CHECKPOINT_PATH)
+    def __init__(self, path: str | os.PathLike | None = None, *, deployment: str = "") -> None:
+        configured = path or settings.AUDIT_CHECKPOINT_PATH
+        if not configured and not deployment:
+            raise ImproperlyConfigured("the default checkpoint sink needs a deployment id")
+        self.default = not configured
+        self.path = Path(configured or Path(settings.AUDIT_CHECKPOINT_DIR) / deployment / NAME)
+        self.where = str(self.path)
 
     def append(self, record: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -131,15 +170,69 @@ class JsonLinesSink:
                     yield json.loads(line)
 
 
-def checkpoint_sink() -> CheckpointSink:
-    return import_string(settings.AUDIT_CHECKPOINT_SINK)()
+NAME = "checkpoints.jsonl"
 
 
-def _last(records: Iterator[dict[str, Any]]) -> dict[str, Any] | None:
-    last = None
-    for last in records:  # noqa: B007 - the loop keeps the final record
-        pass
-    return last
+def legacy_sink() -> JsonLinesSink:
+    """The default sink of before deployment ids, which every database shared."""
+    return JsonLinesSink(Path(settings.AUDIT_CHECKPOINT_DIR) / NAME)
+
+
+def checkpoint_sink(deployment: Deployment) -> CheckpointSink:
+    return import_string(settings.AUDIT_CHECKPOINT_SINK)(deployment=str(deployment.deployment_id))
+
+
+def sink_records(records: Iterable[dict[str, Any]], current: Deployment, where: str):
+    """The sink's records if they are this database's, and the checkpoint they carry on
+    from (the last one a database held when it was given a new deployment id; else None).
+
+    Each must name this deployment, or be one sealed before deployment ids (only before
+    any that names one) that this database holds exactly as sealed; the first is number
+    1, or the one after the inherited checkpoint. Raises SealError saying whose the sink
+    is and which database this is.
+    """
+    records, deployment = list(records), str(current.deployment_id)
+    legacy = {
+        row.number: row for row in AuditCheckpoint.objects.filter(deployment=None).defer("heads")
+    }
+    named_any = False
+    for record in records:
+        named, number = deployment_of(record), record.get("number")
+        if named is not None and named != deployment:
+            raise SealError(
+                f"the checkpoint sink {where} holds checkpoint {number} of deployment {named}; "
+                f"this database is deployment {deployment}: each database needs a sink of "
+                "its own (unset AUDIT_CHECKPOINT_PATH for the default, which is per "
+                "deployment; a restored copy served beside its original: "
+                "manage.py audit_deployment --new)"
+            )
+        if named is not None:
+            named_any = True
+        elif named_any or record.get("version") != LEGACY_STATEMENT_VERSION:
+            raise SealError(f"checkpoint {number} in {where} names no deployment")
+        elif number not in legacy or record_of(legacy[number]) != record:
+            raise SealError(
+                f"the checkpoint sink {where} holds checkpoint {number}, sealed before "
+                "deployment ids, which is not this database's (deployment "
+                f"{deployment}): it {'differs from' if number in legacy else 'is not in'} "
+                "this database's checkpoints"
+            )
+    start = (current.inherited or 0) + 1
+    if records and records[0]["number"] != start:
+        raise SealError(
+            f"the checkpoint sink {where} begins at checkpoint {records[0]['number']}, "
+            f"not {start}: this database's checkpoints before it are not in it"
+        )
+    if start == 1:
+        return records, None
+    inherited = AuditCheckpoint.objects.filter(number=start - 1).defer("heads").first()
+    if inherited is None:
+        raise SealError(f"this database no longer holds checkpoint {start - 1}, its sink's start")
+    return records, record_of(inherited)
+
+
+def _last(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return records[-1] if records else None
 
 
 # --- the seal ------------------------------------------------------------------------------
@@ -165,10 +258,11 @@ def _rows(heads: list[SealedHead]) -> list[list[Any]]:
 
 
 def record_of(checkpoint: AuditCheckpoint) -> dict[str, Any]:
-    """The signed statement as the sink and a member's proof carry it."""
-    return {
+    """The signed statement as the sink and a member's proof carry it (version 1, naming
+    no deployment, for a checkpoint sealed before there were any)."""
+    record = {
         "format": STATEMENT_FORMAT,
-        "version": VERSION,
+        "version": LEGACY_STATEMENT_VERSION,
         "number": checkpoint.number,
         "sealed_at": iso(checkpoint.sealed_at),
         "previous": checkpoint.previous,
@@ -177,6 +271,9 @@ def record_of(checkpoint: AuditCheckpoint) -> dict[str, Any]:
         "key_id": checkpoint.key_id,
         "signature": checkpoint.signature,
     }
+    if checkpoint.deployment is not None:
+        record.update(version=STATEMENT_VERSION, deployment=str(checkpoint.deployment))
+    return record
 
 
 def _lock_sealer() -> None:
@@ -185,19 +282,53 @@ def _lock_sealer() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHECKPOINT_LOCK_KEY])
 
 
+def _refused(exc: SealError) -> Conflict:
+    return Conflict(str(exc), code="audit_checkpoint_sink_not_this_database")
+
+
+def _own_records(sink: CheckpointSink, current: Deployment) -> list[dict[str, Any]]:
+    """The sink's records, checked to be this database's. An empty default sink first
+    adopts the old shared file's records when they are all this database's; an empty sink
+    of a database holding checkpoints sealed before deployment ids is refused (they were
+    written to another sink, which is the one to use)."""
+    try:
+        records, _ = sink_records(sink.records(), current, sink.where)
+        legacy_rows = AuditCheckpoint.objects.filter(
+            deployment=None, number__gt=current.inherited or 0
+        )
+        if records or not legacy_rows.exists():
+            return records
+        if getattr(sink, "default", False):
+            legacy = legacy_sink()
+            adopted, _ = sink_records(legacy.records(), current, legacy.where)
+            if adopted:
+                for record in adopted:
+                    sink.append(record)
+                return adopted
+        raise SealError(
+            f"this database holds checkpoints sealed before deployment ids, which its sink "
+            f"{sink.where} lacks: set AUDIT_CHECKPOINT_PATH to the sink they were written to"
+        )
+    except SealError as exc:
+        raise _refused(exc) from exc
+
+
 @transaction.atomic
-def _seal(now: datetime) -> AuditCheckpoint | None:
+def _seal(now: datetime, *, force: bool = False) -> AuditCheckpoint | None:
     _lock_sealer()
+    current = deployment_current(create=True)
     latest = AuditCheckpoint.objects.order_by("-number").first()
-    sunk = _last(checkpoint_sink().records())
+    sunk = _last(_own_records(checkpoint_sink(current), current))
     if sunk is not None and sunk["number"] > (latest.number if latest else 0):
         raise Conflict(
             f"the checkpoint sink holds checkpoint {sunk['number']}, the database does not: "
-            "restore the database's checkpoints before sealing again",
+            "restore the database's checkpoints before sealing again (or, if this database "
+            "is a restored copy served beside its original, give it its own deployment id: "
+            "manage.py audit_deployment --new)",
             code="audit_checkpoint_sink_ahead",
         )
     heads = audit_chain_heads()
-    if not heads or (latest is not None and latest.heads == _rows(heads)):
+    if not heads or (not force and latest is not None and latest.heads == _rows(heads)):
         return None  # nothing new to seal
     key = signing_key()
     if key is None:
@@ -210,6 +341,7 @@ def _seal(now: datetime) -> AuditCheckpoint | None:
         previous=statement_digest(record_of(latest)) if latest else GENESIS_HASH,
         heads=heads,
         signer=key.public_key(),
+        deployment=str(current.deployment_id),
     )
     return AuditCheckpoint.objects.create(
         number=statement["number"],
@@ -220,16 +352,21 @@ def _seal(now: datetime) -> AuditCheckpoint | None:
         key_id=statement["key_id"],
         signature=statement_sign(statement, key),
         heads=_rows(heads),
+        deployment=current.deployment_id,
     )
 
 
 @transaction.atomic
 def _sink_catch_up() -> int:
-    """Append to the sink every committed checkpoint it lacks (a failed append before)."""
+    """Append to the sink every committed checkpoint of this deployment it lacks (a
+    failed append before)."""
     _lock_sealer()
-    sink = checkpoint_sink()
-    sunk = _last(sink.records())
-    missing = AuditCheckpoint.objects.filter(number__gt=sunk["number"] if sunk else 0)
+    current = deployment_current(create=True)
+    sink = checkpoint_sink(current)
+    sunk = _last(_own_records(sink, current))
+    missing = AuditCheckpoint.objects.filter(
+        deployment=current.deployment_id, number__gt=sunk["number"] if sunk else 0
+    )
     count = 0
     for checkpoint in missing.order_by("number"):
         sink.append(record_of(checkpoint))
@@ -241,6 +378,37 @@ def audit_checkpoint_seal(*, now: datetime | None = None) -> AuditCheckpoint | N
     """Seal the current chain heads (None when nothing changed since the last seal), then
     bring the sink up to date. Idempotent; safe to run from several places at once."""
     checkpoint = _seal(now or timezone.now())
+    _sink_catch_up()
+    return checkpoint
+
+
+def audit_deployment_renew(*, sink_checkpoint: int | None) -> AuditCheckpoint | None:
+    """Give this database a new deployment id and seal its first checkpoint under it, in
+    its own sink, carrying on from the last checkpoint it holds. For a restored copy
+    served beside its original: the caller has verified the copy against the original's
+    sink (`sink_checkpoint`: the last checkpoint there). Recorded on the platform chain:
+    both ids and the two checkpoint numbers. Refused, changing nothing, when the sink the
+    new id resolves to holds another database's checkpoints."""
+    with transaction.atomic():
+        _lock_sealer()
+        previous = deployment_current()
+        latest = AuditCheckpoint.objects.order_by("-number").values_list("number", flat=True)
+        inherited = latest.first()
+        renewed = Deployment.objects.create(
+            deployment_id=uuid.uuid4(), created_at=timezone.now(), inherited=inherited
+        )
+        audit_event_append(
+            action=AuditAction.IRIS_SITE_DEPLOYMENT_RENEWED,
+            policy_id="iris.iris_site.audit_checkpoint.v1",
+            actor=Actor.system(),
+            payload={
+                "previous_deployment": str(previous.deployment_id) if previous else None,
+                "deployment": str(renewed.deployment_id),
+                "inherited_checkpoint": inherited,
+                "sink_checkpoint": sink_checkpoint,
+            },
+        )
+        checkpoint = _seal(timezone.now(), force=True)
     _sink_catch_up()
     return checkpoint
 

@@ -6,8 +6,10 @@ member verifies their export with nothing but a checkout of this file's package:
     python -m iris_site.audit.seal export.json --public-key <base64 or PEM file>
 
 A checkpoint is a *statement* (its number, when it was sealed, the digest of the previous
-statement, the Merkle root over every chain's head, the tree size, the signing key's id),
-signed with Ed25519. The Merkle tree is RFC 9162's (leaves 0x00-prefixed, nodes
+statement, the Merkle root over every chain's head, the tree size, the signing key's id,
+and, since version 2, the deployment id of the database it seals), signed with Ed25519.
+Version 1 statements, sealed before databases had deployment ids, name no database and
+still verify. The Merkle tree is RFC 9162's (leaves 0x00-prefixed, nodes
 0x01-prefixed, the left subtree the largest power of two), over the heads sorted by chain.
 """
 
@@ -29,17 +31,14 @@ from iris_site.audit.policy import GENESIS_HASH, ChainLink, SealedHead, canonica
 
 STATEMENT_FORMAT = "iris-audit-checkpoint"
 PROOF_FORMAT = "iris-audit-proof"
-VERSION = 1
-STATEMENT_FIELDS = (
-    "format",
-    "version",
-    "number",
-    "sealed_at",
-    "previous",
-    "root",
-    "tree_size",
-    "key_id",
-)
+VERSION = 1  # of the proof
+STATEMENT_VERSION = 2  # of the checkpoint statement
+LEGACY_STATEMENT_VERSION = 1  # sealed before deployment ids: names no database
+_V1_FIELDS = ("format", "version", "number", "sealed_at", "previous", "root", "tree_size", "key_id")
+STATEMENT_FIELDS = {
+    LEGACY_STATEMENT_VERSION: _V1_FIELDS,
+    STATEMENT_VERSION: (*_V1_FIELDS, "deployment"),
+}
 
 
 class SealError(ValueError):
@@ -194,21 +193,33 @@ def statement_make(
     previous: str,
     heads: Sequence[SealedHead],
     signer: Ed25519PublicKey,
+    deployment: str,
 ) -> dict[str, Any]:
     return {
         "format": STATEMENT_FORMAT,
-        "version": VERSION,
+        "version": STATEMENT_VERSION,
         "number": number,
         "sealed_at": sealed_at,
         "previous": previous,
         "root": merkle_root(heads),
         "tree_size": len(heads),
         "key_id": key_id(signer),
+        "deployment": deployment,
     }
 
 
 def statement_of(record: Mapping[str, Any]) -> dict[str, Any]:
-    return {field: record[field] for field in STATEMENT_FIELDS}
+    """The signed fields of a record, as its version has them; raises KeyError for a
+    field it lacks, ValueError for a format or version this code does not know."""
+    fields = STATEMENT_FIELDS.get(record["version"])
+    if record["format"] != STATEMENT_FORMAT or fields is None:
+        raise ValueError("unknown checkpoint format")
+    return {field: record[field] for field in fields}
+
+
+def deployment_of(record: Mapping[str, Any]) -> str | None:
+    """The deployment id a checkpoint names; None for one sealed before there were any."""
+    return record.get("deployment") if record.get("version") != LEGACY_STATEMENT_VERSION else None
 
 
 def statement_digest(statement: Mapping[str, Any]) -> str:
@@ -223,13 +234,13 @@ def statement_sign(statement: Mapping[str, Any], key: Ed25519PrivateKey) -> str:
 def signature_check(record: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> None:
     """Raise SealError unless `record` (a statement plus `signature`) is signed by its key."""
     number = record.get("number")
+    if record.get("format") != STATEMENT_FORMAT or record.get("version") not in STATEMENT_FIELDS:
+        raise SealError(f"checkpoint {number}: unknown format")
     try:
         statement = statement_of(record)
         signature = base64.b64decode(record["signature"], validate=True)
     except (KeyError, ValueError) as exc:
         raise SealError(f"checkpoint {number}: malformed record") from exc
-    if statement["format"] != STATEMENT_FORMAT or statement["version"] != VERSION:
-        raise SealError(f"checkpoint {number}: unknown format")
     key = keys.get(statement["key_id"])
     if key is None:
         raise SealError(
@@ -242,13 +253,22 @@ def signature_check(record: Mapping[str, Any], keys: Mapping[str, Ed25519PublicK
         raise SealError(f"checkpoint {number}: the signature does not verify") from exc
 
 
-def sequence_check(records: Iterable[Mapping[str, Any]], keys: Mapping[str, Ed25519PublicKey]):
-    """Every record signed, numbered 1, 2, 3… and naming its predecessor's digest.
+def sequence_check(
+    records: Iterable[Mapping[str, Any]],
+    keys: Mapping[str, Ed25519PublicKey],
+    *,
+    after: Mapping[str, Any] | None = None,
+):
+    """Every record signed, numbered 1, 2, 3… and naming its predecessor's digest; or,
+    continuing `after` (the last checkpoint a database inherited before it was given a
+    new deployment id), numbered on from it and the first naming its digest.
 
     Returns the last record (None for none); raises SealError at the first that fails.
     """
-    previous, last = GENESIS_HASH, None
-    for expected, record in enumerate(records, start=1):
+    previous, last, start = GENESIS_HASH, None, 1
+    if after is not None:
+        previous, start = statement_digest(after), after["number"] + 1
+    for expected, record in enumerate(records, start=start):
         signature_check(record, keys)
         if record["number"] != expected:
             raise SealError(f"checkpoint {record['number']}: expected number {expected}")

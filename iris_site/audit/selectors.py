@@ -7,7 +7,14 @@ from itertools import groupby
 from django.db.models import Q, QuerySet
 
 from iris_site.audit.actions import names_under, stored_names
-from iris_site.audit.checkpoint import checkpoint_sink, record_of, verify_keys
+from iris_site.audit.checkpoint import (
+    CheckpointSink,
+    checkpoint_sink,
+    deployment_current,
+    record_of,
+    sink_records,
+    verify_keys,
+)
 from iris_site.audit.events import link_of
 from iris_site.audit.policy import ChainBreak, SealedHead, first_break
 from iris_site.audit.seal import (
@@ -55,16 +62,31 @@ class ChainReport:
     broken_chains: int
     checkpoint: int | None  # the signed checkpoint the chains were checked against
     checkpoint_problem: str | None  # the sink or the checkpoint itself does not hold
+    deployment: str | None  # the database's deployment id
+    sink_checkpoint: int | None  # the sink's last checkpoint (past `checkpoint`: a copy's)
 
 
-def _sealed_heads() -> tuple[dict[str, SealedHead], int | None]:
-    """The heads of the latest checkpoint in the sink, after checking every statement's
-    signature and link, and that the database's copy of its heads makes its root."""
-    last = sequence_check(checkpoint_sink().records(), verify_keys())
+def _sealed_heads(
+    sink: CheckpointSink | None, *, copy: bool
+) -> tuple[dict[str, SealedHead], int | None, int | None]:
+    """The heads of the latest checkpoint in the sink (`copy`: the latest the database
+    holds, a restored copy's sink running ahead of it), after checking that the sink is
+    this database's, every statement's signature and link, and that the database's copy
+    of its heads makes its root. Also the sink's last checkpoint number."""
+    current = deployment_current()
+    if current is None:
+        raise SealError("this database has no deployment id: manage.py migrate makes one")
+    sink = sink or checkpoint_sink(current)
+    records, after = sink_records(sink.records(), current, sink.where)
+    sunk = records[-1]["number"] if records else None
+    if copy:
+        held = AuditCheckpoint.objects.order_by("-number").values_list("number", flat=True)
+        records = [r for r in records if r["number"] <= (held.first() or 0)]
+    last = sequence_check(records, verify_keys(), after=after)
     if last is None:
-        if AuditCheckpoint.objects.exists():
-            raise SealError("the database holds checkpoints, the sink none")
-        return {}, None
+        if AuditCheckpoint.objects.filter(number__gt=current.inherited or 0).exists():
+            raise SealError(f"the database holds checkpoints, the sink none ({sink.where})")
+        return {}, None, sunk
     number = last["number"]
     row = AuditCheckpoint.objects.filter(number=number).first()
     if row is None:
@@ -72,22 +94,29 @@ def _sealed_heads() -> tuple[dict[str, SealedHead], int | None]:
     heads = heads_from_rows(row.heads)
     if statement_of(record_of(row)) != statement_of(last) or merkle_root(heads) != last["root"]:
         raise SealError(f"the database's checkpoint {number} does not match its signed statement")
-    return {head.chain: head for head in heads}, number
+    return {head.chain: head for head in heads}, number, sunk
 
 
-def audit_chain_verify(*, batch_size: int = 2000) -> ChainReport:
+def audit_chain_verify(
+    *, batch_size: int = 2000, sink: CheckpointSink | None = None, copy: bool = False
+) -> ChainReport:
     """Recompute every chain against the latest signed checkpoint.
 
     Each chain must link from genesis, hash as stored, pass through the head the
     checkpoint sealed, and chain on from it; a chain the checkpoint sealed must still be
     there. Without a checkpoint (or with one that does not hold) the chains are checked
     on their own, which a rewrite that recomputes every hash passes.
+
+    `sink`: another than this database's (its original's, for a restored copy); `copy`:
+    checkpoints in the sink past the database's latest are not missing (the copy was
+    taken before they were sealed), and the chains are checked against its latest.
     """
+    current = deployment_current()
     try:
-        sealed, number = _sealed_heads()
+        sealed, number, sunk = _sealed_heads(sink, copy=copy)
         problem = None
     except (SealError, OSError, ValueError) as exc:  # an unreadable sink, a bad line or key
-        sealed, number, problem = {}, None, str(exc)
+        sealed, number, sunk, problem = {}, None, None, str(exc)
     counted = chains = broken_chains = 0
     first: ChainBreak | None = None
 
@@ -119,4 +148,6 @@ def audit_chain_verify(*, batch_size: int = 2000) -> ChainReport:
         broken_chains=broken_chains,
         checkpoint=number,
         checkpoint_problem=problem,
+        deployment=str(current.deployment_id) if current else None,
+        sink_checkpoint=sunk,
     )

@@ -1,4 +1,5 @@
 from iris_site.models.audit import AuditCheckpoint, AuditEvent, AuditMemberKey
+from iris_site.models.deployment import Deployment
 from iris_site.models.idempotency import IdempotencyRecord
 from iris_site.models.identity import (
     OperatorAccountChange,
@@ -15,6 +16,7 @@ __all__ = [
     "AuditCheckpoint",
     "AuditEvent",
     "AuditMemberKey",
+    "Deployment",
     "IdempotencyRecord",
     "OperatorAccountChange",
     "OperatorProfile",

@@ -92,6 +92,9 @@ class AuditCheckpoint(models.Model):
     key_id = models.CharField(max_length=16, editable=False)
     signature = models.CharField(max_length=88, editable=False)
     heads = models.JSONField(default=list, editable=False)
+    # The database's deployment id (`Deployment`) the statement names; null for a
+    # checkpoint sealed before there were any (a version 1 statement, naming none).
+    deployment = models.UUIDField(null=True, editable=False)
 
     class Meta:
         db_table = "hierarchy_auditcheckpoint"

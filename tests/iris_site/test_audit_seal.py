@@ -12,6 +12,7 @@ from iris_site.audit.policy import GENESIS_HASH, SealedHead
 from iris_site.audit.seal import (
     SealError,
     audit_path,
+    deployment_of,
     inclusion_holds,
     key_id,
     keyring,
@@ -24,8 +25,11 @@ from iris_site.audit.seal import (
     signature_check,
     statement_digest,
     statement_make,
+    statement_of,
     statement_sign,
 )
+
+DEPLOYMENT = "6f1c1d1e-0000-4000-8000-000000000001"
 
 
 def heads(count: int) -> list[SealedHead]:
@@ -56,15 +60,24 @@ def test_the_root_changes_with_any_head():
     assert merkle_root(tree) != merkle_root(tree[:4])
 
 
-def _signed(key, number=1, previous=GENESIS_HASH):
+def _signed(key, number=1, previous=GENESIS_HASH, deployment=DEPLOYMENT):
     statement = statement_make(
         number=number,
         sealed_at="2026-12-01T10:00:00.000000Z",
         previous=previous,
         heads=heads(3),
         signer=key.public_key(),
+        deployment=deployment,
     )
     return {**statement, "signature": statement_sign(statement, key)}
+
+
+def _legacy(key, number=1, previous=GENESIS_HASH):
+    """A version 1 statement, as sealed before deployment ids: it names no database."""
+    record = _signed(key, number, previous)
+    del record["deployment"]
+    record["version"] = 1
+    return {**record, "signature": statement_sign(record, key)}
 
 
 def test_a_statement_verifies_with_its_key_only():
@@ -109,3 +122,41 @@ def test_keys_load_from_pem_and_from_base64_raw_bytes():
     assert key_id(public_key_load(public_key_text(key.public_key()))) == key_id(key.public_key())
     with pytest.raises(SealError):
         public_key_load(base64.b64encode(b"short").decode())
+
+
+def test_a_statement_names_its_database_under_its_signature():
+    key = Ed25519PrivateKey.generate()
+    keys = keyring([key.public_key()])
+    record = _signed(key)
+    assert (record["version"], deployment_of(record)) == (2, DEPLOYMENT)
+    # claimed for another database, the signature no longer holds
+    moved = {**record, "deployment": "6f1c1d1e-0000-4000-8000-000000000002"}
+    with pytest.raises(SealError, match="does not verify"):
+        signature_check(moved, keys)
+
+
+def test_statements_sealed_before_deployment_ids_still_verify_and_name_none():
+    key = Ed25519PrivateKey.generate()
+    keys = keyring([key.public_key()])
+    old = _legacy(key)
+    assert "deployment" not in statement_of(old) and deployment_of(old) is None
+    signature_check(old, keys)
+    # the sequence goes on from a version 1 statement to version 2 ones
+    assert sequence_check([old, _signed(key, 2, statement_digest(old))], keys)["number"] == 2
+    # a version 1 record cannot claim a database it was never signed for
+    with pytest.raises(SealError, match="does not verify"):
+        signature_check({**old, "version": 2, "deployment": DEPLOYMENT}, keys)
+    with pytest.raises(SealError, match="unknown format"):
+        signature_check({**old, "version": 3}, keys)
+
+
+def test_a_sequence_carries_on_from_an_inherited_checkpoint():
+    key = Ed25519PrivateKey.generate()
+    keys = keyring([key.public_key()])
+    inherited = _signed(key, 4, "c" * 64, deployment="6f1c1d1e-0000-4000-8000-000000000002")
+    fifth = _signed(key, 5, statement_digest(inherited))
+    assert sequence_check([fifth], keys, after=inherited) == fifth
+    with pytest.raises(SealError, match="expected number 1"):
+        sequence_check([fifth], keys)
+    with pytest.raises(SealError, match="does not name checkpoint 4"):
+        sequence_check([_signed(key, 5, "a" * 64)], keys, after=inherited)

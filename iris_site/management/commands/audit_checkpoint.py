@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from iris_site.audit.checkpoint import audit_checkpoint_seal, signing_key
 from iris_site.audit.seal import key_id, public_key_text
+from iris_site.errors import Conflict
 
 
 class Command(BaseCommand):
@@ -25,13 +26,17 @@ class Command(BaseCommand):
             public = key.public_key()
             self.stdout.write(f"{key_id(public)} {public_key_text(public)}")
             return
-        checkpoint = audit_checkpoint_seal()
+        try:
+            checkpoint = audit_checkpoint_seal()
+        except Conflict as exc:
+            raise CommandError(exc.message) from exc
         if checkpoint is None:
             self.stdout.write("no chain has moved since the last checkpoint; nothing sealed")
             return
         self.stdout.write(
             self.style.SUCCESS(
                 f"sealed checkpoint {checkpoint.number}: {checkpoint.tree_size} chain heads, "
-                f"root {checkpoint.root}, key {checkpoint.key_id}"
+                f"root {checkpoint.root}, key {checkpoint.key_id}, "
+                f"deployment {checkpoint.deployment}"
             )
         )

@@ -31,6 +31,6 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"audit chains intact: {report.checked_count} events in "
-                f"{report.chain_count} chains, {against}"
+                f"{report.chain_count} chains, {against} (deployment {report.deployment})"
             )
         )
