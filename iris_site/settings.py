@@ -442,6 +442,13 @@ IRIS_STATEMENT_TIMEOUT_MS = int(os.environ.get("IRIS_STATEMENT_TIMEOUT_MS", "500
 # Keyed-hash secret for actor handles and token digests; rotating it invalidates tokens.
 IRIS_HASH_SECRET = os.environ.get("IRIS_HASH_SECRET", SECRET_KEY)
 
+# `seed_demo` derives each demo account's API token from this checkout's secret (generated
+# 0600 on first use), so every `make run` prints the same tokens until `--rotate-tokens`.
+# Demo only: production_settings empties it and `seed_demo` refuses to run there.
+IRIS_DEMO_TOKEN_SEED_FILE = os.environ.get(
+    "IRIS_DEMO_TOKEN_SEED_FILE", str(BASE_DIR / "var" / "demo" / "token-seed")
+)
+
 # Logs carry identifiers, route names and counts, never content (`iris_site.access_log`).
 # The task worker and the scheduler say only warnings and errors (their INFO lines, a
 # heartbeat every few seconds, would scroll the demo logins away) unless
