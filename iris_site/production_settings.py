@@ -31,6 +31,9 @@ if not IRIS_KEK and not os.path.isfile(IRIS_KEK_FILE):
 # A keyset it cannot use is refused now, not at the first write (a clear message).
 keyset_parse(IRIS_KEK or Path(IRIS_KEK_FILE).read_text())
 
+# No demo accounts in production: `seed_demo` refuses without a demo token seed.
+IRIS_DEMO_TOKEN_SEED_FILE = ""
+
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))

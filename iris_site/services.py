@@ -51,9 +51,12 @@ def operator_create(
 
 
 @transaction.atomic
-def token_issue(*, owner: User | ServiceClient, label: str = "") -> tuple[ApiToken, str]:
-    """Mint a token; the raw value is returned once and never stored."""
-    raw = token_generate()
+def token_issue(
+    *, owner: User | ServiceClient, label: str = "", raw: str | None = None
+) -> tuple[ApiToken, str]:
+    """Mint a token; the raw value is returned once and never stored. `raw`: a value the
+    caller derived (`seed_demo`'s demo tokens), else a fresh random one."""
+    raw = raw or token_generate()
     token = ApiToken(prefix=raw[:12], digest=token_digest(raw), label=label)
     if isinstance(owner, ServiceClient):
         token.service_client = owner

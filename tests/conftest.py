@@ -69,8 +69,8 @@ def _audit_checkpoints_apart(tmp_path_factory):
 
 @pytest.fixture(autouse=True, scope="session")
 def _keys_apart(tmp_path_factory):
-    """The session's own key store and key-encryption keyset, never the project's
-    `var/keys/` of `make run`; in the environment too, for the servers tests start."""
+    """The session's own key store, key-encryption keyset and demo-token seed, never the
+    project's `var/` of `make run`; in the environment too, for the servers tests start."""
     import os
 
     from django.conf import settings
@@ -79,6 +79,7 @@ def _keys_apart(tmp_path_factory):
     for name, value in (
         ("IRIS_KEYSTORE_PATH", str(folder / "keystore.sqlite3")),
         ("IRIS_KEK_FILE", str(folder / "kek.json")),
+        ("IRIS_DEMO_TOKEN_SEED_FILE", str(folder / "demo-token-seed")),
     ):
         os.environ[name] = value
         setattr(settings, name, value)

@@ -162,7 +162,7 @@ def test_seed_demo_json_has_the_documented_shape(capsys):
     assert sorted(by_tenant.values()) == [1, 2]
 
 
-def test_seed_demo_is_idempotent_and_its_fresh_tokens_work(capsys):
+def test_seed_demo_is_idempotent_and_keeps_its_tokens(capsys):
     first = _seed(capsys)
     counts = (User.objects.count(), Tenant.objects.count(), ServiceClient.objects.count())
     second = _seed(capsys)
@@ -170,8 +170,8 @@ def test_seed_demo_is_idempotent_and_its_fresh_tokens_work(capsys):
     assert [m["id"] for m in first["members"]] == [m["id"] for m in second["members"]]
     owners = len(second["members"]) + len(second["operators"]) + len(second["service_clients"])
     assert ApiToken.objects.filter(label="demo", revoked_at__isnull=True).count() == owners
-    old, new = first["operators"][0]["token"], second["operators"][0]["token"]
-    for token, expected in ((old, 401), (new, 200)):
-        client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-        assert client.get("/api/v1/operator/audit-events/").status_code == expected
+    # the same token on every run (rotating: tests/iris_site/test_seed_demo.py)
+    assert first["operators"][0]["token"] == second["operators"][0]["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {second['operators'][0]['token']}")
+    assert client.get("/api/v1/operator/audit-events/").status_code == 200
