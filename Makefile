@@ -13,15 +13,17 @@ FIND_PYTHON := for c in "$(PYTHON)" python3.14 python3.13 python3.12 \
 	  if "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo "$$c"; exit 0; fi; \
 	done; exit 1
 
-.PHONY: run test install migrate lint check
+.PHONY: run test install migrate lint check client
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml clients/python/pyproject.toml
 	@py="$$($(FIND_PYTHON))" || { echo "Iris needs Python >= 3.12 (Django 6). Install one, or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12" >&2; exit 1; }; \
 	echo "Using $$py ($$("$$py" --version))"; \
 	[ -x $(PY) ] || "$$py" -m venv $(VENV)
 	@pkg-config --exists icu-uc 2>/dev/null || { echo "Iris needs ICU's headers to build PyICU: apt-get install libicu-dev pkg-config g++" >&2; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	@# The Python client (clients/python), with its generator: its tests run with the suite.
+	$(PY) -m pip install --quiet -e './clients/python[generate]'
 	@touch $@
 
 install: $(VENV)/.installed
@@ -58,6 +60,10 @@ test: install
 	else \
 	  echo "SKIPPED the browser tests: no Chromium at $(CHROMIUM) (apt-get install chromium)."; \
 	fi
+
+# Regenerate the Python client's operations and models from the current OpenAPI schema.
+client: install
+	$(PY) clients/python/generate.py
 
 lint: install
 	$(VENV)/bin/ruff check .
