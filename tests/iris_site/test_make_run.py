@@ -6,20 +6,23 @@ scheduler) on a scratch SQLite database:
   code verifies the request, the worker builds the export and it downloads;
 - after a scripted session full of member content (a memory, a search on the member
   page, an operator lookup with its justification), no piece of that content is in what
-  the servers printed: the access log names routes, never paths or query strings.
+  the servers printed: the access log names routes, never paths or query strings;
+- the command the banner prints for the API tokens works as printed, and after Ctrl-C
+  and `make run` again every token it printed the first time still works.
 """
 
 import http.cookiejar
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -65,10 +68,60 @@ class Console:
         raise AssertionError(f"`make run` never printed {pattern!r}:\n{self.text()[-3000:]}")
 
 
+@dataclass
+class MakeRun:
+    """`make run` on one scratch database, started (and stopped, with Ctrl-C's signal) as
+    often as a test asks; `demo` is what the banner's token command printed last."""
+
+    here: Path
+    env: dict
+    port: int = field(default_factory=_free_port)
+    mcp_port: int = field(default_factory=_free_port)
+    starts: int = 0
+    process: subprocess.Popen | None = None
+    console: Console | None = None
+    demo: dict | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.starts += 1
+        log = self.here / f"console-{self.starts}.txt"
+        with log.open("wb") as out:
+            ports = (f"PORT={self.port}", f"MCP_PORT={self.mcp_port}")
+            self.process = subprocess.Popen(  # noqa: S603 - our own Makefile
+                ["make", "--no-print-directory", "run", *ports],  # noqa: S607
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.console = Console(log)
+        self.console.wait_for(r"Iris is running on http://127\.0\.0\.1:\d+/")
+        # The command the banner says to run for the tokens, exactly as printed.
+        command = self.console.wait_for(r"Run `([^`]+)` for ids and API tokens").group(1)
+        printed = subprocess.run(  # noqa: S603 - the banner's own command
+            shlex.split(command), cwd=ROOT, env=self.env, capture_output=True, text=True
+        )
+        assert printed.returncode == 0, (command, printed.stderr[-2000:])
+        self.demo = json.loads(printed.stdout)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 @pytest.fixture(scope="module")
-def make_run(tmp_path_factory):
+def make_run_process(tmp_path_factory):
     here = tmp_path_factory.mktemp("make-run")
-    port = _free_port()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))},
         "DATABASE_URL": f"sqlite:///{here / 'iris.sqlite3'}",
@@ -77,36 +130,18 @@ def make_run(tmp_path_factory):
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("EMAIL_URL", None)
-    log = here / "console.txt"
-    with log.open("wb") as out:
-        process = subprocess.Popen(  # noqa: S603 - our own Makefile
-            ["make", "--no-print-directory", "run", f"PORT={port}", f"MCP_PORT={_free_port()}"],  # noqa: S607
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    console = Console(log)
+    run = MakeRun(here, env)
     try:
-        console.wait_for(r"Iris is running on http://127\.0\.0\.1:\d+/")
-        demo = json.loads(
-            subprocess.run(
-                [sys.executable, "manage.py", "seed_demo", "--json"],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                check=True,
-                text=True,
-            ).stdout
-        )
-        yield f"http://127.0.0.1:{port}", console, demo
+        run.start()
+        yield run
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+        if run.process is not None:
+            run.stop()
+
+
+@pytest.fixture(scope="module")
+def make_run(make_run_process):
+    return make_run_process.url, make_run_process.console, make_run_process.demo
 
 
 def test_the_logins_and_the_url_are_the_last_thing_printed_on_start(make_run):
@@ -209,3 +244,15 @@ def test_the_servers_log_carries_no_content(make_run):
     for content in (MEMORY_TEXT, SEARCH_TERM, SUBJECT, JUSTIFICATION, "cool%20bag", "q="):
         assert content not in printed, content
     assert re.search(r"^POST \S*memor\S* 201 ", printed, re.MULTILINE), printed[-2000:]
+
+
+def test_every_token_printed_by_the_first_run_still_works_after_a_restart(make_run_process):
+    # Runs last: it stops the module's `make run` and starts it again on the same database.
+    run = make_run_process
+    first = run.demo
+    run.stop()
+    run.start()
+    assert run.demo == first
+    for member in first["members"]:
+        answer = http_request(f"{run.url}/api/v1/me/memories/", token=member["token"])
+        assert answer.status == 200, (member["email"], answer.body)
