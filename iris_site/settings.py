@@ -403,9 +403,10 @@ AUDIT_VERIFY_KEYS = env_list("AUDIT_VERIFY_KEYS")
 AUDIT_CHECKPOINT_SINK = os.environ.get(
     "AUDIT_CHECKPOINT_SINK", "iris_site.audit.checkpoint.JsonLinesSink"
 )
-AUDIT_CHECKPOINT_PATH = os.environ.get(
-    "AUDIT_CHECKPOINT_PATH", str(BASE_DIR / "var" / "audit" / "checkpoints.jsonl")
-)
+# The sink's JSON-lines file; unset: the database's own, `<AUDIT_CHECKPOINT_DIR>/<its
+# deployment id>/checkpoints.jsonl`, so databases served from one checkout never share one.
+AUDIT_CHECKPOINT_PATH = os.environ.get("AUDIT_CHECKPOINT_PATH", "")
+AUDIT_CHECKPOINT_DIR = os.environ.get("AUDIT_CHECKPOINT_DIR", str(BASE_DIR / "var" / "audit"))
 
 # Encryption at rest (iris_site.keys, docs/encryption.md). Every member's content is sealed
 # under their own data key; data keys live in the key store (its own SQLite file, backed
