@@ -212,6 +212,70 @@ def test_consolidate_is_a_dry_run_unless_applied(tmp_path, operator):
         )
 
 
+def test_consolidate_applies_as_the_operators_own_copilot_note_without_a_file(operator):
+    # given: a member's working-memory row
+    row = write(member_with())
+    consolidate = ("consolidate", "--stm", str(row.pk), "--justification", WHY)
+    # when: the dry run, then the same command applied
+    dry = run_json(*consolidate)
+    applied = run_json(*consolidate, "--apply")
+    # then: what the dry run showed is what was written
+    own = {"kind": "operator-copilot", "operator_id": str(operator.pk)}
+    assert dry["refusal"] is None and dry["target_scope"] == own
+    entry = MemoryEntry.objects.get(pk=applied["entry_id"])
+    assert (entry.member_id, entry.origin, entry.scope_kind) == (
+        row.member_id,
+        "operator-copilot",
+        "operator-copilot",
+    )
+    assert str(entry.operator_id) == str(operator.pk)
+    row.refresh_from_db()
+    assert (row.consolidated_to, row.consolidation_trigger) == (entry.pk, "explicit")
+    [consolidated] = events("hierarchy.stm.consolidated", stm_id=str(row.pk))
+    assert (consolidated.actor_type, consolidated.actor_id) == (ActorType.OPERATOR, operator.pk)
+
+
+def test_consolidate_human_mode_applies_with_a_subject_from_the_file(tmp_path):
+    row = write(member_with())
+    spec = tmp_path / "note.json"
+    spec.write_text(json.dumps({"subject": "walks"}))
+    args = ("consolidate", "--stm", str(row.pk), "--from-file", str(spec), "--justification", WHY)
+    human = run(*args, "--apply")
+    entry = MemoryEntry.objects.get()
+    assert f"Consolidated stm {row.pk} into entry {entry.pk}" in human
+    assert (entry.subject, entry.origin) == ("walks", "operator-copilot")
+
+
+def test_consolidate_refuses_another_operators_copilot_scope(tmp_path):
+    row = write(member_with())
+    colleague = OperatorFactory(role=OperatorRole.TRUST_AND_SAFETY)
+    spec = tmp_path / "theirs.json"
+    theirs = {"kind": "operator-copilot", "operator_id": str(colleague.pk)}
+    spec.write_text(json.dumps({"scope": theirs}))
+    args = ("consolidate", "--stm", str(row.pk), "--from-file", str(spec), "--justification", WHY)
+    for applied in ((), ("--apply",)):
+        with pytest.raises(CommandError, match="their own copilot scope only"):
+            run(*args, *applied)
+    assert not MemoryEntry.objects.exists()
+
+
+def test_an_invalid_consolidation_names_its_fields(tmp_path):
+    row = write(member_with())
+    spec = tmp_path / "bad.json"
+    spec.write_text(json.dumps({"confidence": 7}))
+    with pytest.raises(CommandError, match=r"invalid: .*\n  confidence: "):
+        run(
+            "consolidate",
+            "--stm",
+            str(row.pk),
+            "--from-file",
+            str(spec),
+            "--justification",
+            WHY,
+            "--apply",
+        )
+
+
 def test_consolidate_refuses_unknown_fields_and_rewrites(tmp_path):
     row = write(member_with())
     spec = tmp_path / "claim.json"

@@ -6,7 +6,10 @@
     ltm --entity ID --justification TEXT     long-term entries about an entity id (any
                                              state), an entry id or actor handle
                                              (metadata); a subject: counts only
-    consolidate --stm ID --from-file PATH --justification TEXT [--apply]
+    consolidate --stm ID [--from-file PATH] --justification TEXT [--apply]
+                                             STM → an operator-copilot entry in your own
+                                             copilot scope (the only origin an operator
+                                             may assert); the file may add a subject
     demote --entry ID --member ID --scope-id S --justification TEXT [--apply]
 
 Every action takes `--operator EMAIL`: the operator account (with a role) running it; it
@@ -51,7 +54,7 @@ from iris_site.enums import OperatorRole
 from iris_site.errors import DomainError
 from iris_site.models import User
 from iris_site.selectors import operator_tenant_id
-from memory.enums import Lifecycle
+from memory.enums import Lifecycle, Origin, ScopeKind
 from memory.models import MemoryEntry
 from memory.selectors import memory_entry_get, tenant_operator_reach
 
@@ -168,8 +171,7 @@ class Command(BaseCommand):
         consolidate.add_argument("--stm", required=True, help="the short-term row id")
         consolidate.add_argument(
             "--from-file",
-            required=True,
-            help="JSON: explicit, scope, subject, origin, confidence",
+            help="JSON: subject, confidence (origin and scope: your own copilot scope)",
         )
         consolidate.add_argument("--justification", required=True)
         consolidate.add_argument("--apply", action="store_true", help="really consolidate")
@@ -195,7 +197,8 @@ class Command(BaseCommand):
                 justification_clean(options["justification"])
             output, human, audit = getattr(self, f"_{name}")(options)
         except DomainError as error:
-            raise CommandError(f"{error.code}: {error.message}") from error
+            fields = "".join(f"\n  {k}: {' '.join(v)}" for k, v in sorted(error.fields.items()))
+            raise CommandError(f"{error.code}: {error.message}{fields}") from error
         operator_read_audit(
             action=AuditAction.HIERARCHY_CLI_INVOKED,
             actor=self.actor,
@@ -303,17 +306,29 @@ class Command(BaseCommand):
             )
         return output, human, {"entry_count": lookup.total}
 
-    def _consolidation_input(self, path: str) -> ConsolidationInput:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise CommandError(f"--from-file: {error}") from error
-        if not isinstance(data, dict):
-            raise CommandError("--from-file: the file holds one JSON object")
+    def _consolidation_input(self, path: str | None) -> ConsolidationInput:
+        """The file's fields over the one consolidation an operator may make: a copilot
+        note (`operator-copilot`) in their own copilot scope (`memory.access.origins`)."""
+        own = {"kind": ScopeKind.OPERATOR_COPILOT, "operator_id": str(self.actor.id)}
+        data = {}
+        if path is not None:
+            try:
+                data = json.loads(Path(path).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise CommandError(f"--from-file: {error}") from error
+            if not isinstance(data, dict):
+                raise CommandError("--from-file: the file holds one JSON object")
         unknown = sorted(set(data) - CONSOLIDATION_FIELDS)
         if unknown:
             raise CommandError(f"--from-file: unknown fields {unknown}")
-        return ConsolidationInput(**data)
+        scope = data.get("scope") or own
+        copilot = isinstance(scope, dict) and scope.get("kind") == own["kind"]
+        if copilot and str(scope.get("operator_id", "")).lower() != own["operator_id"]:
+            raise CommandError(
+                "--from-file: an operator consolidates into their own copilot scope only "
+                "(leave `scope` out)"
+            )
+        return ConsolidationInput(**{"origin": Origin.OPERATOR_COPILOT, **data, "scope": scope})
 
     def _consolidate(self, options):
         stm_id = _uuid(options["stm"])
