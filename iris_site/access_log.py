@@ -121,12 +121,24 @@ class QuietJobs(logging.Filter):
 
 
 class RouteNotPath(logging.Filter):
-    """Django's own request log (`django.request`: "Not Found: /path", "Bad Request: …")
-    names the route instead of the path."""
+    """Django's own request log (`django.request`: "Not Found: /path", "Forbidden
+    (Permission denied): /path", "Bad Request: …") names the route instead of the path,
+    which is its message's last argument."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         request = getattr(record, "request", None)
         args = record.args
-        if request is not None and isinstance(args, tuple) and len(args) == 2:
-            record.args = (args[0], route_of(request))
+        if request is not None and isinstance(args, tuple) and args:
+            record.args = (*args[:-1], route_of(request))
+        return True
+
+
+class RefusalsInOneLine(logging.Filter):
+    """A refusal (403, 404, any 4xx) is the caller's answer, not a fault: one line, without
+    the traceback Django attaches when a view raised it (`PermissionDenied`). A 5xx keeps
+    its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if 400 <= getattr(record, "status_code", 0) < 500:
+            record.exc_info = record.exc_text = None
         return True

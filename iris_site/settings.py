@@ -265,6 +265,9 @@ SPECTACULAR_SETTINGS = {
         "MemoryScopeKindEnum": "memory.enums.ScopeKind",
         "EntityKindEnum": "memory.enums.EntityKind",
         "EntityStateEnum": "memory.enums.EntityState",
+        # Named once where the contracts and the serializers both state them.
+        "ProvenanceKindEnum": "memory.enums.ProvenanceKind",
+        "ContinuitySurfaceEnum": "continuity.enums.Surface",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -460,6 +463,7 @@ LOGGING = {
     "filters": {
         "no_request_lines": {"()": "iris_site.access_log.DropServerRequestLines"},
         "route_not_path": {"()": "iris_site.access_log.RouteNotPath"},
+        "refusals_in_one_line": {"()": "iris_site.access_log.RefusalsInOneLine"},
         "quiet_jobs": {
             "()": "iris_site.access_log.QuietJobs",
             "verbose": env_bool("IRIS_VERBOSE_JOBS", default=False),
@@ -475,6 +479,7 @@ LOGGING = {
         # it goes through ours, so the filters above hold for it too.
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
-        "django.request": {"filters": ["route_not_path"]},
+        # A refused request (403, 404) is one line; a server error keeps its traceback.
+        "django.request": {"filters": ["route_not_path", "refusals_in_one_line"]},
     },
 }
