@@ -3,13 +3,14 @@ database is refused by the seal and by `audit_verify`; sinks written before depl
 ids are accepted (and the old shared file adopted) only where this database holds their
 checkpoints as sealed; `audit_deployment --new` gives a restored copy its own id."""
 
+import threading
 import uuid
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.core.management import CommandError, call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from iris_site.audit.actions import AuditAction
@@ -284,3 +285,58 @@ def test_a_copy_that_does_not_verify_keeps_its_id(signer, settings):
     with pytest.raises(CommandError, match=r"does not verify against its sink.*hash-mismatch"):
         call_command("audit_deployment", "--new")
     assert Deployment.objects.count() == 1
+
+
+def test_the_database_a_copy_sealed_ahead_of_resolves_it_by_renewing(signer, capsys):
+    # given: this database's sink holds a checkpoint 2 it lacks: its restored copy, with
+    # the same id, sealed first into the same sink
+    append_events(1, member_id=MEMBER)
+    audit_checkpoint_seal()
+    sink = own_sink()
+    with transaction.atomic():
+        append_events(1)
+        audit_checkpoint_seal()
+        transaction.set_rollback(True)
+    assert [r["number"] for r in records(sink)] == [1, 2]
+    append_events(1, member_id=MEMBER)
+    with pytest.raises(Conflict) as refused:
+        audit_checkpoint_seal()
+    assert "manage.py audit_deployment --new" in refused.value.message
+    # when
+    call_command("audit_deployment", "--new")
+    # then: its own sink carries on from its checkpoint 1; the copy keeps the old one
+    assert "verified against checkpoint 1 (the sink held 2)" in capsys.readouterr().out
+    assert [(r["number"], r["deployment"]) for r in records(own_sink())] == [(2, deployment())]
+    assert len(records(sink)) == 2
+    assert audit_chain_verify().valid
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the sealer lock is PostgreSQL's")
+def test_sealers_on_several_hosts_take_turns_on_one_sink(signer, settings):
+    # given: four sealers at once (each its own connection), one sink file they all mount
+    settings.AUDIT_CHECKPOINT_PATH = str(Path(settings.AUDIT_CHECKPOINT_DIR) / "shared.jsonl")
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def host() -> None:
+        try:
+            start.wait()
+            for _ in range(5):
+                append_events(1, member_id=uuid.uuid4())
+                audit_checkpoint_seal()
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    hosts = [threading.Thread(target=host) for _ in range(4)]
+    for thread in hosts:
+        thread.start()
+    for thread in hosts:
+        thread.join(timeout=120)
+    # then: one unbroken sequence, every checkpoint in it once, and it verifies
+    assert failures == []
+    numbers = [r["number"] for r in records(Path(settings.AUDIT_CHECKPOINT_PATH))]
+    assert numbers == list(range(1, AuditCheckpoint.objects.count() + 1))
+    assert audit_chain_verify().valid
