@@ -6,7 +6,8 @@
 The schema is the one `manage.py spectacular` serves, narrowed to what a client of Iris
 calls: the surface operations (`/api/v1/members/…`, `/api/v1/events/…`) and the member's
 own (`/api/v1/me/…`), with only their success answers (the client raises every error as
-an `iris_client.IrisError`, so no operation returns an error envelope). The operations
+an `iris_client.IrisError`, so no operation returns an error envelope), and two changes of
+form the generator needs (no titles; discriminators with their mapping). The operations
 and models are openapi-python-client's output, untouched; `idempotent.py` lists the writes
 that take an `Idempotency-Key`, which `iris_client.session` keys and retries.
 """
@@ -59,6 +60,45 @@ def _refs(node, found: set[str]) -> None:
             _refs(inner, found)
 
 
+def _untitled(node):
+    """The schema without `title`s: openapi-python-client names a model by its title, and
+    the pydantic contracts' titles repeat other components' names (two `MemorySuppression`s);
+    untitled, every model is named by its component, which is unique."""
+    if isinstance(node, list):
+        return [_untitled(inner) for inner in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: {name: _untitled(inner) for name, inner in value.items()}
+        if key == "properties"
+        else _untitled(value)
+        for key, value in node.items()
+        if key != "title"
+    }
+
+
+def _mapped(node, models: dict):
+    """Each discriminator with its `mapping` spelled out. Left out, OpenAPI maps a value to
+    the component of that name; pydantic's discriminated unions (`scope` by `kind`) mean
+    each variant's one `kind` value instead, which is what the mapping then says."""
+    if isinstance(node, list):
+        return [_mapped(inner, models) for inner in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _mapped(value, models) for key, value in node.items()}
+    found = node.get("discriminator")
+    if found and "mapping" not in found and "oneOf" in node:
+        mapping = {}
+        for variant in node["oneOf"]:
+            tag = models[variant["$ref"].rsplit("/", 1)[1]]["properties"][found["propertyName"]]
+            for ref in tag.get("allOf", []):
+                tag = models[ref["$ref"].rsplit("/", 1)[1]]
+            [value] = [tag["const"]] if "const" in tag else tag["enum"]
+            mapping[value] = variant["$ref"]
+        node["discriminator"] = {**found, "mapping": mapping}
+    return node
+
+
 def client_schema(schema: dict) -> dict:
     """The client's operations with their success answers, and the models they reach."""
     paths = {}
@@ -87,8 +127,9 @@ def client_schema(schema: dict) -> dict:
         _refs(models[todo.pop()], more)
         todo.extend(more - reached)
         reached |= more
-    components = {**schema["components"], "schemas": {k: models[k] for k in sorted(reached)}}
-    return {**schema, "paths": paths, "components": components}
+    kept = {name: models[name] for name in sorted(reached)}
+    components = {**schema["components"], "schemas": _untitled(_mapped(kept, models))}
+    return {**schema, "paths": _untitled(_mapped(paths, models)), "components": components}
 
 
 def idempotent_source(schema: dict) -> str:
@@ -124,7 +165,7 @@ def generate(schema: dict, target: Path) -> None:
         document, settings = Path(folder) / "schema.json", Path(folder) / "config.json"
         document.write_text(json.dumps(client_schema(schema), indent=1))
         settings.write_text(json.dumps(config))
-        subprocess.run(  # noqa: S603
+        run = subprocess.run(  # noqa: S603
             [
                 Path(sys.executable).parent / "openapi-python-client",
                 "generate",
@@ -134,9 +175,12 @@ def generate(schema: dict, target: Path) -> None:
                 f"--output-path={target}",
                 "--fail-on-warning",
             ],
-            check=True,
             capture_output=True,
+            text=True,
+            check=False,
         )
+    if run.returncode:
+        raise SystemExit(f"openapi-python-client refused the schema:\n{run.stdout}{run.stderr}")
     (target / "idempotent.py").write_text(idempotent_source(client_schema(schema)))
 
 

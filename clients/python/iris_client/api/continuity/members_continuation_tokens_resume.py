@@ -69,7 +69,7 @@ def sync_detailed(
     device_id: str | Unset = UNSET,
 ) -> Response[ContinuationResumeOutput]:
     """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it names) is 404
+    `cross_device` grant it
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -108,7 +108,7 @@ def sync(
     device_id: str | Unset = UNSET,
 ) -> ContinuationResumeOutput | None:
     """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it names) is 404
+    `cross_device` grant it
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -142,7 +142,7 @@ async def asyncio_detailed(
     device_id: str | Unset = UNSET,
 ) -> Response[ContinuationResumeOutput]:
     """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it names) is 404
+    `cross_device` grant it
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -179,7 +179,7 @@ async def asyncio(
     device_id: str | Unset = UNSET,
 ) -> ContinuationResumeOutput | None:
     """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it names) is 404
+    `cross_device` grant it
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.

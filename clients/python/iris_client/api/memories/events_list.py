@@ -64,7 +64,7 @@ def sync_detailed(
     limit: int | Unset = UNSET,
 ) -> Response[ChangeFeed]:
     """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member erased), oldest first
+    forgotten, the member
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
@@ -100,7 +100,7 @@ def sync(
     limit: int | Unset = UNSET,
 ) -> ChangeFeed | None:
     """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member erased), oldest first
+    forgotten, the member
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
@@ -131,7 +131,7 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
 ) -> Response[ChangeFeed]:
     """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member erased), oldest first
+    forgotten, the member
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
@@ -165,7 +165,7 @@ async def asyncio(
     limit: int | Unset = UNSET,
 ) -> ChangeFeed | None:
     """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member erased), oldest first
+    forgotten, the member
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.

@@ -55,9 +55,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryEntry]:
-    """Resume a paused memory
-
-     Resume a paused memory: recall may use it again.
+    """v1 me memories resume create
 
     Args:
         id (UUID):
@@ -86,9 +84,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> MemoryEntry | None:
-    """Resume a paused memory
-
-     Resume a paused memory: recall may use it again.
+    """v1 me memories resume create
 
     Args:
         id (UUID):
@@ -112,9 +108,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryEntry]:
-    """Resume a paused memory
-
-     Resume a paused memory: recall may use it again.
+    """v1 me memories resume create
 
     Args:
         id (UUID):
@@ -141,9 +135,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> MemoryEntry | None:
-    """Resume a paused memory
-
-     Resume a paused memory: recall may use it again.
+    """v1 me memories resume create
 
     Args:
         id (UUID):

@@ -66,7 +66,7 @@ def sync_detailed(
     body: ContextBundleInputRequest,
 ) -> Response[ContextBundleOutput]:
     """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the calling client
+    read gate for the ca
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -144,7 +144,7 @@ def sync(
     body: ContextBundleInputRequest,
 ) -> ContextBundleOutput | None:
     """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the calling client
+    read gate for the ca
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -217,7 +217,7 @@ async def asyncio_detailed(
     body: ContextBundleInputRequest,
 ) -> Response[ContextBundleOutput]:
     """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the calling client
+    read gate for the ca
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -293,7 +293,7 @@ async def asyncio(
     body: ContextBundleInputRequest,
 ) -> ContextBundleOutput | None:
     """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the calling client
+    read gate for the ca
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
