@@ -34,8 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from consent.enums import category_consent_type
-from consent.policy import ConsentState, is_in_force
+from consent.policy import is_in_force
 from consent.selectors import consent_event_list, consent_states, opt_out_event_list
 from datarights import conf
 from datarights.contracts import ExportPayload
@@ -54,7 +53,13 @@ from memory.forgetting.dsar import (
 )
 from memory.forgetting.stores import short_term_memory_export
 from memory.policy.retention import retention_envelope_for_kind
-from memory.selectors import multi_actor_of, scope_of, suppression_of
+from memory.selectors import (
+    ConsentLedgerView,
+    consent_ledger_view,
+    multi_actor_of,
+    scope_of,
+    suppression_of,
+)
 
 FORMAT = "iris-dsar-export"
 VERSION = 1
@@ -151,44 +156,13 @@ def _revision(revision) -> dict:
     }
 
 
-def _ended_consents(member_id, now: datetime) -> dict[str, datetime]:
-    """Consent type → when it ended, for each of the member's consents not in force now
-    (withdrawn, denied, expired, or past its end date)."""
-    latest: dict[str, tuple] = {}
-    for row in (
-        consent_event_list(member_id=member_id)
-        .order_by("sequence")
-        .values_list("consent_type", "status", "id", "valid_until", "occurred_at")
-    ):
-        latest[row[0]] = row
-    ended = {}
-    for consent_type, status, event_id, valid_until, occurred_at in latest.values():
-        state = ConsentState(consent_type, status, str(event_id), valid_until)
-        if not is_in_force(state, now):
-            lapsed = valid_until if valid_until is not None and valid_until <= now else None
-            ended[consent_type] = lapsed or occurred_at
-    return ended
-
-
-def _consent(records: list, ended: dict[str, datetime]) -> list[dict]:
-    """The consents an entry depended on, as the ledger stands: a withdrawn (or expired)
-    one says when it ended, whatever the entry recorded when it was written."""
-    out = []
-    for record in records or ():
-        revoked = ended.get(category_consent_type(record.get("category", "")))
-        if not record.get("revoked_at") and revoked is not None:
-            record = {**record, "revoked_at": _time(revoked)}
-        out.append(record)
-    return out
-
-
-def _forgotten(entry, revisions: list, ended: dict[str, datetime]) -> dict:
+def _forgotten(entry, revisions: list, consents: ConsentLedgerView) -> dict:
     """A forgotten memory: that it existed and when it was forgotten, never its text."""
     return {
         "id": str(entry.pk),
         "lifecycle": entry.lifecycle,
         "forgotten": True,
-        "consent": _consent(entry.consent, ended),
+        "consent": consents.records(entry.consent),
         "created_at": _time(entry.created_at),
         "forgotten_at": _time(entry.updated_at),
         "revisions": [
@@ -207,9 +181,9 @@ _SEALED_TEXTS = {
 }
 
 
-def _entry(entry, revisions: list, ended: dict[str, datetime]) -> dict:
+def _entry(entry, revisions: list, consents: ConsentLedgerView) -> dict:
     if entry.lifecycle == Lifecycle.TOMBSTONED:
-        return _forgotten(entry, revisions, ended)
+        return _forgotten(entry, revisions, consents)
     suppression = suppression_of(entry)
     multi_actor = multi_actor_of(entry)
     document = {
@@ -225,7 +199,7 @@ def _entry(entry, revisions: list, ended: dict[str, datetime]) -> dict:
         "suppression": suppression.model_dump(mode="json") if suppression else None,
         "multi_actor": multi_actor.model_dump(mode="json") if multi_actor else None,
         "provenance_chain": entry.provenance_chain,
-        "consent": _consent(entry.consent, ended),
+        "consent": consents.records(entry.consent),
         "expires_at": _time(entry.expires_at),
         "last_referenced_at": _time(entry.last_referenced_at),
         "reference_count": entry.reference_count,
@@ -259,7 +233,7 @@ def _write_array(write: Callable[[bytes], None], items: Iterable[dict]) -> int:
 
 
 def _entries(member_id, kinds: list[str], now: datetime) -> Iterable[dict]:
-    ended = _ended_consents(member_id, now)
+    consents = consent_ledger_view(member_id=member_id, now=now)
     after = None
     while kinds:
         page = memory_export_entry_page(
@@ -273,7 +247,7 @@ def _entries(member_id, kinds: list[str], now: datetime) -> Iterable[dict]:
         ).select_related(None):
             revisions.setdefault(str(revision.entry_id), []).append(revision)
         for entry in page:
-            yield _entry(entry, revisions.get(str(entry.pk), []), ended)
+            yield _entry(entry, revisions.get(str(entry.pk), []), consents)
         after = page[-1].pk
         if len(page) < PAGE:
             return

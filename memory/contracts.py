@@ -15,6 +15,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationInfo,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -45,12 +46,12 @@ Identifier = Annotated[
     StringConstraints(min_length=1, max_length=MAX_IDENTIFIER_LENGTH, pattern=r"^[^\s:]+$"),
 ]
 # Free text must contain something visible, and no NUL (PostgreSQL text cannot hold it).
-_TEXT_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
+TEXT_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
 Body = Annotated[
-    str, StringConstraints(min_length=1, max_length=MAX_BODY_LENGTH, pattern=_TEXT_PATTERN)
+    str, StringConstraints(min_length=1, max_length=MAX_BODY_LENGTH, pattern=TEXT_PATTERN)
 ]
 Subject = Annotated[
-    str, StringConstraints(min_length=1, max_length=MAX_SUBJECT_LENGTH, pattern=_TEXT_PATTERN)
+    str, StringConstraints(min_length=1, max_length=MAX_SUBJECT_LENGTH, pattern=TEXT_PATTERN)
 ]
 Note = Annotated[str, StringConstraints(max_length=MAX_NOTE_LENGTH, pattern=r"^[^\x00]*$")]
 # A provenance ref names a record (a turn's or an entry's uuid, `short-term:<uuid>`, an
@@ -161,6 +162,53 @@ SCOPE_IDENTIFIERS: dict[str, tuple[str, ...]] = {
     ScopeKind.OPERATOR_COPILOT: ("user_id", "operator_id"),
     ScopeKind.TENANT: ("tenant_id", "user_id"),
 }
+
+
+def _member_scope_schema() -> dict[str, Any]:
+    """The scope keys' JSON schema as a request states one for the member its path names:
+    inline, each kind's `user_id` optional (the member's own when left out)."""
+    schema = SCOPE_KEY_ADAPTER.json_schema()
+    kinds = schema.pop("$defs")
+    for kind in kinds.values():
+        kind["required"] = [name for name in kind["required"] if name != "user_id"]
+        kind["properties"]["user_id"]["description"] = (
+            "Left out: the member the path names; anyone else's id is refused."
+        )
+    return {
+        "oneOf": [kinds[ref["$ref"].rsplit("/", 1)[1]] for ref in schema["oneOf"]],
+        "discriminator": {"propertyName": "kind"},
+        "description": "Where the memory lives: `kind` plus that kind's identifiers (a "
+        "session needs `session_id`, a notebook `notebook_id`, ...).",
+    }
+
+
+# A scope key in a request about one member (the path's): `user_id` may be left out.
+MemberScopeKey = Annotated[MemoryScopeKey, WithJsonSchema(_member_scope_schema())]
+
+
+class MemberScoped(Contract):
+    """A request about the member the path names, carrying a `scope: MemberScopeKey`.
+
+    Validate with `context={"user_id": member_id}`: a scope without `user_id` is filled in
+    from the member, and a `user_id` naming anyone else is refused."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_member(cls, data: Any, info: ValidationInfo) -> Any:
+        member = (info.context or {}).get("user_id")
+        if member is None or not isinstance(data, dict):
+            return data
+        scope = data.get("scope")
+        if isinstance(scope, dict) and "user_id" not in scope:
+            data = {**data, "scope": {**scope, "user_id": str(member)}}
+        return data
+
+    @model_validator(mode="after")
+    def _own_scope(self, info: ValidationInfo) -> "MemberScoped":
+        member = (info.context or {}).get("user_id")
+        if member is not None and self.scope.user_id != uuid.UUID(str(member)):
+            raise ValueError("scope.user_id must be the member's own id")
+        return self
 
 
 def scope_key(scope: MemoryScopeKey) -> str:
@@ -285,14 +333,13 @@ class MemoryEntry(Contract):
         return self
 
     def _check_sensitive_consent(self) -> None:
-        # The seed: consent is mandatory for sensitive categories. A live revision needs an
-        # unrevoked one; a superseded or tombstoned revision keeps the (revoked) record.
+        # The seed: consent is mandatory for sensitive categories. Its record says when the
+        # grant ended (`revoked_at`, as the ledger stands): a live entry may show a revoked
+        # one for the moment between a withdrawal or lapse and its cascade, which forgets
+        # the entry; the storage gate never stores one without a grant in force.
         own = [entry for entry in self.consent if entry.category == self.category]
         if not own:
             raise ValueError(f"a {self.category} entry must carry a consent entry for it")
-        live = self.lifecycle in (Lifecycle.DRAFT, Lifecycle.ACTIVE, Lifecycle.PAUSED)
-        if live and all(entry.revoked_at is not None for entry in own):
-            raise ValueError(f"a live {self.category} entry needs an unrevoked consent entry")
 
     @property
     def scope_key(self) -> str:
@@ -327,16 +374,13 @@ class MultiActorWrite(Contract):
         return self
 
 
-class MemoryWriteRequest(Contract):
-    """The remember input, shared by the member API and the service API.
-
-    The scope's `user_id` may be left out: validate with
-    `MemoryWriteRequest.model_validate(data, context={"user_id": member_id})` and it is
-    filled in from the member; a `user_id` naming anyone else is refused. `confidence`
-    left out means "derive it from the origin" (`policy.confidence_for_origin`).
+class MemoryWriteRequest(MemberScoped):
+    """The remember input, shared by the member API and the service API (`MemberScoped`:
+    the scope's `user_id` may be left out). `confidence` left out means "derive it from
+    the origin" (`policy.confidence_for_origin`).
     """
 
-    scope: MemoryScopeKey
+    scope: MemberScopeKey
     category: CategoryValue
     subject: Subject | None = None
     body: Body
@@ -345,21 +389,3 @@ class MemoryWriteRequest(Contract):
     multi_actor: MultiActorWrite | None = None
     provenance: tuple[ProvenanceLink, ...] = ()
     suppression: MemorySuppression | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fill_member(cls, data: Any, info: ValidationInfo) -> Any:
-        member = (info.context or {}).get("user_id")
-        if member is None or not isinstance(data, dict):
-            return data
-        scope = data.get("scope")
-        if isinstance(scope, dict) and "user_id" not in scope:
-            data = {**data, "scope": {**scope, "user_id": str(member)}}
-        return data
-
-    @model_validator(mode="after")
-    def _own_scope(self, info: ValidationInfo) -> "MemoryWriteRequest":
-        member = (info.context or {}).get("user_id")
-        if member is not None and self.scope.user_id != uuid.UUID(str(member)):
-            raise ValueError("scope.user_id must be the member's own id")
-        return self

@@ -18,7 +18,7 @@ from memory.entities.selectors import entity_detail, member_entities
 from memory.entities.services import RetireResult, entity_retire
 from memory.enums import EntityKind, EntityState
 from memory.http.serializers import MemoryEntrySerializer
-from memory.selectors import entry_contract
+from memory.selectors import consent_ledger_view, entry_contract
 
 
 class EntityOutputSerializer(serializers.Serializer):
@@ -129,10 +129,14 @@ class MemberEntityDetailApi(APIView):
     @extend_schema(responses={200: EntityDetailOutputSerializer, **error_responses(404)})
     def get(self, request, pk):
         detail = entity_detail(request.user, pk)
+        consents = consent_ledger_view(member_id=request.user.pk)
         return Response(
             {
                 "entity": EntityOutputSerializer(detail.entity).data,
-                "entries": [entry_contract(e).model_dump(mode="json") for e in detail.entries],
+                "entries": [
+                    entry_contract(e, consents=consents).model_dump(mode="json")
+                    for e in detail.entries
+                ],
                 "relationships": RelationshipOutputSerializer(detail.relationships, many=True).data,
                 "history": EntityEventOutputSerializer(detail.history, many=True).data,
             }

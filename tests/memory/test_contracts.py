@@ -372,16 +372,18 @@ def test_a_sensitive_entry_without_its_consent_entry_is_refused():
         )
 
 
-def test_a_revoked_consent_keeps_only_dead_revisions_valid():
-    """After withdrawal, a tombstoned revision is valid; an active one is not."""
+def test_a_revoked_consent_is_shown_on_any_revision_but_never_replaces_the_record():
+    """The record says when the grant ended, as the ledger stands: a forgotten revision
+    and a live one waiting for its cascade both show it; a sensitive entry without its
+    record stays refused."""
     revoked = [consent_for("medical", revoked_at=T0)]
-    MemoryEntry.model_validate(
-        entry_payload(category="medical", lifecycle="tombstoned", consent=revoked)
-    )
-    with pytest.raises(ValidationError, match="needs an unrevoked consent entry"):
-        MemoryEntry.model_validate(
-            entry_payload(category="medical", lifecycle="active", consent=revoked)
+    for lifecycle in ("tombstoned", "active"):
+        entry = MemoryEntry.model_validate(
+            entry_payload(category="medical", lifecycle=lifecycle, consent=revoked)
         )
+        assert entry.consent[0].revoked_at == T0
+    with pytest.raises(ValidationError, match="must carry a consent entry"):
+        MemoryEntry.model_validate(entry_payload(category="medical", lifecycle="active"))
 
 
 def test_a_revision_cannot_precede_itself():
