@@ -9,8 +9,9 @@ from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from consent.enums import BaseConsentType
-from consent.selectors import consent_gate_state
+from consent.enums import BaseConsentType, ConsentStatus, category_consent_type
+from consent.selectors import consent_event_list, consent_gate_state
+from iris_site.audit.events import iso
 from iris_site.enums import UserKind
 from iris_site.errors import Conflict, NotFound
 from iris_site.models import TenantMembership, User
@@ -52,6 +53,7 @@ from memory.models import (
     conflict_token_read,
 )
 from memory.policy.conflicts import conflict_key
+from memory.policy.fingerprints import fact_of
 
 SCOPE_COLUMNS = ("session_id", "scene_id", "room_id", "pose_id", "avatar_id", "notebook_id")
 
@@ -202,7 +204,8 @@ def memory_cited_turns(*, member_id, refs: Iterable[str]) -> dict[str, Conversat
 def memory_session_occurrences(*, member_id, category: str, conflict_key: str, body: str) -> int:
     """How often the member's session memory already holds this fact: the same conflict
     key (`conflict_key`, plain: compared as the member's keyed token) when it has a
-    subject or a person, else the same body (case-insensitively). Superseded rows count:
+    subject or a person, else the same fact in the same words (`fact_of`: case, spacing
+    and punctuation aside). Superseded rows count:
     a recurring fact supersedes its previous mention.
 
     Bodies are sealed, so the body comparison opens the member's session entries of the
@@ -216,10 +219,8 @@ def memory_session_occurrences(*, member_id, category: str, conflict_key: str, b
     )
     if conflict_key.strip(":") != category:
         return entries.filter(conflict_key=conflict_token_read(member_id, conflict_key)).count()
-    wanted = body.strip().casefold()
-    return sum(
-        1 for stored in entries.values_list("body", flat=True) if stored.casefold() == wanted
-    )
+    wanted = fact_of(body)
+    return sum(1 for stored in entries.values_list("body", flat=True) if fact_of(stored) == wanted)
 
 
 def memory_pending_clear(*, member_id) -> MemoryClearRequest | None:
@@ -458,8 +459,89 @@ def multi_actor_of(entry: MemoryEntry) -> MultiActor | None:
     )
 
 
-def entry_contract(entry: MemoryEntry) -> MemoryEntryContract:
-    """The stored entry as the seed's `MemoryEntry` contract (the API's wire shape)."""
+# --- An entry's consent records, as the ledger stands ----------------------------------------
+
+# One event of a consent type as the records read it: (status, occurred_at, valid_until).
+_LedgerMoment = tuple[str, datetime, datetime | None]
+
+
+def _grant_ended_at(
+    events: Iterable[_LedgerMoment], *, granted_at: datetime, now: datetime
+) -> datetime | None:
+    """When the grant a record names (given at `granted_at`) stopped being in force, by
+    the ledger's events of its consent type in ledger order; None while it holds.
+
+    In force means what the gates mean (`consent.policy.is_in_force`): granted and not
+    past its end date, even before the expiry job has recorded the lapse. A later grant
+    does not revive this one: a record is revoked at the first end after its grant."""
+    in_force, until = True, None  # as the record says, when the ledger holds nothing before
+    for status, occurred_at, valid_until in events:
+        if occurred_at <= granted_at:
+            in_force, until = status == ConsentStatus.GRANTED, valid_until
+            continue
+        if not in_force or (until is not None and until <= granted_at):
+            break
+        if until is not None and until <= occurred_at:
+            return until
+        if status != ConsentStatus.GRANTED:
+            return occurred_at
+        until = valid_until
+    if not in_force or (until is not None and until <= granted_at):
+        return granted_at  # the ledger did not hold it in force when the record says it did
+    if until is not None and until <= now:
+        return until
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ConsentLedgerView:
+    """A member's consent ledger as entries' consent records read it: each consent type's
+    events in ledger order, read once for any number of entries."""
+
+    events: dict[str, list[_LedgerMoment]]
+    now: datetime
+
+    def records(self, records: Iterable[dict] | None) -> list[dict]:
+        """An entry's stored consent records (`ConsentEntry`) as the ledger stands: a
+        withdrawn, expired or lapsed grant says when it ended (`revoked_at`), whatever the
+        entry recorded when it was written; entries are immutable revisions and a
+        withdrawal never rewrites one. Every door that shows an entry's consent (the entry
+        API, the data export) reads it here."""
+        out = []
+        for record in records or ():
+            granted_at = datetime.fromisoformat(record["granted_at"])
+            ended = _grant_ended_at(
+                self.events.get(category_consent_type(record["category"]), ()),
+                granted_at=granted_at,
+                now=self.now,
+            )
+            stated = record.get("revoked_at")
+            if stated:
+                ended = min(filter(None, (datetime.fromisoformat(stated), ended)))
+            out.append({**record, "revoked_at": iso(ended) if ended else None})
+        return out
+
+
+def consent_ledger_view(*, member_id, now: datetime | None = None) -> ConsentLedgerView:
+    """One read of the member's consent ledger for `ConsentLedgerView.records`."""
+    events: dict[str, list[_LedgerMoment]] = {}
+    for consent_type, status, occurred_at, valid_until in (
+        consent_event_list(member_id=member_id)
+        .order_by("sequence")
+        .values_list("consent_type", "status", "occurred_at", "valid_until")
+    ):
+        events.setdefault(consent_type, []).append((status, occurred_at, valid_until))
+    return ConsentLedgerView(events, now or timezone.now())
+
+
+def entry_contract(
+    entry: MemoryEntry, *, consents: ConsentLedgerView | None = None
+) -> MemoryEntryContract:
+    """The stored entry as the seed's `MemoryEntry` contract (the API's wire shape), its
+    consent records as the ledger stands (`ConsentLedgerView`). A caller writing many
+    entries of one member reads the ledger once and hands it over as `consents`."""
+    if entry.consent and consents is None:
+        consents = consent_ledger_view(member_id=entry.member_id)
     # A list view prefetches `revisions`; a single entry reads them here, the current
     # one among them (not read again through the `revision` relation).
     revisions = sorted(entry.revisions.all(), key=lambda r: r.number)
@@ -477,7 +559,9 @@ def entry_contract(entry: MemoryEntry) -> MemoryEntryContract:
         confidence=entry.confidence,
         origin=entry.origin,
         lifecycle=entry.lifecycle,
-        consent=[ConsentEntry.model_validate(c) for c in entry.consent],
+        consent=[ConsentEntry.model_validate(c) for c in consents.records(entry.consent)]
+        if entry.consent
+        else [],
         provenance_chain=[ProvenanceLink.model_validate(p) for p in entry.provenance_chain],
         expires_at=entry.expires_at,
         last_referenced_at=entry.last_referenced_at,

@@ -44,8 +44,10 @@ from memory.models import (
     MemoryNotice,
     OffTheRecordSession,
     ServiceClientCapabilities,
+    conflict_token_read,
 )
 from memory.policy import conflicts, handles, scopes, storage
+from memory.policy.fingerprints import fact_of
 from memory.recall.context import context_anchors_record, entry_term_stats, with_body
 from memory.recall.rankers import analyze
 from memory.recall.store import corpus_stats_apply, entry_terms_index
@@ -149,10 +151,11 @@ def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
 
 @dataclass(frozen=True, slots=True)
 class RememberResult:
-    """What a remember did: stored a new entry, or kept the existing one in a conflict.
-    `promotion` is the session → profile rule's reason code when a write aimed at the
-    profile (`stored_as` says where it went: `profile`, or `session` when the rule kept
-    it in the conversation it came from)."""
+    """What a remember did: stored a new entry, kept the existing one in a conflict, or
+    found the fact already stated in those words in that scope (`unchanged`: the existing
+    entry, nothing written). `promotion` is the session → profile rule's reason code when
+    a write aimed at the profile (`stored_as` says where it went: `profile`, or `session`
+    when the rule kept it in the conversation it came from)."""
 
     entry: MemoryEntry
     created: bool
@@ -160,6 +163,50 @@ class RememberResult:
     notice: MemoryNotice | None = None
     promotion: str | None = None
     stored_as: str | None = None
+    unchanged: bool = False
+
+
+def _restated(entry: MemoryEntry) -> MemoryEntry | None:
+    """The live memory that already states this fact in these words (`fact_of`) in this
+    scope: same category and conflict key, a source the write meets in the ladder. Bodies
+    are sealed, so the scope's few rows of the key are opened and compared here."""
+    rows = (
+        MemoryEntry.objects.filter(
+            member_id=entry.member_id,
+            tenant_id=entry.tenant_id,
+            scope_key=entry.scope_key,
+            category=entry.category,
+            conflict_key=conflict_token_read(entry.member_id, entry.conflict_key),
+            actor_handle=entry.actor_handle,
+            lifecycle__in=[Lifecycle.ACTIVE, Lifecycle.PAUSED],
+            origin__in=sorted(conflicts.origins_met_by(entry.origin)),
+        )
+        .select_for_update()
+        .order_by("-updated_at", "id")
+    )
+    fact = fact_of(entry.body)
+    return next((row for row in rows if fact_of(row.body) == fact), None)
+
+
+def _supersede_session_copies(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
+    """A fact stored in the profile replaces its copies in session memory (the mentions
+    that promoted it, or a conversation the member's word now covers): one fact, one
+    memory. Superseded, they still count as occurrences for the promotion rule."""
+    if entry.scope_kind != ScopeKind.PROFILE or entry.lifecycle != Lifecycle.ACTIVE:
+        return
+    fact = fact_of(entry.body)
+    for copy in MemoryEntry.objects.filter(
+        member_id=entry.member_id,
+        tenant_id=entry.tenant_id,
+        scope_kind=ScopeKind.SESSION,
+        category=entry.category,
+        conflict_key=conflict_token_read(entry.member_id, entry.conflict_key),
+        actor_handle=entry.actor_handle,
+        lifecycle=Lifecycle.ACTIVE,
+    ).select_for_update():
+        if fact_of(copy.body) == fact:
+            copy.lifecycle = Lifecycle.SUPERSEDED
+            revision_append(copy, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
 
 
 def _session_of(scope) -> str:
@@ -486,7 +533,14 @@ def _remember(
         "promotion": promotion,
         "stored_as": write.scope.kind if promotion is not None else None,
     }
-    existing = (
+    restated = _restated(entry)
+    if restated is not None and not conflicts.outranks(
+        new_origin=entry.origin, existing_origin=restated.origin
+    ):
+        return RememberResult(entry=restated, created=False, unchanged=True, **outcome)
+    # A restatement by the member of what was inferred meets it in the ladder (their word
+    # replaces the inference); anything else meets what shares its conflict key.
+    existing = restated or (
         _conflicts_with(entry)
         .filter(origin__in=sorted(conflicts.origins_met_by(entry.origin)))
         .select_for_update()
@@ -495,6 +549,7 @@ def _remember(
     )
     if existing is None:
         _create(entry, actor=actor, now=now)
+        _supersede_session_copies(entry, actor=actor, now=now)
         return RememberResult(entry=entry, created=True, **outcome)
 
     resolution = conflicts.resolve_write_conflict(
@@ -541,6 +596,7 @@ def _remember(
     _create(entry, actor=actor, now=now)
     existing.lifecycle = Lifecycle.SUPERSEDED
     revision_append(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
+    _supersede_session_copies(entry, actor=actor, now=now)
     conflict_payload["new_entry_id"] = str(entry.pk)
     audit_event_append(
         action=AuditAction.MEMORY_CONFLICT_RESOLVED,

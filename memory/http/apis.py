@@ -69,6 +69,8 @@ from memory.policy.handles import ACTOR_HANDLE_PATTERN
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.selectors import (
     REVISION_TRAIL,
+    ConsentLedgerView,
+    consent_ledger_view,
     entry_contract,
     memory_entry_get,
     memory_entry_list,
@@ -104,9 +106,10 @@ _IDENTIFIER = pydantic.TypeAdapter(Identifier)
 # --- Helpers ---------------------------------------------------------------------------
 
 
-def entry_output(entry: MemoryEntry) -> dict:
-    """The wire shape of an entry: exactly the seed's contract."""
-    return entry_contract(entry).model_dump(mode="json")
+def entry_output(entry: MemoryEntry, *, consents: ConsentLedgerView | None = None) -> dict:
+    """The wire shape of an entry: exactly the seed's contract (`consents`: the member's
+    ledger read once for a page of entries)."""
+    return entry_contract(entry, consents=consents).model_dump(mode="json")
 
 
 def _own_entry(request, pk) -> MemoryEntry:
@@ -154,7 +157,7 @@ def remember_response(result: RememberResult, *, echo_kept: bool = True) -> Resp
     else:
         response = Response(
             {
-                "outcome": "kept-existing",
+                "outcome": "unchanged" if result.unchanged else "kept-existing",
                 "conflict_rule": result.conflict_rule,
                 "entry": entry_output(result.entry) if echo_kept else None,
                 "notice_id": str(result.notice.pk) if result.notice else None,
@@ -203,14 +206,24 @@ class MemoryListCreateApi(generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response([entry_output(entry) for entry in page])
+        # The consent ledger once for the page, only when an entry carries a record.
+        consents = None
+        if any(entry.consent for entry in page):
+            consents = consent_ledger_view(member_id=request.user.pk)
+        return self.get_paginated_response(
+            [entry_output(entry, consents=consents) for entry in page]
+        )
 
-    @extend_schema(responses={200: MemoryEntrySerializer(many=True), **error_responses(400)})
+    @extend_schema(
+        summary="My memories, most recently changed first",
+        responses={200: MemoryEntrySerializer(many=True), **error_responses(400)},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
     @idempotent(Scope.MEMORY_REMEMBER, replay=member_remember_replay, reference=remember_reference)
     @extend_schema(
+        summary="State a memory myself",
         request=MemoryCreateInputSerializer,
         responses={**REMEMBER_RESPONSES, **error_responses(400, 409, 413, 422)},
     )
@@ -289,7 +302,10 @@ class MemoryDetailApi(APIView):
 
     permission_classes = [IsMember]
 
-    @extend_schema(responses={200: MemoryEntryDetailSerializer, **error_responses(404)})
+    @extend_schema(
+        summary="One of my memories, with its provenance and recalls",
+        responses={200: MemoryEntryDetailSerializer, **error_responses(404)},
+    )
     def get(self, request, pk):
         member_id = request.user.pk
         # Whether a question about it is open is read with the entry: the question
@@ -324,6 +340,7 @@ class MemoryDetailApi(APIView):
         )
 
     @extend_schema(
+        summary="Restate one of my memories",
         request=MemoryEditInputSerializer,
         responses={200: MemoryEntrySerializer, **error_responses(400, 404, 409, 413, 422)},
     )
@@ -425,6 +442,8 @@ class MemoryPauseApi(APIView):
 
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 class MemoryResumeApi(APIView):
+    """Resume a paused memory: recall may use it again."""
+
     permission_classes = [IsMember]
 
     @extend_schema(
@@ -467,6 +486,7 @@ class MemoryScopeChangeApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
+        summary="Move a memory to another scope",
         request=MemoryScopeChangeInputSerializer,
         responses={200: MemoryEntrySerializer, **error_responses(400, 404, 409, 422)},
     )
@@ -515,7 +535,10 @@ class MemoryClearApi(APIView):
 
     permission_classes = [IsMember]
 
-    @extend_schema(responses={200: MemoryClearStateSerializer, **error_responses()})
+    @extend_schema(
+        summary="Whether a full clear is pending",
+        responses={200: MemoryClearStateSerializer, **error_responses()},
+    )
     def get(self, request):
         pending = memory_pending_clear(member_id=request.user.pk)
         return Response(
@@ -523,14 +546,19 @@ class MemoryClearApi(APIView):
         )
 
     @extend_schema(
-        request=None, responses={201: MemoryClearRequestSerializer, **step_up_responses(409)}
+        summary="Clear all my memory after a grace window",
+        request=None,
+        responses={201: MemoryClearRequestSerializer, **step_up_responses(409)},
     )
     def post(self, request):
         require_api_step_up(request)
         clear = memory_clear_request(member=request.user, actor=Actor.of(request.user))
         return Response(MemoryClearRequestSerializer(clear).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: MemoryClearRequestSerializer, **error_responses(409)})
+    @extend_schema(
+        summary="Cancel a pending full clear",
+        responses={200: MemoryClearRequestSerializer, **error_responses(409)},
+    )
     def delete(self, request):
         clear = memory_clear_cancel(member=request.user, actor=Actor.of(request.user))
         return Response(MemoryClearRequestSerializer(clear).data)
@@ -573,6 +601,7 @@ class OffTheRecordApi(APIView):
     permission_classes = [IsMember]
 
     @extend_schema(
+        summary="Whether remembering is off the record now",
         parameters=[
             OpenApiParameter("session_id", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False)
         ],
@@ -583,6 +612,7 @@ class OffTheRecordApi(APIView):
         return Response(self._state(request, session_id))
 
     @extend_schema(
+        summary="Go off the record, or back on",
         request=OffTheRecordInputSerializer,
         responses={200: OffTheRecordStateSerializer, **error_responses(400)},
     )

@@ -58,6 +58,7 @@ def remember_reference(response) -> dict:
     if kept:
         reference |= {
             "kept": True,
+            "outcome": data["outcome"],
             "conflict_rule": data.get("conflict_rule"),
             "notice_id": data.get("notice_id"),
         }
@@ -83,7 +84,8 @@ def _remember_replay(
     data = entry_contract(entry).model_dump(mode="json")
     if reference.get("kept"):
         data = {
-            "outcome": "kept-existing",
+            # A reference stored before `unchanged` existed was a ladder's `kept-existing`.
+            "outcome": reference.get("outcome", "kept-existing"),
             "conflict_rule": reference["conflict_rule"],
             "entry": data if not reference.get("withheld") and echo(entry) else None,
             "notice_id": reference["notice_id"],

@@ -234,11 +234,16 @@ class MemoryRememberInputSerializer(MemoryCreateInputSerializer):
 
 
 class MemoryKeptExistingSerializer(serializers.Serializer):
-    """The conflict ladder kept the existing memory; a notice asks the member when a fact
-    they stated would otherwise be overturned."""
+    """Nothing was stored: `kept-existing`, the conflict ladder kept the existing memory
+    (a notice asks the member when a fact they stated would otherwise be overturned); or
+    `unchanged`, the scope already holds this fact in these words (case, spacing and
+    punctuation aside) from a source at least as strong, and `entry` is that memory:
+    writing a fact twice stores it once, with or without an Idempotency-Key."""
 
-    outcome = serializers.ChoiceField(choices=["kept-existing"])
-    conflict_rule = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=["kept-existing", "unchanged"])
+    conflict_rule = serializers.CharField(
+        allow_null=True, help_text="The ladder's rule for `kept-existing`; null for `unchanged`."
+    )
     entry = MemoryEntrySerializer(
         allow_null=True,
         help_text="The memory that was kept; null to a surface the read gate withholds it "

@@ -87,6 +87,16 @@ def source_kind_for(origin: str) -> str:
         raise ValueError(f"unknown origin {origin!r}") from None
 
 
+def outranks(*, new_origin: str, existing_origin: str) -> bool:
+    """Does a restatement of a fact in these words carry more authority than the stored
+    one: the member's own word (stated or confirmed) over an inference? Then it replaces
+    the inference; otherwise the stored memory already says it."""
+    return (
+        source_kind_for(new_origin) in MEMBER_SOURCES
+        and source_kind_for(existing_origin) not in MEMBER_SOURCES
+    )
+
+
 def origins_met_by(new_origin: str) -> frozenset[str]:
     """The stored origins a new write meets in the conflict ladder.
 

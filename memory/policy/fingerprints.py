@@ -29,6 +29,13 @@ def fact_tokens(text: str) -> tuple[str, ...]:
     return tuple(_FACT_TOKEN_RE.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
+def fact_of(text: str) -> tuple[str, ...]:
+    """What makes two bodies one fact: their words (`fact_tokens`), or the text itself
+    when it has none. A restatement on the write path, the promotion rule's count of
+    occurrences and recall's dedupe all compare this."""
+    return fact_tokens(text) or (text,)
+
+
 def _fact_mac(*, secret: bytes, member_id: uuid.UUID | str, kind: bytes, value: str) -> str:
     if len(secret) < MIN_ACTOR_SECRET_BYTES:
         raise ValueError(f"the fingerprint secret needs at least {MIN_ACTOR_SECRET_BYTES} bytes")

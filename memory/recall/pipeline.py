@@ -8,7 +8,9 @@
                               crisis frame, suppression + lifecycle + holds, sensitive
                               categories; its reason is the count key
 6. relevance ranking          a named blend of recency, semantic, references, origin
-7. conflict / freshness dedupe  ``category::actor_handle::subject``, most recent wins
+7. conflict / freshness dedupe  ``category::actor_handle::subject``, most recent wins;
+                              then one fact, one memory: of entries stating the same
+                              fact (`fact_of` their bodies), the best ranked
 8. per-surface budget         unknown surfaces get the shell's
 9. surface redaction, rationale and the audit envelope
 
@@ -63,6 +65,7 @@ from memory.access.gate import (
     lifecycle_key,
 )
 from memory.enums import Lifecycle, Origin, RecallContext, ScopeKind, SuppressionReason
+from memory.policy.fingerprints import fact_of
 
 from .rankers import (
     CorpusStats,
@@ -529,6 +532,11 @@ class _Ranked:
 
 
 def _dedupe(ranked: list[_Ranked]) -> list[_Ranked]:
+    """Of each conflict cluster the freshest entry; then of entries stating one fact in
+    the same words (a fact restated in several scopes: conversations, then the profile it
+    was promoted to) the best ranked, so a recall never returns one fact twice. Keeping
+    the best ranked keeps the store's certificate (`memory.recall.store.plan`): a copy
+    outside the shortlist ranks below the one kept."""
     winners: dict[str, _Ranked] = {}
     for item in ranked:
         key = conflict_key(item.candidate)
@@ -537,11 +545,17 @@ def _dedupe(ranked: list[_Ranked]) -> list[_Ranked]:
         best = winners.get(key)
         if best is None or _fresher(item.candidate, best.candidate):
             winners[key] = item
-    return [
-        item
-        for item in ranked
-        if (key := conflict_key(item.candidate)) is None or winners[key] is item
-    ]
+    facts: set[tuple[str, ...]] = set()
+    kept = []
+    for item in ranked:
+        key = conflict_key(item.candidate)
+        if key is not None and winners[key] is not item:
+            continue
+        fact = fact_of(item.candidate.body)
+        if fact not in facts:
+            facts.add(fact)
+            kept.append(item)
+    return kept
 
 
 def _fresher(a: RecallCandidate, b: RecallCandidate) -> bool:

@@ -117,6 +117,7 @@ def build(name: str, base: str) -> Case:
             {**body, "body": "I take coffee"},
             entries,
             forget=_forget_over_http(base, mine),
+            rerun_stores=False,  # the same fact in the same scope: `unchanged`
         )
     if name == "surface-remember":
         body = {
@@ -133,6 +134,7 @@ def build(name: str, base: str) -> Case:
             {**body, "body": "likes short walks in the park"},
             entries,
             forget=_forget_over_http(base, mine),
+            rerun_stores=False,  # the same fact in the same scope: `unchanged`
         )
     if name == "turn":
 

@@ -43,6 +43,7 @@ from memory.recall.pipeline import (
     resolve,
 )
 from memory.recall.rankers import corpus_stats_for, jaccard, term_stats_for
+from tests.memory.facts import alike
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 USER, OTHER_USER = "user-1", "user-2"
@@ -90,8 +91,11 @@ def scope(kind: str = ScopeKind.PROFILE, user: str = USER, **ids: str) -> ScopeK
     return ScopeKey(kind=kind, user_id=user, **values)
 
 
+COFFEE = "I take my coffee black"
+
+
 def entry(entry_id: str = "e1", **overrides) -> RecallCandidate:
-    body = overrides.pop("body", "I take my coffee black")
+    body = overrides.pop("body", COFFEE)
     neighbours = overrides.pop("neighbours", ())
     user = overrides.pop("user_id", USER)
     fields = {
@@ -508,7 +512,11 @@ def test_a_timestamp_in_the_future_counts_as_fresh():
 def test_a_synthetic_timeline_ranks_by_decayed_recency_without_a_query():
     # given one entry a week for ten weeks, the older ones referenced once long ago
     timeline = [
-        entry(f"w{week:02d}", updated_at=NOW - timedelta(weeks=week), body="weekly note")
+        entry(
+            f"w{week:02d}",
+            updated_at=NOW - timedelta(weeks=week),
+            body=alike("weekly note", week),
+        )
         for week in range(10)
     ]
     result = run(timeline, request(query=""))
@@ -560,8 +568,8 @@ def test_the_default_blend_keeps_a_relevant_old_memory_above_a_fresh_irrelevant_
 
 
 def test_the_default_blend_lets_priors_break_near_ties_in_relevance():
-    stale = entry("a", updated_at=NOW - timedelta(days=400))
-    fresh = entry("b", updated_at=NOW, reference_count=10)
+    stale = entry("a", updated_at=NOW - timedelta(days=400), body=alike(COFFEE, 0))
+    fresh = entry("b", updated_at=NOW, reference_count=10, body=alike(COFFEE, 1))
     assert returned(run([stale, fresh])) == ["b", "a"]
 
 
@@ -618,14 +626,21 @@ def test_a_conflict_tie_on_update_time_goes_to_the_smaller_entry_id():
 
 
 def test_entries_without_a_subject_or_with_different_actors_do_not_conflict():
-    plain = [entry("a"), entry("b")]
+    plain = [entry("a", body=alike(COFFEE, 0)), entry("b", body=alike(COFFEE, 1))]
     assert sorted(returned(run(plain))) == ["a", "b"]
     actors = [
-        entry("c", subject="gift", multi_actor=MultiActor("h-1")),
-        entry("d", subject="gift", multi_actor=MultiActor("h-2")),
-        entry("e", subject="gift", category=MemoryCategory.GOAL),
+        entry("c", subject="gift", multi_actor=MultiActor("h-1"), body=alike(COFFEE, 2)),
+        entry("d", subject="gift", multi_actor=MultiActor("h-2"), body=alike(COFFEE, 3)),
+        entry("e", subject="gift", category=MemoryCategory.GOAL, body=alike(COFFEE, 4)),
     ]
     assert sorted(returned(run(actors))) == ["c", "d", "e"]
+
+
+def test_one_fact_in_several_entries_is_returned_once_the_best_ranked():
+    older = entry("a", body="Has a red bicycle", updated_at=NOW - timedelta(days=30))
+    newer = entry("b", body="has a red  bicycle!", updated_at=NOW)
+    other = entry("c", body="Has a blue bicycle")
+    assert returned(run([older, newer, other], request(query="bicycle"))) == ["b", "c"]
 
 
 # --- stage 8: budgets ------------------------------------------------------------------
@@ -645,14 +660,14 @@ def test_entries_without_a_subject_or_with_different_actors_do_not_conflict():
 def test_each_surface_gets_its_budget_and_unknown_surfaces_get_the_shells(
     surface, expected, applied
 ):
-    candidates = [entry(f"e{i:03d}") for i in range(120)]
+    candidates = [entry(f"e{i:03d}", body=alike(COFFEE, i)) for i in range(120)]
     result = run(candidates, request(surface=surface))
     assert len(result.entries) == expected
     assert result.surface == applied
 
 
 def test_a_budget_override_narrows_but_never_widens():
-    candidates = [entry(f"e{i}") for i in range(10)]
+    candidates = [entry(f"e{i}", body=alike(COFFEE, i)) for i in range(10)]
     assert len(run(candidates, request(surface="assistant", budget=2)).entries) == 2
     assert len(run(candidates, request(surface="shell", budget=50)).entries) == 3
     assert run(candidates, request(budget=0)).entries == ()
@@ -955,7 +970,7 @@ def test_same_state_and_request_give_the_same_output_in_any_candidate_order(pool
 
 
 def test_equal_scores_are_ordered_by_entry_id():
-    same = [entry(entry_id) for entry_id in ["c", "a", "b"]]
+    same = [entry(entry_id, body=alike(COFFEE, i)) for i, entry_id in enumerate("cab")]
     assert returned(run(same)) == ["a", "b", "c"]
 
 

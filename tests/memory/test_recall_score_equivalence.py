@@ -65,6 +65,7 @@ from memory.recall.store.index import MemberTermKey, statistics
 from memory.recall.store.plan import shape_of
 from memory.recall.store.streams import matching_stream, prior_classes_read
 from tests.iris_site.factories import MemberFactory
+from tests.memory.facts import alike
 
 pytestmark = pytest.mark.django_db
 
@@ -98,8 +99,10 @@ def generated_member(seed: int):
     bodies = [" ".join(_words(rng, rng.randint(1, 14)) + rng.sample(STOP, 2)) for _ in range(60)]
     entries = []
     for index in range(ENTRIES):
-        body = (
-            rng.choice(bodies) if rng.random() < 0.1 else " ".join(_words(rng, rng.randint(1, 14)))
+        # A tenth repeat a body's words; each is its own fact (recall returns a fact once).
+        body = alike(
+            rng.choice(bodies) if rng.random() < 0.1 else " ".join(_words(rng, rng.randint(1, 14))),
+            index,
         )
         updated = NOW - timedelta(seconds=rng.uniform(-2 * DAY, 500 * DAY))
         last_referenced = None

@@ -61,6 +61,7 @@ from memory.recall.store import (
 from memory.services import memory_edit
 from tests.iris_site.factories import MemberFactory
 from tests.memory.factories import consenting_member, remember
+from tests.memory.facts import alike
 
 pytestmark = pytest.mark.django_db
 # The shortlist's own behaviour: PostgreSQL only (on SQLite a recall reads every entry).
@@ -387,7 +388,8 @@ def test_many_entries_alike_still_rank_exactly(matching_depth):
             scope_kind=ScopeKind.PROFILE,
             scope_key="profile",
             category=MemoryCategory.PREFERENCE,
-            body="I take my coffee black",
+            # One fact each (recall returns a fact once), all in the same words.
+            body=alike("I take my coffee black", i),
             origin=Origin.USER_STATED,
             lifecycle=Lifecycle.ACTIVE,
             confidence=1.0,
