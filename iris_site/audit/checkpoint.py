@@ -178,8 +178,10 @@ def legacy_sink() -> JsonLinesSink:
     return JsonLinesSink(Path(settings.AUDIT_CHECKPOINT_DIR) / NAME)
 
 
-def checkpoint_sink(deployment: Deployment) -> CheckpointSink:
-    return import_string(settings.AUDIT_CHECKPOINT_SINK)(deployment=str(deployment.deployment_id))
+def checkpoint_sink(deployment: Deployment | None) -> CheckpointSink:
+    """The configured sink of this deployment (of none: only a sink with a fixed place)."""
+    named = str(deployment.deployment_id) if deployment is not None else ""
+    return import_string(settings.AUDIT_CHECKPOINT_SINK)(deployment=named)
 
 
 def sink_records(records: Iterable[dict[str, Any]], current: Deployment, where: str):

@@ -4,6 +4,7 @@ from collections import deque
 from dataclasses import dataclass
 from itertools import groupby
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from iris_site.audit.actions import names_under, stored_names
@@ -74,8 +75,11 @@ def _sealed_heads(
     this database's, every statement's signature and link, and that the database's copy
     of its heads makes its root. Also the sink's last checkpoint number."""
     current = deployment_current()
-    if current is None:
-        raise SealError("this database has no deployment id: manage.py migrate makes one")
+    if current is None:  # emptied since its migration: its first seal makes one
+        sink = sink or (checkpoint_sink(None) if settings.AUDIT_CHECKPOINT_PATH else None)
+        if AuditCheckpoint.objects.exists() or (sink and next(iter(sink.records()), None)):
+            raise SealError("this database has no deployment id but has been sealed before")
+        return {}, None, None
     sink = sink or checkpoint_sink(current)
     records, after = sink_records(sink.records(), current, sink.where)
     sunk = records[-1]["number"] if records else None

@@ -225,12 +225,26 @@ def test_a_sink_that_lost_its_first_checkpoints_is_refused(signer):
 
 
 def test_a_database_emptied_since_its_migration_gets_an_id_at_its_first_seal(signer):
+    # given: a flush (a test run's) took the migration's row with everything else
     with transaction.atomic(), owner_tamper(Deployment):
         Deployment.objects.all().delete()
-    assert "no deployment id" in audit_chain_verify().checkpoint_problem
     append_events(1)
+    report = audit_chain_verify()
+    assert (report.valid, report.checkpoint, report.deployment) == (True, None, None)
+    # when / then
     assert audit_checkpoint_seal().deployment == deployment_current().deployment_id
     assert audit_chain_verify().valid
+
+
+def test_a_sealed_database_that_lost_its_id_and_checkpoints_does_not_verify(signer, settings):
+    settings.AUDIT_CHECKPOINT_PATH = str(Path(settings.AUDIT_CHECKPOINT_DIR) / "pinned.jsonl")
+    append_events(1)
+    audit_checkpoint_seal()
+    with transaction.atomic(), owner_tamper(Deployment, AuditCheckpoint):
+        Deployment.objects.all().delete()
+        AuditCheckpoint.objects.all().delete()
+    problem = audit_chain_verify().checkpoint_problem
+    assert problem == "this database has no deployment id but has been sealed before"
 
 
 def test_a_copy_takes_a_new_id_and_a_sink_that_carries_on_from_its_original(
