@@ -6,6 +6,10 @@ import json
 
 import pytest
 from django.utils import timezone
+from iris_client import Iris, change_pages
+from iris_client.api.recall import v1_members_recall_create
+from iris_client.models import RecallInputRequest
+from iris_client.types import UNSET
 
 from iris_site.audit.events import Actor
 from memory.entities.services import entity_retire
@@ -26,35 +30,32 @@ PENICILLIN = "Allergic to penicillin since childhood"
 
 
 class Surfaces:
+    """The assistant surfaces as an integrator writes them: the Python client."""
+
     def __init__(self, live_server, member) -> None:
         self.base = live_server.url
         self.member = member
         self.tokens = {name: service(name) for name in ("assistant", "shell", "tara")}
+        self.clients = {
+            name: Iris(base_url=self.base, token=token) for name, token in self.tokens.items()
+        }
         self.cursors: dict[str, str | None] = dict.fromkeys(self.tokens)
 
     def recall(self, consumer: str, query: str, context: str = "general") -> list[str]:
-        response = http_request(
-            f"{self.base}/api/v1/members/{self.member.pk}/recall/",
-            method="POST",
-            token=self.tokens[consumer],
-            body={
-                "surface": consumer,
-                "scope": {"kind": "profile"},
-                "query": query,
-                "context": context,
-            },
+        body = RecallInputRequest.from_dict(
+            {"surface": consumer, "scope": {"kind": "profile"}, "query": query, "context": context}
         )
-        assert response.status == 200, response.body
-        return [e["id"] for e in response.body["entries"]]
+        answer = v1_members_recall_create.sync(
+            self.member.pk, client=self.clients[consumer], body=body
+        )
+        return [str(e.id) for e in answer.entries]
 
     def feed(self, consumer: str) -> list[dict]:
         """The events since this surface's last read."""
-        after = self.cursors[consumer]
-        url = f"{self.base}/api/v1/events/" + (f"?after={after}" if after else "")
-        response = http_request(url, token=self.tokens[consumer])
-        assert response.status == 200, response.body
-        self.cursors[consumer] = response.body["next"]
-        return response.body["events"]
+        after = self.cursors[consumer] or UNSET
+        [*read, end] = change_pages(self.clients[consumer], after=after)
+        self.cursors[consumer] = end.next_
+        return [event.to_dict() for page in read for event in page.events]
 
 
 def only(events: list[dict], type_: str) -> dict:
