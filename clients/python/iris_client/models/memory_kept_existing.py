@@ -21,19 +21,23 @@ T = TypeVar("T", bound="MemoryKeptExisting")
 
 @_attrs_define
 class MemoryKeptExisting:
-    """The conflict ladder kept the existing memory; a notice asks the member when a fact
-    they stated would otherwise be overturned.
+    """Nothing was stored: `kept-existing`, the conflict ladder kept the existing memory
+    (a notice asks the member when a fact they stated would otherwise be overturned); or
+    `unchanged`, the scope already holds this fact in these words (case, spacing and
+    punctuation aside) from a source at least as strong, and `entry` is that memory:
+    writing a fact twice stores it once, with or without an Idempotency-Key.
 
         Attributes:
             outcome (MemoryKeptExistingOutcomeEnum): * `kept-existing` - kept-existing
-            conflict_rule (str):
+                * `unchanged` - unchanged
+            conflict_rule (None | str): The ladder's rule for `kept-existing`; null for `unchanged`.
             entry (MemoryEntry | None): The memory that was kept; null to a surface the read gate withholds it from (paused,
                 another scope or category, opted out): a write's answer never hands over what the writer may not read.
             notice_id (None | UUID):
     """
 
     outcome: MemoryKeptExistingOutcomeEnum
-    conflict_rule: str
+    conflict_rule: None | str
     entry: MemoryEntry | None
     notice_id: None | UUID
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -43,6 +47,7 @@ class MemoryKeptExisting:
 
         outcome: str = self.outcome
 
+        conflict_rule: None | str
         conflict_rule = self.conflict_rule
 
         entry: dict[str, Any] | None
@@ -77,7 +82,12 @@ class MemoryKeptExisting:
         d = dict(src_dict)
         outcome = check_memory_kept_existing_outcome_enum(d.pop("outcome"))
 
-        conflict_rule = d.pop("conflict_rule")
+        def _parse_conflict_rule(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        conflict_rule = _parse_conflict_rule(d.pop("conflict_rule"))
 
         def _parse_entry(data: object) -> MemoryEntry | None:
             if data is None:

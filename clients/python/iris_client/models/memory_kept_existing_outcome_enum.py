@@ -1,9 +1,10 @@
 from typing import Literal
 
-MemoryKeptExistingOutcomeEnum = Literal["kept-existing"]
+MemoryKeptExistingOutcomeEnum = Literal["kept-existing", "unchanged"]
 
 MEMORY_KEPT_EXISTING_OUTCOME_ENUM_VALUES: set[MemoryKeptExistingOutcomeEnum] = {
     "kept-existing",
+    "unchanged",
 }
 
 

@@ -48,7 +48,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryClearRequest]:
-    """Full clear
+    """Cancel a pending full clear
 
      Full clear. GET: is one pending? POST: request it; everything is purged once the
     grace window (`purge_after`) has passed. DELETE: cancel it within the window.
@@ -74,7 +74,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> MemoryClearRequest | None:
-    """Full clear
+    """Cancel a pending full clear
 
      Full clear. GET: is one pending? POST: request it; everything is purged once the
     grace window (`purge_after`) has passed. DELETE: cancel it within the window.
@@ -96,7 +96,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryClearRequest]:
-    """Full clear
+    """Cancel a pending full clear
 
      Full clear. GET: is one pending? POST: request it; everything is purged once the
     grace window (`purge_after`) has passed. DELETE: cancel it within the window.
@@ -120,7 +120,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> MemoryClearRequest | None:
-    """Full clear
+    """Cancel a pending full clear
 
      Full clear. GET: is one pending? POST: request it; everything is purged once the
     grace window (`purge_after`) has passed. DELETE: cancel it within the window.

@@ -69,7 +69,7 @@ def sync_detailed(
     body: MemoryCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[MemoryEntry | MemoryKeptExisting]:
-    """GET
+    """State a memory myself
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -108,7 +108,7 @@ def sync(
     body: MemoryCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> MemoryEntry | MemoryKeptExisting | None:
-    """GET
+    """State a memory myself
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -142,7 +142,7 @@ async def asyncio_detailed(
     body: MemoryCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[MemoryEntry | MemoryKeptExisting]:
-    """GET
+    """State a memory myself
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -179,7 +179,7 @@ async def asyncio(
     body: MemoryCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> MemoryEntry | MemoryKeptExisting | None:
-    """GET
+    """State a memory myself
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).

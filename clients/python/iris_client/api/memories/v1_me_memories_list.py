@@ -111,7 +111,7 @@ def sync_detailed(
     q: str | Unset = UNSET,
     scope_kind: V1MeMemoriesListScopeKind | Unset = UNSET,
 ) -> Response[PaginatedMemoryEntryList]:
-    """GET
+    """My memories, most recently changed first
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -164,7 +164,7 @@ def sync(
     q: str | Unset = UNSET,
     scope_kind: V1MeMemoriesListScopeKind | Unset = UNSET,
 ) -> PaginatedMemoryEntryList | None:
-    """GET
+    """My memories, most recently changed first
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -212,7 +212,7 @@ async def asyncio_detailed(
     q: str | Unset = UNSET,
     scope_kind: V1MeMemoriesListScopeKind | Unset = UNSET,
 ) -> Response[PaginatedMemoryEntryList]:
-    """GET
+    """My memories, most recently changed first
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).
@@ -263,7 +263,7 @@ async def asyncio(
     q: str | Unset = UNSET,
     scope_kind: V1MeMemoriesListScopeKind | Unset = UNSET,
 ) -> PaginatedMemoryEntryList | None:
-    """GET
+    """My memories, most recently changed first
 
      GET: my memories, most recently changed first (forgotten ones excluded).
     POST: state a memory myself (origin `user-stated`, scope `user_id` is mine).

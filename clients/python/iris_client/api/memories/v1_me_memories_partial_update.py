@@ -66,7 +66,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PatchedMemoryEditInputRequest | Unset = UNSET,
 ) -> Response[MemoryEntry]:
-    """GET
+    """Restate one of my memories
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -104,7 +104,7 @@ def sync(
     client: AuthenticatedClient,
     body: PatchedMemoryEditInputRequest | Unset = UNSET,
 ) -> MemoryEntry | None:
-    """GET
+    """Restate one of my memories
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -137,7 +137,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PatchedMemoryEditInputRequest | Unset = UNSET,
 ) -> Response[MemoryEntry]:
-    """GET
+    """Restate one of my memories
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -173,7 +173,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PatchedMemoryEditInputRequest | Unset = UNSET,
 ) -> MemoryEntry | None:
-    """GET
+    """Restate one of my memories
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what

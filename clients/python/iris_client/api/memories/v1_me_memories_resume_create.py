@@ -55,7 +55,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryEntry]:
-    """v1 me memories resume create
+    """Resume a paused memory
+
+     Resume a paused memory: recall may use it again.
 
     Args:
         id (UUID):
@@ -84,7 +86,9 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> MemoryEntry | None:
-    """v1 me memories resume create
+    """Resume a paused memory
+
+     Resume a paused memory: recall may use it again.
 
     Args:
         id (UUID):
@@ -108,7 +112,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryEntry]:
-    """v1 me memories resume create
+    """Resume a paused memory
+
+     Resume a paused memory: recall may use it again.
 
     Args:
         id (UUID):
@@ -135,7 +141,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> MemoryEntry | None:
-    """v1 me memories resume create
+    """Resume a paused memory
+
+     Resume a paused memory: recall may use it again.
 
     Args:
         id (UUID):

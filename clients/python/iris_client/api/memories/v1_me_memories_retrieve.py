@@ -55,7 +55,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryEntryDetail]:
-    """GET
+    """One of my memories, with its provenance and recalls
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -89,7 +89,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> MemoryEntryDetail | None:
-    """GET
+    """One of my memories, with its provenance and recalls
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -118,7 +118,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[MemoryEntryDetail]:
-    """GET
+    """One of my memories, with its provenance and recalls
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what
@@ -150,7 +150,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> MemoryEntryDetail | None:
-    """GET
+    """One of my memories, with its provenance and recalls
 
      GET: one of my memories with its provenance, suppression, recent recalls and any
     open question about it. PATCH: restate it (a new revision; my word supersedes what

@@ -65,8 +65,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: MemoryScopeChangeInputRequest,
 ) -> Response[MemoryEntry]:
-    """Move a memory to another scope within the per-scope rules (session → profile, session → notebook,
-    profile → notebook)
+    """Move a memory to another scope
 
      Move a memory to another scope within the per-scope rules (session → profile,
     session → notebook, profile → notebook). A refusal is a 422 whose `code` says why,
@@ -102,8 +101,7 @@ def sync(
     client: AuthenticatedClient,
     body: MemoryScopeChangeInputRequest,
 ) -> MemoryEntry | None:
-    """Move a memory to another scope within the per-scope rules (session → profile, session → notebook,
-    profile → notebook)
+    """Move a memory to another scope
 
      Move a memory to another scope within the per-scope rules (session → profile,
     session → notebook, profile → notebook). A refusal is a 422 whose `code` says why,
@@ -134,8 +132,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: MemoryScopeChangeInputRequest,
 ) -> Response[MemoryEntry]:
-    """Move a memory to another scope within the per-scope rules (session → profile, session → notebook,
-    profile → notebook)
+    """Move a memory to another scope
 
      Move a memory to another scope within the per-scope rules (session → profile,
     session → notebook, profile → notebook). A refusal is a 422 whose `code` says why,
@@ -169,8 +166,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: MemoryScopeChangeInputRequest,
 ) -> MemoryEntry | None:
-    """Move a memory to another scope within the per-scope rules (session → profile, session → notebook,
-    profile → notebook)
+    """Move a memory to another scope
 
      Move a memory to another scope within the per-scope rules (session → profile,
     session → notebook, profile → notebook). A refusal is a 422 whose `code` says why,

@@ -59,7 +59,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     session_id: str | Unset = UNSET,
 ) -> Response[OffTheRecordState]:
-    """Off the record
+    """Whether remembering is off the record now
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -93,7 +93,7 @@ def sync(
     client: AuthenticatedClient,
     session_id: str | Unset = UNSET,
 ) -> OffTheRecordState | None:
-    """Off the record
+    """Whether remembering is off the record now
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -122,7 +122,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     session_id: str | Unset = UNSET,
 ) -> Response[OffTheRecordState]:
-    """Off the record
+    """Whether remembering is off the record now
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -154,7 +154,7 @@ async def asyncio(
     client: AuthenticatedClient,
     session_id: str | Unset = UNSET,
 ) -> OffTheRecordState | None:
-    """Off the record
+    """Whether remembering is off the record now
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 

@@ -59,7 +59,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: OffTheRecordInputRequest,
 ) -> Response[OffTheRecordState]:
-    """Off the record
+    """Go off the record, or back on
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -94,7 +94,7 @@ def sync(
     client: AuthenticatedClient,
     body: OffTheRecordInputRequest,
 ) -> OffTheRecordState | None:
-    """Off the record
+    """Go off the record, or back on
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -124,7 +124,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: OffTheRecordInputRequest,
 ) -> Response[OffTheRecordState]:
-    """Off the record
+    """Go off the record, or back on
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
@@ -157,7 +157,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: OffTheRecordInputRequest,
 ) -> OffTheRecordState | None:
-    """Off the record
+    """Go off the record, or back on
 
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
