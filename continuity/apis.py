@@ -18,20 +18,16 @@ from rest_framework.views import APIView
 
 from consent.enums import SensitiveCategory
 from continuity.contracts import (
-    ANCHOR_ID_MAX_LENGTH,
-    CURSOR_MAX_LENGTH,
-    DEVICE_ID_MAX_LENGTH,
-    IDEMPOTENCY_KEY_MAX_LENGTH,
     REFERENCE_PATTERN,
-    SCOPE_KEY_MAX_LENGTH,
-    SENSITIVE_CATEGORIES_MAX,
-    SESSION_ID_MAX_LENGTH,
+    ContinuationListQuery,
+    ContinuationReadQuery,
     contract_error_fields,
     token_parse,
 )
+from continuity.contracts import ContinuationToken as TokenContract
 from continuity.enums import NoticeKind, Posture, Surface, WriteOutcome
 from continuity.models import ContinuationToken
-from continuity.policy import RECENT_DEFAULT, RECENT_MAX, readable_surfaces
+from continuity.policy import readable_surfaces
 from continuity.selectors import (
     continuation_resume,
     continuation_token_recent,
@@ -43,6 +39,7 @@ from continuity.services import (
     continuity_notices_deliver,
     write_answer,
 )
+from iris_site.api.contracts import contract
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.members import member_or_404
 from iris_site.api.schema import error_responses
@@ -102,49 +99,6 @@ def _write_replay(request, reference, *, member_id) -> dict | None:
 
 
 # --- Shapes ------------------------------------------------------------------------------
-
-
-class ContinuationSurfaceContextSerializer(serializers.Serializer):
-    surface = serializers.ChoiceField(choices=Surface.choices)
-    session_id = serializers.RegexField(
-        _REFERENCE, max_length=SESSION_ID_MAX_LENGTH, required=False, allow_null=True
-    )
-    tenant_id = serializers.UUIDField(required=False, allow_null=True)
-
-
-class ContinuationAnchorRefSerializer(serializers.Serializer):
-    surface = serializers.ChoiceField(
-        choices=Surface.choices, help_text="Must equal `surface_context.surface`."
-    )
-    anchor_id = serializers.RegexField(_REFERENCE, max_length=ANCHOR_ID_MAX_LENGTH)
-    cursor = serializers.RegexField(
-        _REFERENCE,
-        max_length=CURSOR_MAX_LENGTH,
-        help_text="Locator inside the anchor: seconds into audio, fold index, page.",
-    )
-
-
-class ContinuationTokenSerializer(serializers.Serializer):
-    """The ContinuationToken contract (seed 001), for the schema; unknown fields → 400."""
-
-    token_id = serializers.UUIDField()
-    user_id = serializers.UUIDField(help_text="Must be the member in the path.")
-    scope_key = serializers.RegexField(_REFERENCE, max_length=SCOPE_KEY_MAX_LENGTH)
-    device_id = serializers.RegexField(_REFERENCE, max_length=DEVICE_ID_MAX_LENGTH)
-    surface_context = ContinuationSurfaceContextSerializer()
-    anchor_ref = ContinuationAnchorRefSerializer()
-    posture = serializers.ChoiceField(choices=Posture.choices)
-    sensitive_categories = serializers.ListField(
-        child=serializers.ChoiceField(choices=SensitiveCategory.choices),
-        max_length=SENSITIVE_CATEGORIES_MAX,
-        help_text="Each at most once; non-empty requires `cross_device_consent_id`.",
-    )
-    cross_device_consent_id = serializers.UUIDField(
-        allow_null=True,
-        help_text="The member's `cross_device` grant in force now (its consent event id).",
-    )
-    idempotency_key = serializers.RegexField(_REFERENCE, max_length=IDEMPOTENCY_KEY_MAX_LENGTH)
-    last_updated_at = serializers.DateTimeField(help_text="The device's clock; never ordered by.")
 
 
 class ContinuationSurfaceContextOutputSerializer(serializers.Serializer):
@@ -259,35 +213,6 @@ class ContinuationResumeOutputSerializer(serializers.Serializer):
 # --- Queries -----------------------------------------------------------------------------
 
 
-class ContinuationReadQuerySerializer(serializers.Serializer):
-    device_id = serializers.RegexField(
-        _REFERENCE,
-        max_length=DEVICE_ID_MAX_LENGTH,
-        required=False,
-        help_text="The reading device: a sensitive token stays readable to the client "
-        "that wrote it, on the device it wrote it from (both recorded at write).",
-    )
-
-
-class ContinuationListQuerySerializer(serializers.Serializer):
-    device_id = serializers.RegexField(
-        _REFERENCE,
-        max_length=DEVICE_ID_MAX_LENGTH,
-        required=False,
-        help_text="The reading device: a sensitive token stays readable to the client "
-        "that wrote it, on the device it wrote it from (both recorded at write), and the "
-        "device's pending notices are delivered with this read.",
-    )
-    limit = serializers.IntegerField(min_value=1, max_value=RECENT_MAX, default=RECENT_DEFAULT)
-    surface = serializers.ChoiceField(choices=Surface.choices, required=False)
-
-
-def _query(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.query_params)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _consumer_surfaces(request, wanted: str | None) -> frozenset[str]:
     consumer = request.user.consumer
     surfaces = readable_surfaces(consumer)
@@ -320,11 +245,11 @@ def _reader(request, member_id, device_id: str | None) -> Reader:
     )
 
 
-def _list_answer(request, *, member_id, query: dict, surfaces) -> Response:
-    device_id = query.get("device_id")
+def _list_answer(request, *, member_id, query: ContinuationListQuery, surfaces) -> Response:
+    device_id = query.device_id
     reader = _reader(request, member_id, device_id)
     tokens = continuation_token_recent(
-        member_id=member_id, reader=reader, limit=query["limit"], surfaces=surfaces
+        member_id=member_id, reader=reader, limit=query.limit, surfaces=surfaces
     )
     withheld = continuation_token_withheld(member_id=member_id, reader=reader, surfaces=surfaces)
     # Only surfaces write tokens, so only a surface's device ever loses a write: its notice
@@ -373,16 +298,16 @@ class MemberContinuationTokenApi(APIView):
 
     permission_classes = [IsServiceClient]
 
+    @contract(query=ContinuationListQuery)
     @extend_schema(
         operation_id="members_continuation_tokens_list",
+        summary="List the member's continuation tokens",
         description=LIST_DESCRIPTION + " The shell reads every surface; a surface its own.",
-        parameters=[ContinuationListQuerySerializer],
         responses={200: ContinuationTokenListOutputSerializer, **error_responses(400, 404)},
     )
-    def get(self, request, member_id):
+    def get(self, request, member_id, query: ContinuationListQuery):
         member = member_or_404(member_id)
-        query = _query(ContinuationListQuerySerializer, request)
-        surfaces = _consumer_surfaces(request, query.get("surface"))
+        surfaces = _consumer_surfaces(request, query.surface)
         return _list_answer(request, member_id=member.pk, query=query, surfaces=surfaces)
 
     @idempotent(
@@ -393,8 +318,14 @@ class MemberContinuationTokenApi(APIView):
         body=_token_wire,
         field="idempotency_key",
     )
+    @contract(
+        body=TokenContract,
+        invalid="The continuation token is invalid.",
+        fields=contract_error_fields,
+    )
     @extend_schema(
         operation_id="members_continuation_tokens_write",
+        summary="Save the member's continuation token for this surface",
         description=(
             "Write the member's token for the caller's own surface (else 403). Idempotent "
             "by the body's `idempotency_key` (an `Idempotency-Key` header, when sent, must "
@@ -404,7 +335,6 @@ class MemberContinuationTokenApi(APIView):
             "server time wins; a device that loses a close race gets a notice on its next "
             "read. A surface the member paused is refused (422 `surface-paused`)."
         ),
-        request=ContinuationTokenSerializer,
         responses={
             201: OpenApiResponse(
                 ContinuationTokenWriteOutputSerializer,
@@ -417,23 +347,17 @@ class MemberContinuationTokenApi(APIView):
             **error_responses(400, 404, 409, 413, 422),
         },
     )
-    def put(self, request, member_id):
+    def put(self, request, member_id, body: TokenContract):
         member = member_or_404(member_id)
-        try:
-            contract = token_parse(request.data)
-        except pydantic.ValidationError as exc:
-            raise InvalidInput(
-                "The continuation token is invalid.", fields=contract_error_fields(exc)
-            ) from exc
         header = request.headers.get("Idempotency-Key")
-        if header is not None and header != contract.idempotency_key:
+        if header is not None and header != body.idempotency_key:
             raise InvalidInput(
                 "The Idempotency-Key header and the body disagree.",
                 fields={"idempotency_key": ["Must equal the Idempotency-Key header."]},
             )
         result = continuation_token_write(
             member=member,
-            contract=contract,
+            contract=body,
             consumer=request.user.consumer,
             actor=Actor.of(request.user),
             client=request.user,
@@ -450,20 +374,20 @@ class MemberContinuationResumeApi(APIView):
 
     permission_classes = [IsServiceClient]
 
+    @contract(query=ContinuationReadQuery)
     @extend_schema(
         operation_id="members_continuation_tokens_resume",
+        summary="Resume a continuation token",
         description="A token the read gate withholds (a sensitive token read by another "
         "client or device without the `cross_device` grant it names) is 404.",
-        parameters=[ContinuationReadQuerySerializer],
         responses={200: ContinuationResumeOutputSerializer, **error_responses(400, 404)},
     )
-    def get(self, request, member_id, pk):
+    def get(self, request, member_id, pk, query: ContinuationReadQuery):
         member = member_or_404(member_id)
-        query = _query(ContinuationReadQuerySerializer, request)
         resume = continuation_resume(
             member_id=member.pk,
             token_id=pk,
-            reader=_reader(request, member.pk, query.get("device_id")),
+            reader=_reader(request, member.pk, query.device_id),
             surfaces=_consumer_surfaces(request, None),
         )
         return Response(ContinuationResumeOutputSerializer(resume).data)
@@ -475,15 +399,14 @@ class MyContinuationTokenListApi(APIView):
 
     permission_classes = [IsMember]
 
+    @contract(query=ContinuationListQuery)
     @extend_schema(
         operation_id="me_continuation_tokens_list",
         description=LIST_DESCRIPTION,
-        parameters=[ContinuationListQuerySerializer],
         responses={200: ContinuationTokenListOutputSerializer, **error_responses(400)},
     )
-    def get(self, request):
-        query = _query(ContinuationListQuerySerializer, request)
-        wanted = query.get("surface")
+    def get(self, request, query: ContinuationListQuery):
+        wanted = query.surface
         return _list_answer(
             request,
             member_id=request.user.pk,

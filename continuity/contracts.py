@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from consent.enums import SensitiveCategory
 from continuity.enums import Posture, Surface
+from continuity.policy import RECENT_DEFAULT, RECENT_MAX
 
 SCOPE_KEY_MAX_LENGTH = 160
 DEVICE_ID_MAX_LENGTH = 96
@@ -73,25 +74,33 @@ class AnchorRef(Contract):
     """What to resume: an anchor on the surface and a locator inside it (seconds into
     audio, fold index in a scene, page in a Nisaba edition)."""
 
-    surface: SurfaceValue
+    surface: SurfaceValue = Field(description="Must equal `surface_context.surface`.")
     anchor_id: AnchorId
-    cursor: Cursor
+    cursor: Cursor = Field(description="Locator inside the anchor: seconds into audio, fold, page.")
 
 
 class ContinuationToken(Contract):
     """A member's place on a surface, as references and posture only; never content."""
 
     token_id: uuid.UUID
-    user_id: uuid.UUID
+    user_id: uuid.UUID = Field(description="Must be the member in the path.")
     scope_key: ScopeKey
     device_id: DeviceId
     surface_context: SurfaceContext
     anchor_ref: AnchorRef
     posture: PostureValue
-    sensitive_categories: list[SensitiveCategoryValue] = Field(max_length=SENSITIVE_CATEGORIES_MAX)
-    cross_device_consent_id: uuid.UUID | None
-    idempotency_key: IdempotencyKey
-    last_updated_at: AwareDatetime
+    sensitive_categories: list[SensitiveCategoryValue] = Field(
+        max_length=SENSITIVE_CATEGORIES_MAX,
+        description="Each at most once; non-empty requires `cross_device_consent_id`.",
+    )
+    cross_device_consent_id: uuid.UUID | None = Field(
+        description="The member's `cross_device` grant in force now (its consent event id)."
+    )
+    idempotency_key: IdempotencyKey = Field(
+        description="The write's idempotency key: the same key and token answer the first "
+        "answer again; an `Idempotency-Key` header, when sent, must equal it."
+    )
+    last_updated_at: AwareDatetime = Field(description="The device's clock; never ordered by.")
 
     @field_validator("last_updated_at")
     @classmethod
@@ -154,3 +163,29 @@ def contract_error_fields(exc: ValidationError) -> dict[str, list[str]]:
         message = READABLE_MESSAGES.get(error["type"], error["msg"])
         fields.setdefault(key or "non_field_errors", []).append(message)
     return fields
+
+
+# --- Query contracts (`iris_site.api.contracts.contract`): a query string is text, so lax --
+
+
+class _Query(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+_DEVICE_NOTE = (
+    "The reading device: a sensitive token stays readable to the client that wrote it, on "
+    "the device it wrote it from (both recorded at write)."
+)
+
+
+class ContinuationReadQuery(_Query):
+    device_id: DeviceId | None = Field(default=None, description=_DEVICE_NOTE)
+
+
+class ContinuationListQuery(ContinuationReadQuery):
+    device_id: DeviceId | None = Field(
+        default=None,
+        description=_DEVICE_NOTE + " The device's pending notices are delivered with this read.",
+    )
+    limit: int = Field(default=RECENT_DEFAULT, ge=1, le=RECENT_MAX)
+    surface: SurfaceValue | None = None

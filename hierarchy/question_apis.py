@@ -6,8 +6,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hierarchy.contracts import OpenQuestionsQuery
 from hierarchy.questions import MAX_QUESTIONS, open_questions_read
-from hierarchy.stm_apis import CAPABILITIES_NOTE, CONTEXT_PARAMETER
+from hierarchy.stm_apis import CAPABILITIES_NOTE
+from iris_site.api.contracts import contract
 from iris_site.api.gated import READ_GATE, content_view
 from iris_site.api.schema import error_responses
 from iris_site.audit.events import Actor
@@ -15,7 +17,6 @@ from iris_site.enums import UserKind
 from iris_site.models import User
 from iris_site.permissions import IsServiceClient
 from memory.access.gate import ContentKind
-from memory.enums import RecallContext
 from memory.http.serializers import MemoryNoticeSerializer
 from memory.selectors import principal_capabilities
 
@@ -33,28 +34,22 @@ class MemberOpenQuestionsApi(APIView):
     """The member's open questions a surface may ask them: conflict questions ("you
     mentioned X earlier — should I update?") and re-confirmations, newest first."""
 
-    class OpenQuestionsQuerySerializer(serializers.Serializer):
-        context = serializers.ChoiceField(
-            choices=RecallContext.choices, default=RecallContext.GENERAL
-        )
-
     permission_classes = [IsServiceClient]
 
+    @contract(query=OpenQuestionsQuery)
     @extend_schema(
+        summary="List the member's open questions",
         description=f"At most {MAX_QUESTIONS}, newest first. A question is listed only when "
         "the read gate lets the calling client see the memory it is about and its proposal "
         "(as the entry it would become), for this member and `context`; the others are "
         "counted by reason in `withheld`. The member answers in their own memory pages."
         + CAPABILITIES_NOTE,
-        parameters=[CONTEXT_PARAMETER],
         responses={200: OpenQuestionsOutputSerializer, **error_responses(400, 403, 404)},
     )
-    def get(self, request, member_id):
+    def get(self, request, member_id, query: OpenQuestionsQuery):
         member = get_object_or_404(User, pk=member_id, kind=UserKind.MEMBER, is_active=True)
-        query = self.OpenQuestionsQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
         capabilities = principal_capabilities(request.user)
-        context = capabilities.require_context(query.validated_data["context"])
+        context = capabilities.require_context(query.context)
         read = open_questions_read(
             member_id=member.pk,
             capabilities=capabilities,

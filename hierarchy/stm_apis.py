@@ -7,8 +7,7 @@ member's scope. Views are thin: parse, call one service or selector, shape the a
 import dataclasses
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +15,15 @@ from rest_framework.views import APIView
 from hierarchy.access import justification_clean
 from hierarchy.bundle import get_context_bundle
 from hierarchy.consolidation import ConsolidationInput, stm_consolidate
+from hierarchy.contracts import (
+    SCOPE_ID_REGEX,
+    ContextBundleRequest,
+    ShortTermConsolidate,
+    ShortTermListQuery,
+    ShortTermReadQuery,
+    ShortTermRefresh,
+    ShortTermWrite,
+)
 from hierarchy.enums import StmScopeKind
 from hierarchy.models import ShortTermMemory
 from hierarchy.replays import consolidate_reference, consolidate_replay, stm_write_replay
@@ -34,8 +42,8 @@ from hierarchy.stm import (
     stm_view,
     stm_write,
 )
-from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from hierarchy.stm_serializers import ShortTermOutputSerializer, StmScopeKindField, stm_output
+from iris_site.api.contracts import contract
 from iris_site.api.gated import READ_GATE, content_free, content_view
 from iris_site.api.members import member_or_404
 from iris_site.api.pagination import CursorPagination
@@ -49,13 +57,8 @@ from iris_site.permissions import IsServiceClient, operator_with_roles
 from iris_site.selectors import operator_tenant_id
 from memory.access.capabilities import capability_table_markdown
 from memory.access.gate import ContentKind
-from memory.enums import MemoryCategory, Origin, RecallContext
 from memory.http.replays import kept_entry_visible
-from memory.recall.pipeline import MAX_QUERY_CHARS
 from memory.selectors import principal_capabilities
-
-SCOPE_ID_REGEX = r"^[^\s:]{1,128}$"
-
 
 CAPABILITIES_NOTE = (
     "\n\nWhat each service client may claim comes from its consumer (narrowed per client by "
@@ -70,33 +73,6 @@ GATE_NOTE = (
     "which it may surface, e.g. `mental_health` only in `health`, `safety` or `crisis`), "
     "a pending full clear and off the record."
 )
-
-CONTEXT_PARAMETER = OpenApiParameter(
-    "context",
-    OpenApiTypes.STR,
-    OpenApiParameter.QUERY,
-    enum=RecallContext.values,
-    description="The context the client reads in (default `general`); only a context "
-    "its capabilities allow (else 403 `context-not-allowed`). `safety` and `crisis` hold "
-    "only on a recall's crisis path; here they are judged as `general`.",
-)
-
-
-class ShortTermReadQuerySerializer(serializers.Serializer):
-    context = serializers.ChoiceField(choices=RecallContext.choices, default=RecallContext.GENERAL)
-
-
-class ShortTermListQuerySerializer(ShortTermReadQuerySerializer):
-    scope_id = serializers.CharField(
-        error_messages={"required": "Reads name the scope: give scope_id."}
-    )
-    scope_kind = serializers.ChoiceField(choices=StmScopeKind.choices, required=False)
-
-
-def _query(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.query_params)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _reader(request, member_id, context: str):
@@ -137,59 +113,39 @@ class ShortTermListCreateApi(generics.GenericAPIView):
     member-scoped), through the read gate. POST: write a row; its TTL defaults to the
     scope kind's, and the answer echoes the row just written."""
 
-    class ShortTermInputSerializer(StrictInputSerializer):
-        scope_kind = StmScopeKindField(
-            choices=[k for k in StmScopeKind.choices if k[0] != StmScopeKind.ADMIN_SESSION],
-            help_text="admin_session rows are written by operator tools only.",
-        )
-        scope_id = serializers.RegexField(SCOPE_ID_REGEX)
-        category = serializers.ChoiceField(choices=MemoryCategory.choices)
-        content = serializers.CharField(max_length=4000, trim_whitespace=False)
-        related_entry_ids = serializers.ListField(
-            child=serializers.UUIDField(), required=False, max_length=MAX_RELATED_ENTRY_IDS
-        )
-        consolidate_on_critic_promote = serializers.BooleanField(default=False)
-        ttl_seconds = serializers.IntegerField(required=False, min_value=1)
-
     permission_classes = [IsServiceClient]
     pagination_class = ShortTermPagination
     serializer_class = ShortTermOutputSerializer
     # The schema's model only: rows come from the selector, and through the read gate.
     queryset = ShortTermMemory.objects.none()
 
+    @contract(query=ShortTermListQuery)
     @extend_schema(
+        summary="List a scope's short-term rows",
         description=GATE_NOTE
         + " A row it withholds is absent; the page's `withheld` object counts the rows "
         "withheld from it by reason (e.g. `sensitive-category-outside-relevant-context`), "
         "so a page may be shorter than `page_size` while `next` still leads on."
         + CAPABILITIES_NOTE,
-        parameters=[
-            OpenApiParameter("scope_id", OpenApiTypes.STR, OpenApiParameter.QUERY, required=True),
-            OpenApiParameter(
-                "scope_kind", OpenApiTypes.STR, OpenApiParameter.QUERY, enum=StmScopeKind.values
-            ),
-            CONTEXT_PARAMETER,
-        ],
         responses={200: ShortTermOutputSerializer(many=True), **error_responses(400, 403, 404)},
     )
-    def get(self, request, member_id):
+    def get(self, request, member_id, query: ShortTermListQuery):
         member = member_or_404(member_id)
-        query = _query(ShortTermListQuerySerializer, request)
-        scope_kind = query.get("scope_kind")
-        reader = _reader(request, member.pk, query["context"])
+        scope_kind = query.scope_kind
+        reader = _reader(request, member.pk, query.context)
         if scope_kind is not None:
             reader.capabilities.require_read_kind(stm_gate_kind(scope_kind))
         now = timezone.now()
         rows = stm_rows_for_scope(
-            member_id=member.pk, scope_id=query["scope_id"], scope_kind=scope_kind, now=now
+            member_id=member.pk, scope_id=query.scope_id, scope_kind=scope_kind, now=now
         )
         state = stm_member_state(
-            member_id=member.pk, scope_id=query["scope_id"], scope_kind=scope_kind, now=now
+            member_id=member.pk, scope_id=query.scope_id, scope_kind=scope_kind, now=now
         )
         read = stm_gate(self.paginate_queryset(rows), reader=reader, state=state, now=now)
         stm_read_record(
             member_id=member.pk,
-            scope_id=query["scope_id"],
+            scope_id=query.scope_id,
             read=read,
             actor=Actor.of(request.user),
             scope_kind=scope_kind,
@@ -200,20 +156,18 @@ class ShortTermListCreateApi(generics.GenericAPIView):
         )
 
     @idempotent(Scope.SHORT_TERM_WRITE, replay=stm_write_replay)
+    @contract(body=ShortTermWrite)
     @extend_schema(
+        summary="Write a short-term row",
         description="Write a row of working memory; the answer echoes it. A `user_session` "
         "row is session memory, the others profile memory: a kind outside the client's "
         "write kinds is 403 `consumer-not-allowed-for-scope`." + CAPABILITIES_NOTE,
-        request=ShortTermInputSerializer,
         responses={201: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409, 413, 422)},
     )
-    def post(self, request, member_id):
+    def post(self, request, member_id, body: ShortTermWrite):
         member = member_or_404(member_id)
-        serializer = self.ShortTermInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        scope_kind = serializer.validated_data["scope_kind"]
-        principal_capabilities(request.user).require_write_kind(stm_gate_kind(scope_kind))
-        row = stm_write(member=member, actor=Actor.of(request.user), **serializer.validated_data)
+        principal_capabilities(request.user).require_write_kind(stm_gate_kind(body.scope_kind))
+        row = stm_write(member=member, actor=Actor.of(request.user), **body.model_dump())
         # A row just written: consolidated into nothing yet.
         view = StmView(row, stm_content(row))
         return Response(stm_output(view), status=status.HTTP_201_CREATED)
@@ -224,31 +178,25 @@ class ShortTermRefreshApi(APIView):
     """T3: keep a row alive for another TTL (capped by the scope's maximum lifetime). A row
     the read gate withholds from the caller is 404, exactly as one that is not there."""
 
-    class RefreshInputSerializer(StrictInputSerializer):
-        ttl_seconds = serializers.IntegerField(required=False, min_value=1)
-
     permission_classes = [IsServiceClient]
 
+    @contract(query=ShortTermReadQuery, body=ShortTermRefresh)
     @extend_schema(
+        summary="Refresh a short-term row's TTL",
         description=GATE_NOTE
         + " A row it withholds is 404, as one that is not there; refreshing is a write, "
         "so the row's kind must also be one the client may write (else 403)." + CAPABILITIES_NOTE,
-        parameters=[CONTEXT_PARAMETER],
-        request=RefreshInputSerializer,
         responses={200: ShortTermOutputSerializer, **error_responses(400, 403, 404, 409)},
     )
-    def post(self, request, member_id, stm_id):
+    def post(self, request, member_id, stm_id, query: ShortTermReadQuery, body: ShortTermRefresh):
         member = member_or_404(member_id)
-        query = _query(ShortTermReadQuerySerializer, request)
-        reader = _reader(request, member.pk, query["context"])
+        reader = _reader(request, member.pk, query.context)
         row = stm_row_get(member_id=member.pk, stm_id=stm_id)
         view = None if row is None else stm_view(row, reader=reader)
         if view is None:
             raise NotFound()
         reader.capabilities.require_write_kind(stm_gate_kind(row.scope_kind))
-        serializer = self.RefreshInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        row = stm_refresh(row=row, actor=Actor.of(request.user), **serializer.validated_data)
+        row = stm_refresh(row=row, actor=Actor.of(request.user), ttl_seconds=body.ttl_seconds)
         return Response(stm_output(dataclasses.replace(view, row=row)))
 
 
@@ -277,67 +225,30 @@ class ShortTermConsolidateApi(APIView):
     withholds from the caller is 404, as one that is not there, and nothing is recorded:
     a client never turns into long-term memory what it may not read."""
 
-    class ConsolidateInputSerializer(StrictInputSerializer):
-        explicit = serializers.BooleanField(
-            default=True,
-            help_text="An explicit consolidation. Into the profile it is the member's "
-            "explicit request only when it quotes them (`origin: user-stated` with their "
-            "`turns`); otherwise the fact must recur 3 times.",
-        )
-        scope = serializers.DictField(
-            required=False,
-            help_text="Target scope (kind + identifiers); default: the session for a "
-            "user_session row, else the profile.",
-        )
-        subject = serializers.CharField(required=False, max_length=200)
-        origin = serializers.ChoiceField(
-            choices=Origin.choices,
-            default=Origin.MODEL_INFERRED,
-            help_text="Bound to the writer (see the origin table): a surface never asserts "
-            "`user-confirmed` or `operator-copilot`, and a short-term row quotes no member "
-            "turn, so `user-stated` is refused too (403 / 422).",
-        )
-        confidence = serializers.FloatField(required=False, min_value=0, max_value=1)
-        turns = serializers.ListField(
-            child=serializers.UUIDField(),
-            required=False,
-            max_length=20,
-            help_text="The member's turns the row came from: `session-turn` provenance, "
-            "checked against the stored turns. With a turn the member spoke, the row may be "
-            "consolidated as `user-stated`.",
-        )
-        entry_id = serializers.UUIDField(
-            required=False,
-            help_text="Refused (409 illegal-transition): entries are never rewritten in place.",
-        )
-
     permission_classes = [IsServiceClient]
 
     @idempotent(
         Scope.SHORT_TERM_CONSOLIDATE, replay=consolidate_replay, reference=consolidate_reference
     )
+    @contract(query=ShortTermReadQuery, body=ShortTermConsolidate)
     @extend_schema(
+        summary="Consolidate a short-term row into long-term memory",
         description=GATE_NOTE
         + " A row it withholds is 404, as one that is not there, and nothing is recorded."
         + CAPABILITIES_NOTE,
-        parameters=[CONTEXT_PARAMETER],
-        request=ConsolidateInputSerializer,
         responses={
             201: ConsolidateOutputSerializer,
             200: ConsolidateOutputSerializer,
             **error_responses(400, 403, 404, 409, 422),
         },
     )
-    def post(self, request, member_id, stm_id):
-        query = _query(ShortTermReadQuerySerializer, request)
+    def post(
+        self, request, member_id, stm_id, query: ShortTermReadQuery, body: ShortTermConsolidate
+    ):
         # Refused before any row is looked up, so a 403 never tells that a row exists.
-        principal_capabilities(request.user).require_context(query["context"])
-        serializer = self.ConsolidateInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        if data.get("entry_id") is not None:
-            data["entry_id"] = str(data["entry_id"])
-        data["turns"] = tuple(str(turn) for turn in data.get("turns", ()))
+        principal_capabilities(request.user).require_context(query.context)
+        data = body.model_dump(mode="json")
+        data["turns"] = tuple(data["turns"])
         member = member_or_404(member_id)
         # The row is looked up inside the member named by the path only: another member's
         # row id is 404, as one that is not there.
@@ -347,7 +258,7 @@ class ShortTermConsolidateApi(APIView):
             given=ConsolidationInput(**data),
             consumer=request.user.consumer,
             member_id=member.pk,
-            reader=_reader(request, member.pk, query["context"]),
+            reader=_reader(request, member.pk, query.context),
         )
         # As a write's answer: a memory the ladder kept instead is named only if the read
         # gate would show it to this surface (`memory.http.replays.kept_entry_visible`).
@@ -396,36 +307,11 @@ class ContextBundleApi(APIView):
     events about what was returned, for composing a prompt, each through the read gate
     for the calling client. Cached 30 s; every call is audited with counts only."""
 
-    class ContextBundleInputSerializer(StrictInputSerializer):
-        scope_id = serializers.RegexField(SCOPE_ID_REGEX)
-        scope_kind = StmScopeKindField(choices=StmScopeKind.choices, required=False)
-        query = serializers.CharField(
-            max_length=MAX_QUERY_CHARS, allow_blank=True, default="", trim_whitespace=False
-        )
-        include_episodic = serializers.BooleanField(default=True)
-        surface = serializers.RegexField(
-            r"^[a-z][a-z0-9-]{0,31}$",
-            required=False,
-            help_text="The budget to use; default the client's own (`assistant`, "
-            "`notebook`) where it has one, else `shell`.",
-        )
-        context = serializers.ChoiceField(
-            choices=RecallContext.choices, default=RecallContext.GENERAL
-        )
-        entity = serializers.UUIDField(
-            required=False,
-            help_text="Only long-term entries about this entity of the member; another "
-            "member's, a forgotten one or none is 404.",
-        )
-        as_of = serializers.DateTimeField(
-            required=False,
-            help_text="Long-term recall of what held then (entries not superseded by then, "
-            "relationships valid then).",
-        )
-
     permission_classes = [IsServiceClient]
 
+    @contract(body=ContextBundleRequest)
     @extend_schema(
+        summary="Compose a context bundle",
         description="Short-term rows, long-term recall and the episodic events about "
         "what was returned, each through the read gate for the calling client: a row or "
         "entry it withholds (base consents withdrawn, a sensitive category outside the "
@@ -433,18 +319,15 @@ class ContextBundleApi(APIView):
         "reason in `stm_withheld` and in `ltm.audit_envelope.suppression_counts`, and no "
         "event about it is listed. Cached 30 s on everything that changes the answer "
         "(the client's capabilities and the member's consents included)." + CAPABILITIES_NOTE,
-        request=ContextBundleInputSerializer,
         responses={200: ContextBundleOutputSerializer, **error_responses(400, 403, 404, 413)},
     )
-    def post(self, request, member_id):
+    def post(self, request, member_id, body: ContextBundleRequest):
         member = member_or_404(member_id)
-        serializer = self.ContextBundleInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
         bundle = get_context_bundle(
             member=member,
             actor=Actor.of(request.user),
             capabilities=principal_capabilities(request.user),
-            **serializer.validated_data,
+            **body.model_dump(),
         )
         return Response(bundle)
 

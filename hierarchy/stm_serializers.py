@@ -2,16 +2,14 @@
 surface sees it, for the endpoints and for a write's idempotent replay
 (`hierarchy.replays`), and the short-term scope kind (`hierarchy.operator_apis`)."""
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from hierarchy.enums import StmScopeKind
 from hierarchy.stm import StmView
 
 
-@extend_schema_field({"type": "string", "enum": StmScopeKind.values})
 class StmScopeKindField(serializers.ChoiceField):
-    """A short-term scope kind (its own schema, apart from memory's scope kinds)."""
+    """A short-term scope kind (its own enum, apart from memory's scope kinds)."""
 
 
 class ShortTermOutputSerializer(serializers.Serializer):

@@ -265,6 +265,10 @@ SPECTACULAR_SETTINGS = {
         "MemoryScopeKindEnum": "memory.enums.ScopeKind",
         "EntityKindEnum": "memory.enums.EntityKind",
         "EntityStateEnum": "memory.enums.EntityState",
+        # Named once where the contracts and the serializers both state them.
+        "ProvenanceKindEnum": "memory.enums.ProvenanceKind",
+        "ContinuitySurfaceEnum": "continuity.enums.Surface",
+        "StmScopeKindEnum": "hierarchy.enums.StmScopeKind",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,200 +1,289 @@
-"""Iris's MCP tools: each is one REST operation of the assistant surfaces, declared by its
-signature and run in-process (`interfaces.mcp.rest`).
+"""Iris's MCP tools, generated from the REST operations of the assistant surfaces.
 
-A tool is declared once, as a function with no body: its parameters are the operation's
-input (the path's ids, the body's fields, the query's; `idempotency_key` is the
-`Idempotency-Key` header), typed from the contracts and enums the REST API validates
-with, its docstring what the assistant reads. The arguments go to the operation as the
-assistant gave them, each where the operation takes it; nothing restates them by hand,
-so a parameter cannot be declared and then dropped on the way.
+`TOOLS` names each tool's operation: its URL route name and HTTP method, whether it reads
+or writes, whether it honours `Idempotency-Key`, and what the assistant reads about it.
+Everything else comes from the operation itself (`surface_operations`, the URLconf):
 
-Arguments are refused as REST refuses a body: an argument the tool does not take, or a
-value its contract refuses, is the REST API's 400 envelope
-(`{"status": 400, "error": {"code": "invalid", "message": ..., "fields": {...}}}`),
-never ignored; the REST API then stays the authority on every rule.
-`tests/interfaces/test_mcp_contracts.py` checks every tool against its REST operation
-as published (the OpenAPI document): the same fields, the same required ones, the same
-enums, bounds and defaults.
+- the input schema is the route's path parameters plus the properties of the pydantic
+  contract(s) the view method validates its JSON body and query string with
+  (`iris_site.api.contracts.contract`, `operation_contract`), plus `idempotency_key` for
+  the writes that take the header; closed (`additionalProperties: false`). A name two of
+  them share is refused when the tools are built;
+- a call forwards the arguments as given to the operation, in-process
+  (`interfaces.mcp.rest`): path parameters into the path, `idempotency_key` into the
+  header, the query contract's fields (every argument of a GET) into the query string,
+  the rest into the JSON body. REST validates them: an unknown argument or a bad value is
+  its 400 envelope, returned as the tool's error (`isError`, structured
+  `{"status", "error"}`); nothing is validated, dropped or restated here.
+
+`tests/interfaces/test_mcp_contracts.py` walks the surface operations of the URLconf and
+fails when one has no tool or a tool's schema is not its contract's.
 """
 
 import json
-import typing
-import uuid
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.urls import NoReverseMatch, reverse
+from django.core.exceptions import ImproperlyConfigured
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls.converters import StringConverter, UUIDConverter
+from django.urls.exceptions import NoReverseMatch
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import ConfigDict
 
-from hierarchy.enums import StmScopeKind
-from hierarchy.stm_apis import SCOPE_ID_REGEX
-from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
 from interfaces.mcp.rest import FORWARDED_HEADERS, Caller, RestAnswer, rest_call
-from iris_site.api.exceptions import error_body, pydantic_fields
+from iris_site.api.contracts import OperationContract, operation_contract
+from iris_site.api.exceptions import error_body
 from iris_site.idempotency import HEADER as IDEMPOTENCY_HEADER
-from memory.access.capabilities import CONTEXT_NOT_ALLOWED, SURFACE_NOT_ALLOWED
-from memory.contracts import (
-    Body,
-    CategoryValue,
-    Confidence,
-    Identifier,
-    MemoryScopeKey,
-    MemorySuppression,
-    MultiActorWrite,
-    OriginValue,
-    ProvenanceLink,
-    Subject,
-)
-from memory.enums import RecallContext
-from memory.http.changes import MAX_PAGE, PAGE
-from memory.http.surfaces import MAX_TURN_LENGTH
-from memory.models import ConversationTurn
-from memory.recall.pipeline import MAX_QUERY_CHARS
-
-# --- argument types, from the contracts ----------------------------------------------------
-
-
-def _scope_reference(contract: type[BaseModel]) -> type[BaseModel]:
-    """A scope contract without `user_id`: the member comes from `member_id`."""
-    fields = {
-        name: (info.annotation, info)
-        for name, info in contract.model_fields.items()
-        if name != "user_id"
-    }
-    return create_model(
-        contract.__name__.removesuffix("Scope") + "ScopeReference",
-        __config__=ConfigDict(extra="forbid"),
-        **fields,
-    )
-
-
-_SCOPE_CONTRACTS = typing.get_args(typing.get_args(MemoryScopeKey)[0])
-ScopeReference = Annotated[
-    typing.Union[tuple(_scope_reference(contract) for contract in _SCOPE_CONTRACTS)],  # noqa: UP007
-    Field(
-        discriminator="kind",
-        description="Where the memory lives: `kind` plus that kind's identifiers (a session "
-        "needs `session_id`, a notebook `notebook_id`, ...). The member is `member_id`.",
-    ),
-]
-
-MemberId = Annotated[uuid.UUID, Field(description="The member's id (a UUID).")]
-Surface = Annotated[
-    str,
-    Field(
-        min_length=1,
-        pattern=r"^[a-z][a-z0-9-]{0,31}$",
-        description="The budget to recall under: a surface your consumer may use "
-        f"(`assistant`, `shell`, `notebook`, ...); another is refused `{SURFACE_NOT_ALLOWED}`.",
-    ),
-]
-ContextValue = Annotated[
-    Literal[tuple(RecallContext.values)],
-    Field(
-        description="The sensitive context you are in; one your consumer may claim, else "
-        f"refused `{CONTEXT_NOT_ALLOWED}`. A sensitive category surfaces only in its context.",
-    ),
-]
-Query = Annotated[str, Field(max_length=MAX_QUERY_CHARS, description="What to recall about.")]
-StmScopeKindValue = Literal[
-    tuple(kind for kind in StmScopeKind.values if kind != StmScopeKind.ADMIN_SESSION)
-]
-StmScopeKindRead = Literal[tuple(StmScopeKind.values)]
-ScopeId = Annotated[
-    str,
-    Field(
-        min_length=1,
-        pattern=SCOPE_ID_REGEX,
-        description="The short-term scope's id (e.g. the session id of a `user_session`).",
-    ),
-]
-
-IdempotencyKey = Annotated[
-    str | None,
-    Field(
-        description="Your key for this write, so a retry after a lost answer is not a second "
-        "write (REST's `Idempotency-Key`): the same key with the same arguments answers what "
-        "the first call answered (`replayed: true`); with other arguments it is refused.",
-    ),
-]
-AsOf = Annotated[
-    AwareDatetime | None,
-    Field(
-        description="Recall what held then (an ISO time with its zone): entries not "
-        "superseded by then, relationships valid then. Today's consent and pauses apply.",
-    ),
-]
-EntityId = Annotated[
-    uuid.UUID | None,
-    Field(
-        description="Only the memory about this person or topic (an id a recall listed under "
-        "`entities`); another member's, a forgotten one or none is refused `not_found`.",
-    ),
-]
+from iris_site.models.idempotency import KEY_MAX_LENGTH
+from iris_site.permissions import IsServiceClient
 
 READS = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
 
+# The namespaces of the operations a surface makes for a member (and its own event feed).
+SURFACE_NAMESPACES = ("members", "events")
 
-# --- the REST operation a tool is --------------------------------------------------------------
-
-# Arguments carried in a header rather than in the body or the query.
-HEADERS = {"idempotency_key": IDEMPOTENCY_HEADER}
+IDEMPOTENCY_KEY = "idempotency_key"
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": KEY_MAX_LENGTH,
+    "description": "Your key for this write, so a retry after a lost answer is not a second "
+    "write (REST's `Idempotency-Key`): the same key with the same arguments answers what the "
+    "first call answered (`replayed: true`); with other arguments it is refused.",
+}
 
 
 @dataclass(frozen=True, slots=True)
-class Operation:
-    """The REST operation a tool runs: its method and route name, the arguments that are
-    the route's path parameters, and (for a POST) those it takes in the query string. A GET
-    takes every other argument in its query; a POST in its JSON body."""
-
-    method: Literal["GET", "POST"]
-    route: str
+class ToolSpec:
+    route: str  # the URL route name, "namespace:name"
+    method: str
     annotations: ToolAnnotations
-    path: tuple[str, ...] = ("member_id",)
-    query: tuple[str, ...] = ()
-
-    def request(self, arguments: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """The arguments the assistant gave, as JSON, split where the operation takes them."""
-        parts: dict[str, dict[str, Any]] = {"path": {}, "query": {}, "headers": {}, "body": {}}
-        for name, value in arguments.items():
-            if name in self.path:
-                parts["path"][name] = value
-            elif name in HEADERS:
-                parts["headers"][HEADERS[name]] = value
-            elif self.method == "GET" or name in self.query:
-                parts["query"][name] = str(value)
-            else:
-                parts["body"][name] = value
-        return parts
+    description: str
+    idempotent: bool = False  # takes `Idempotency-Key` (`idempotency_key`)
 
 
-DECLARED: list[tuple[Callable[..., None], Operation]] = []
+TOOLS: dict[str, ToolSpec] = {
+    "remember": ToolSpec(
+        "members:memory-remember",
+        "POST",
+        WRITES,
+        "Remember a fact about the member through Iris's consent-checked write path. "
+        "`origin: user-stated` needs a `session-turn` provenance link naming a turn the member "
+        "spoke (`append_turn`); a conclusion of yours is `model-inferred` (a sensitive one "
+        "then waits for the member's confirmation). Stored: the entry; `outcome: "
+        "kept-existing`: the conflict ladder kept what was there. A profile write is a "
+        "session → profile promotion: `promotion` says whether it reached the profile or was "
+        "kept as session memory of its conversation (`session_id`), and why. Refusals: "
+        "`sensitive-category-without-consent`, `sensitive-inference-requires-confirmation`, "
+        "`paused`, `scope-suppressed`, `consumer-not-allowed-for-scope`, `origin-not-allowed`, "
+        "`user-stated-needs-member-turn`, `provenance-turn-not-found`.",
+        idempotent=True,
+    ),
+    "recall": ToolSpec(
+        "members:recall",
+        "POST",
+        READS,
+        "What you may say back about the member now, through Iris's read gate: `entries` "
+        "(body, category, origin, provenance, score, freshness), the `entities` and "
+        "`relationships` they state, and an `audit_envelope` counting what was withheld by "
+        "reason, never naming it. `entity` narrows to one person or topic; `as_of` recalls "
+        "what held then.",
+    ),
+    "append_turn": ToolSpec(
+        "members:conversation-turns",
+        "POST",
+        WRITES,
+        "Append one turn to the member's session log: what `session-turn` provenance of a "
+        "memory points at. Off the record, nothing is kept (refused `paused`).",
+        idempotent=True,
+    ),
+    "write_short_term": ToolSpec(
+        "members:short-term",
+        "POST",
+        WRITES,
+        "Write a row of short-term (working) memory; it expires after its TTL unless "
+        "refreshed or consolidated. Answers the row just written.",
+        idempotent=True,
+    ),
+    "list_short_term": ToolSpec(
+        "members:short-term",
+        "GET",
+        READS,
+        "The live short-term rows of one scope of the member, through the read gate "
+        "(`withheld` counts the rows it kept back, by reason); `next` pages on.",
+    ),
+    "refresh_short_term": ToolSpec(
+        "members:short-term-refresh",
+        "POST",
+        WRITES,
+        "Keep a short-term row alive for another TTL (capped by its scope's maximum "
+        "lifetime). A row you may not read is `not_found`.",
+    ),
+    "consolidate_short_term": ToolSpec(
+        "members:short-term-consolidate",
+        "POST",
+        WRITES,
+        "Make a short-term row long-term memory, through the consent-checked write path and "
+        "the session → profile promotion rule. Already consolidated: `conflict`; refused by "
+        "a policy: its reason (the row stays as it was).",
+        idempotent=True,
+    ),
+    "get_context_bundle": ToolSpec(
+        "members:context-bundle",
+        "POST",
+        READS,
+        "Everything to compose a prompt with: the scope's short-term rows, long-term recall "
+        "for the query and the episodic events about what was returned, each through the "
+        "read gate (what it withholds is counted by reason). Cached for 30 seconds.",
+    ),
+    "list_open_questions": ToolSpec(
+        "members:member-questions",
+        "GET",
+        READS,
+        "The member's open questions to ask them, newest first: conflict questions (\"you "
+        'mentioned X earlier — should I update?") and re-confirmations of stale '
+        "inferences. Ask in your own words; the member answers in their memory pages.",
+    ),
+    "save_continuation": ToolSpec(
+        "members:member-continuation-tokens",
+        "PUT",
+        WRITES,
+        "Save where the member is on your surface (a continuation token: references and "
+        "posture, never content), so another device picks them up there. Idempotent by its "
+        "`idempotency_key`.",
+    ),
+    "list_continuations": ToolSpec(
+        "members:member-continuation-tokens",
+        "GET",
+        READS,
+        "The member's most recent continuation tokens you may read (the shell reads every "
+        "surface), with the notices for your device.",
+    ),
+    "resume_continuation": ToolSpec(
+        "members:member-continuation-token-resume",
+        "GET",
+        READS,
+        "Where to pick the member up: the anchor and the cursor of one continuation token.",
+    ),
+    "list_scope_policies": ToolSpec(
+        "members:member-scope-policies",
+        "GET",
+        READS,
+        "The member's memory scopes as you may use them: which are on, their mode, and "
+        "every consent or opt-out that stands in the way. Ask before writing rather than "
+        "learning it from a `scope-suppressed` refusal.",
+    ),
+    "read_changes": ToolSpec(
+        "events:change-feed",
+        "GET",
+        READS,
+        "Your change feed: memories you were given that were since forgotten, corrected, "
+        "covered by a withdrawn consent, about a forgotten person, or the member erased, "
+        "oldest first (ids and times only). Drop or refresh them from your own stores, pass "
+        "`next` as `after` for the next page, and acknowledge what you applied "
+        "(`ack_changes`).",
+    ),
+    "ack_changes": ToolSpec(
+        "events:change-feed-ack",
+        "POST",
+        WRITES,
+        "Acknowledge every change up to this cursor (the `next` of the last page you "
+        "applied): the member's proof shows them acknowledged. Again, or an older cursor, "
+        "changes nothing.",
+    ),
+}
 
 
-def operation(
-    method: Literal["GET", "POST"],
-    route: str,
-    *,
-    annotations: ToolAnnotations,
-    path: tuple[str, ...] = ("member_id",),
-    query: tuple[str, ...] = (),
-) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Declare a tool: the decorated function's signature and docstring, run as this
-    REST operation."""
+# --- the surface operations of the URLconf -----------------------------------------------------
 
-    def declare(signature: Callable[..., None]) -> Callable[..., None]:
-        DECLARED.append((signature, Operation(method, route, annotations, path, query)))
-        return signature
 
-    return declare
+@dataclass(frozen=True, slots=True)
+class SurfaceOperation:
+    route: str  # "namespace:name"
+    method: str
+    path_parameters: dict[str, dict]  # name → JSON schema, in the path's order
+    contract: OperationContract | None
+
+
+def _path_parameter(converter) -> dict:
+    if isinstance(converter, UUIDConverter):
+        return {"type": "string", "format": "uuid"}
+    if isinstance(converter, StringConverter):
+        return {"type": "string", "minLength": 1, "pattern": "^[^/]+$"}
+    return {"type": "string", "pattern": f"^(?:{converter.regex})$"}
+
+
+def _walk(patterns, namespace: str | None, converters: dict) -> Iterator[tuple]:
+    for pattern in patterns:
+        found = {**converters, **getattr(pattern.pattern, "converters", {})}
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, pattern.namespace or namespace, found)
+        elif isinstance(pattern, URLPattern):
+            yield namespace, pattern, found
+
+
+def surface_operations() -> Iterator[SurfaceOperation]:
+    """Every operation a service client may make on a member (and its event feed): each
+    method of a view that `IsServiceClient` guards, under `SURFACE_NAMESPACES`."""
+    for namespace, pattern, converters in _walk(get_resolver().url_patterns, None, {}):
+        view = getattr(pattern.callback, "cls", None)
+        if namespace not in SURFACE_NAMESPACES or view is None:
+            continue
+        if not any(issubclass(p, IsServiceClient) for p in view.permission_classes):
+            continue
+        path = {name: _path_parameter(converter) for name, converter in converters.items()}
+        for method in view.http_method_names:
+            handler = getattr(view, method, None)
+            if handler is not None and method not in ("options", "head"):
+                yield SurfaceOperation(
+                    f"{namespace}:{pattern.name}",
+                    method.upper(),
+                    path,
+                    operation_contract(handler),
+                )
+
+
+def input_schema(operation: SurfaceOperation, *, idempotent: bool) -> dict[str, Any]:
+    """A tool's input: the path's parameters, the contracts' fields, `idempotency_key`."""
+    properties = dict(operation.path_parameters)
+    required = list(properties)
+    defs: dict[str, Any] = {}
+    contract = operation.contract or OperationContract()
+
+    def add(name: str, schema: dict) -> None:
+        if name in properties:
+            raise ImproperlyConfigured(f"{operation.route} {operation.method}: two `{name}`s")
+        properties[name] = schema
+
+    for model in (contract.query, contract.body):
+        if model is None:
+            continue
+        schema = model.model_json_schema()
+        for name, field in schema["properties"].items():
+            add(name, field)
+        required += schema.get("required", [])
+        for name, nested in schema.get("$defs", {}).items():
+            if defs.setdefault(name, nested) != nested:
+                raise ImproperlyConfigured(f"{operation.route}: two models named {name}")
+    if idempotent:
+        add(IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_SCHEMA)
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    if defs:
+        schema["$defs"] = defs
+    return schema
 
 
 # --- running a tool ----------------------------------------------------------------------------
@@ -215,7 +304,7 @@ def _caller(ctx: Context) -> Caller:
 
 
 def _refused(fields: dict[str, list[str]]) -> RestAnswer:
-    """REST's answer to input it cannot take (`iris_site.api.exceptions`)."""
+    """REST's answer to a path it cannot take (`iris_site.api.exceptions`)."""
     return RestAnswer(status=400, body=error_body("invalid", "The request is invalid.", fields))
 
 
@@ -247,32 +336,56 @@ def _result(answer: RestAnswer) -> CallToolResult:
     )
 
 
-async def _run(ctx: Context, operation: Operation, arguments: dict[str, Any]) -> CallToolResult:
-    parts = operation.request(arguments)
-    try:
-        path = reverse(operation.route, kwargs=parts["path"])
-    except NoReverseMatch:
-        # An id no route can carry (a "/" in a session id, say): refused as REST would
-        # refuse the path, without naming the routes.
-        return _result(_refused({name: ["Not a valid identifier."] for name in parts["path"]}))
-    # Not thread-sensitive: Django's handler is thread-safe and each call opens and closes
-    # its own connection (as a threaded WSGI server's requests), so calls run in parallel.
-    call = sync_to_async(rest_call, thread_sensitive=False)
-    answer = await call(
-        _caller(ctx),
-        operation.method,
-        path,
-        body=parts["body"] if operation.method == "POST" else None,
-        query=parts["query"],
-        headers=parts["headers"],
-    )
-    return _result(answer)
+def _query_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Forward:
+    """Where a tool's arguments go in its operation's request."""
+
+    operation: SurfaceOperation
+    idempotent: bool
+
+    async def __call__(self, ctx: Context, given: dict[str, Any]) -> CallToolResult:
+        given = dict(given)
+        operation = self.operation
+        path = {name: given.pop(name) for name in operation.path_parameters if name in given}
+        missing = [name for name in operation.path_parameters if name not in path]
+        if missing:
+            return _result(_refused({name: ["Field required"] for name in missing}))
+        try:
+            url = reverse(operation.route, kwargs={k: str(v) for k, v in path.items()})
+        except NoReverseMatch:
+            # An id no route can carry (a "/" in a session id, say): refused as REST would
+            # refuse the path, without naming the routes.
+            return _result(_refused({name: ["Not a valid identifier."] for name in path}))
+        headers = {}
+        if self.idempotent and IDEMPOTENCY_KEY in given:
+            headers[IDEMPOTENCY_HEADER] = _query_text(given.pop(IDEMPOTENCY_KEY))
+        contract = operation.contract or OperationContract()
+        in_query = set(contract.query.model_fields) if contract.query is not None else set()
+        query_names = set(given) if contract.body is None else in_query & set(given)
+        # A query string carries no null: a null there is the parameter left out.
+        query = {n: _query_text(given.pop(n)) for n in sorted(query_names) if given[n] is not None}
+        for name in query_names - set(query):
+            given.pop(name)
+        # Not thread-sensitive: Django's handler is thread-safe and each call opens and
+        # closes its own connection (as a threaded WSGI server's requests).
+        answer = await sync_to_async(rest_call, thread_sensitive=False)(
+            _caller(ctx),
+            operation.method,
+            url,
+            body=given if contract.body is not None else None,
+            query=query,
+            headers=headers,
+        )
+        return _result(answer)
 
 
 class _Given(ArgModelBase):
-    """What the SDK validates a call with: nothing, so that the tool refuses bad arguments
-    itself, with REST's envelope (the SDK ignores unknown ones and reports the rest as
-    free text)."""
+    """What the SDK validates a call with: nothing, so that REST refuses bad arguments with
+    its envelope (the SDK would ignore unknown ones and report the rest as free text)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -280,246 +393,24 @@ class _Given(ArgModelBase):
         return {"given": dict(self.model_extra or {})}
 
 
-def tool(signature: Callable[..., None], operation: Operation) -> Tool:
-    """The SDK's tool for a declaration: its input schema is the signature's, closed to
-    other arguments; a call validates against it and runs the operation."""
-    declared = Tool.from_function(signature, structured_output=False)
-    arguments_model = type(
-        f"{signature.__name__}Arguments",
-        (declared.fn_metadata.arg_model,),
-        {"__module__": __name__, "model_config": ConfigDict(extra="forbid")},
-    )
-
-    async def run(ctx: Context, given: dict[str, Any]) -> CallToolResult:
-        try:
-            arguments = arguments_model.model_validate(declared.fn_metadata.pre_parse_json(given))
-        except ValidationError as exc:
-            return _result(_refused(pydantic_fields(exc)))
-        return await _run(ctx, operation, arguments.model_dump(mode="json", exclude_unset=True))
-
-    return Tool(
-        fn=run,
-        name=declared.name,
-        description=declared.description,
-        parameters=arguments_model.model_json_schema(by_alias=True),
-        fn_metadata=FuncMetadata(arg_model=_Given),
-        is_async=True,
-        context_kwarg="ctx",
-        annotations=operation.annotations,
-    )
-
-
 def tools() -> list[Tool]:
-    return [tool(signature, operation) for signature, operation in DECLARED]
-
-
-# --- the tools ---------------------------------------------------------------------------------
-
-
-@operation("POST", "members:memory-remember", annotations=WRITES, query=("session_id",))
-def remember(
-    member_id: MemberId,
-    scope: ScopeReference,
-    category: Annotated[CategoryValue, Field(description="What the memory is about.")],
-    body: Annotated[Body, Field(description="The fact, in the member's terms.")],
-    origin: Annotated[
-        OriginValue,
-        Field(
-            description="`user-stated` when the member said it, with a `session-turn` "
-            "provenance link naming the turn they said it in; `model-inferred` when you "
-            "concluded it (a sensitive inference then waits for the member's confirmation). "
-            "`user-confirmed` and `operator-copilot` are never yours to assert."
-        ),
-    ],
-    subject: Annotated[Subject | None, Field(description="What it is about, briefly.")] = None,
-    confidence: Annotated[
-        Confidence | None, Field(description="Left out: derived from the origin.")
-    ] = None,
-    multi_actor: Annotated[
-        MultiActorWrite | None, Field(description="Another person the memory mentions.")
-    ] = None,
-    provenance: Annotated[
-        list[ProvenanceLink] | None, Field(description="Where it came from (e.g. a turn).")
-    ] = None,
-    suppression: Annotated[
-        MemorySuppression | None,
-        Field(
-            description="Never yours to set: only the member pauses a memory and only a "
-            "tenant's operator quarantines one (refused `suppression-reason-not-allowed`)."
-        ),
-    ] = None,
-    session_id: Annotated[
-        Identifier | None,
-        Field(
-            description="The conversation it comes from: the off-the-record check, and "
-            "where a profile write the promotion rule does not promote is kept. Required "
-            "for a profile write that quotes no turn."
-        ),
-    ] = None,
-    idempotency_key: IdempotencyKey = None,
-) -> None:
-    """Remember a fact about the member through Iris's consent-checked write path.
-
-    Stored: the entry (possibly superseding an older fact). `outcome: kept-existing`: the
-    conflict ladder kept what was there (a notice asks the member when their own word
-    was at stake). Refusals: `sensitive-category-without-consent` (the member has not
-    consented to that category), `sensitive-inference-requires-confirmation`, `paused`
-    (off the record), `scope-suppressed`, `consumer-not-allowed-for-scope` when your
-    consumer may not write that scope kind, `origin-not-allowed`,
-    `user-stated-needs-member-turn` and `provenance-turn-not-found`. A profile write is a
-    session → profile promotion: `promotion` says whether it reached the profile or was
-    kept as session memory of its conversation, and why.
-    """
-
-
-@operation("POST", "members:recall", annotations=READS)
-def recall(
-    member_id: MemberId,
-    surface: Surface,
-    scope: ScopeReference,
-    query: Query = "",
-    context: ContextValue = RecallContext.GENERAL.value,
-    crisis_frame: Annotated[
-        bool, Field(description="In a crisis: only safety memory comes back.")
-    ] = False,
-    safety_critical_context: bool = False,
-    consented_categories: Annotated[
-        list[CategoryValue] | None,
-        Field(max_length=64, description="Narrow the member's consented categories."),
-    ] = None,
-    tenant_id: Annotated[uuid.UUID | None, Field(description="The tenant you act in.")] = None,
-    budget: Annotated[
-        int | None,
-        Field(ge=0, le=999, description="At most this many (never above the surface's)."),
-    ] = None,
-    entity: EntityId = None,
-    as_of: AsOf = None,
-) -> None:
-    """What you may say back about the member now, through Iris's read gate.
-
-    Returns `entries` (body, category, origin, provenance, score and, where your surface
-    shows it, a rationale), the `entities` and `relationships` they state, and an
-    `audit_envelope` counting what was withheld by reason, never naming it. The member's
-    consent ledger decides the sensitive categories. A surface, context or scope kind
-    outside your capabilities is refused (`surface-not-allowed`, `context-not-allowed`,
-    `consumer-not-allowed-for-scope`).
-    """
-
-
-@operation(
-    "POST", "members:conversation-turns", annotations=WRITES, path=("member_id", "session_id")
-)
-def append_turn(
-    member_id: MemberId,
-    session_id: Annotated[Identifier, Field(description="The conversation's session id.")],
-    speaker: Annotated[
-        Literal[tuple(ConversationTurn.Speaker.values)], Field(description="Who spoke.")
-    ],
-    text: Annotated[
-        str, Field(min_length=1, max_length=MAX_TURN_LENGTH, description="What was said.")
-    ],
-    redact_pii: Annotated[
-        bool,
-        Field(description="Replace emails, phones, cards and addresses by tokens first."),
-    ] = False,
-    idempotency_key: IdempotencyKey = None,
-) -> None:
-    """Append one turn to the member's session log: what `session-turn` provenance of a
-    memory points at. Off the record, nothing is kept (refused `paused`)."""
-
-
-@operation("POST", "members:short-term", annotations=WRITES)
-def write_short_term(
-    member_id: MemberId,
-    scope_kind: Annotated[
-        StmScopeKindValue,
-        Field(description="`user_session` is session memory, the others profile memory."),
-    ],
-    scope_id: ScopeId,
-    category: CategoryValue,
-    content: Annotated[str, Field(min_length=1, max_length=4000, description="The working note.")],
-    related_entry_ids: Annotated[
-        list[uuid.UUID] | None,
-        Field(max_length=MAX_RELATED_ENTRY_IDS, description="Long-term entries it relates to."),
-    ] = None,
-    consolidate_on_critic_promote: bool = False,
-    ttl_seconds: Annotated[
-        int | None, Field(ge=1, description="Left out: the scope kind's default TTL.")
-    ] = None,
-    idempotency_key: IdempotencyKey = None,
-) -> None:
-    """Write a row of short-term (working) memory; it expires after its TTL unless
-    refreshed or consolidated. Answers the row just written. A scope kind your consumer
-    may not write is refused `consumer-not-allowed-for-scope`."""
-
-
-@operation("POST", "members:context-bundle", annotations=READS)
-def get_context_bundle(
-    member_id: MemberId,
-    scope_id: ScopeId,
-    scope_kind: Annotated[StmScopeKindRead | None, Field(description="Narrow to one kind.")] = None,
-    query: Query = "",
-    include_episodic: bool = True,
-    surface: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            pattern=r"^[a-z][a-z0-9-]{0,31}$",
-            description="The budget; default your own (`assistant`, `notebook`), else `shell`.",
-        ),
-    ] = None,
-    context: ContextValue = RecallContext.GENERAL.value,
-    entity: EntityId = None,
-    as_of: AsOf = None,
-) -> None:
-    """Everything to compose a prompt with: the scope's short-term rows, long-term recall
-    for the query, and the episodic events about what was returned, each through the
-    read gate (what it withholds is counted by reason: `stm_withheld`,
-    `ltm.audit_envelope.suppression_counts`). Cached for 30 seconds."""
-
-
-@operation("GET", "members:member-questions", annotations=READS)
-def list_open_questions(
-    member_id: MemberId,
-    context: ContextValue = RecallContext.GENERAL.value,
-) -> None:
-    """The member's open questions to ask them, newest first: conflict questions ("you
-    mentioned X earlier — should I update?": `entry_body` and the `proposed_body` that
-    would replace it) and re-confirmations of stale inferences. Ask in your own words;
-    the member answers in their memory pages. Only questions whose memory the read gate
-    lets you see in this `context` are listed; the rest are counted in `withheld`."""
-
-
-Cursor = Annotated[
-    str,
-    Field(
-        min_length=1,
-        description="A `next` cursor from `read_changes` (opaque, yours alone: another "
-        "client's is refused `invalid`).",
-    ),
-]
-
-
-@operation("GET", "events:change-feed", annotations=READS, path=())
-def read_changes(
-    after: Annotated[
-        Cursor | None, Field(description="Left out: from the first event not yet read.")
-    ] = None,
-    limit: Annotated[
-        int | None, Field(ge=1, le=MAX_PAGE, description=f"At most this many ({PAGE} left out).")
-    ] = None,
-) -> None:
-    """Your change feed (`GET /api/v1/events/`): memories you were given that were since
-    forgotten (`memory.forgotten`), corrected (`memory.corrected`: refresh them), covered
-    by a withdrawn consent (`consent.withdrawn`), about a forgotten person
-    (`person.forgotten`), or the member erased (`member.erased`), oldest first. Ids and
-    times only. Drop or refresh what each event names from your own caches and stores,
-    deduplicate by the event `id`, pass `next` as `after` for the next page, and
-    acknowledge what you applied (`ack_changes`): the member is shown it."""
-
-
-@operation("POST", "events:change-feed-ack", annotations=WRITES, path=())
-def ack_changes(cursor: Cursor) -> None:
-    """Acknowledge every event up to this cursor (the `next` of the last page you
-    applied; `POST /api/v1/events/ack/`): the member's proof shows them acknowledged.
-    Idempotent: again, or an older cursor, changes nothing (`acknowledged_count: 0`)."""
+    """The SDK's tools, one per `TOOLS` entry, built from its operation."""
+    operations = {(op.route, op.method): op for op in surface_operations()}
+    built = []
+    for name, spec in TOOLS.items():
+        operation = operations.get((spec.route, spec.method))
+        if operation is None:
+            raise ImproperlyConfigured(f"tool {name}: no operation {spec.method} {spec.route}")
+        built.append(
+            Tool(
+                fn=Forward(operation, spec.idempotent).__call__,
+                name=name,
+                description=spec.description,
+                parameters=input_schema(operation, idempotent=spec.idempotent),
+                fn_metadata=FuncMetadata(arg_model=_Given),
+                is_async=True,
+                context_kwarg="ctx",
+                annotations=spec.annotations,
+            )
+        )
+    return built

@@ -11,21 +11,20 @@ Acknowledging again, or an older cursor, changes nothing.
 
 from django.core import signing
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from iris_site.api.contracts import contract
 from iris_site.api.gated import content_free
 from iris_site.api.schema import error_responses
-from iris_site.api.serializers import StrictInputSerializer
 from iris_site.errors import InvalidInput
 from iris_site.permissions import IsServiceClient
 from memory.enums import ChangeType
+from memory.http.surface_contracts import ChangeFeedAck, ChangeFeedQuery
 from memory.models import ChangeEvent
 
-PAGE = 100
-MAX_PAGE = 500
 _SALT = "iris.memory.changes.cursor"
 
 
@@ -68,10 +67,6 @@ class ChangeFeedSerializer(serializers.Serializer):
     next = serializers.CharField(help_text="Pass as `after` for the next page, or to ack.")
 
 
-class AckInputSerializer(StrictInputSerializer):
-    cursor = serializers.CharField(help_text="The `next` of the last page applied.")
-
-
 class AckSerializer(serializers.Serializer):
     acknowledged_count = serializers.IntegerField()
 
@@ -83,23 +78,18 @@ class ChangeFeedApi(APIView):
 
     permission_classes = [IsServiceClient]
 
+    @contract(query=ChangeFeedQuery)
     @extend_schema(
         operation_id="events_list",
-        parameters=[
-            OpenApiParameter("after", str, required=False, description="A `next` cursor."),
-            OpenApiParameter("limit", int, required=False, description=f"1 to {MAX_PAGE}."),
-        ],
+        summary="Read the change feed",
         responses={200: ChangeFeedSerializer, **error_responses(400)},
     )
-    def get(self, request):
+    def get(self, request, query: ChangeFeedQuery):
         consumer = request.user.consumer
-        after = cursor_read(request.query_params.get("after"), consumer, field="after")
-        raw_limit = request.query_params.get("limit") or str(PAGE)
-        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_PAGE:
-            raise InvalidInput(fields={"limit": [f"A whole number from 1 to {MAX_PAGE}."]})
+        after = cursor_read(query.after, consumer, field="after")
         events = list(
             ChangeEvent.objects.filter(consumer=consumer, id__gt=after).order_by("id")[
-                : int(raw_limit)
+                : query.limit
             ]
         )
         last = events[-1].id if events else after
@@ -118,16 +108,15 @@ class ChangeFeedAckApi(APIView):
 
     permission_classes = [IsServiceClient]
 
+    @contract(body=ChangeFeedAck)
     @extend_schema(
         operation_id="events_ack",
-        request=AckInputSerializer,
+        summary="Acknowledge the changes applied",
         responses={200: AckSerializer, **error_responses(400)},
     )
-    def post(self, request):
-        data = AckInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+    def post(self, request, body: ChangeFeedAck):
         consumer = request.user.consumer
-        upto = cursor_read(data.validated_data["cursor"], consumer, field="cursor")
+        upto = cursor_read(body.cursor, consumer, field="cursor")
         count = ChangeEvent.objects.filter(
             consumer=consumer, id__lte=upto, acknowledged_at__isnull=True
         ).update(acknowledged_at=timezone.now())

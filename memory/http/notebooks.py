@@ -180,7 +180,11 @@ class MemberNotebookCloseApi(APIView):
     )
     permission_classes = [IsServiceClient]
 
-    @extend_schema(request=None, responses=error_responses(400, 403, 404))
+    @extend_schema(
+        summary="Close a member's notebook (always refused to surfaces)",
+        request=None,
+        responses=error_responses(400, 403, 404),
+    )
     def post(self, request, member_id, notebook_id):
         _surface_member(request, member_id)
         raise MemberForgettingOnly
@@ -194,7 +198,10 @@ class MemberNotebookDetailApi(APIView):
     )
     permission_classes = [IsServiceClient]
 
-    @extend_schema(responses=error_responses(400, 403, 404))
+    @extend_schema(
+        summary="Delete a member's notebook (always refused to surfaces)",
+        responses=error_responses(400, 403, 404),
+    )
     def delete(self, request, member_id, notebook_id):
         _surface_member(request, member_id)
         raise MemberForgettingOnly

@@ -8,13 +8,13 @@ inputs the write path and the read gate use, so what they say is what a write or
 recall will meet.
 """
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from consent.enums import OptOutCategory
+from iris_site.api.contracts import contract
 from iris_site.api.gated import content_free
 from iris_site.api.schema import error_responses
 from iris_site.enums import UserKind
@@ -22,6 +22,7 @@ from iris_site.errors import NotFound
 from iris_site.models import User
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.enums import AdapterScope, ScopeKind, ScopeMode
+from memory.http.surface_contracts import ScopePoliciesQuery
 from memory.policy.scopes import SCOPE_BLUEPRINTS, ScopePolicy
 from memory.scopes import member_scope_policies
 
@@ -102,26 +103,9 @@ class MemberScopePolicyListApi(APIView):
 
     permission_classes = [IsServiceClient]
 
-    class QuerySerializer(serializers.Serializer):
-        tenant_id = serializers.UUIDField(required=False)
-
-        def validate(self, attrs):
-            unknown = sorted(set(self.initial_data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({n: ["Unknown parameter."] for n in unknown})
-            return attrs
-
+    @contract(query=ScopePoliciesQuery)
     @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "tenant_id",
-                OpenApiTypes.UUID,
-                OpenApiParameter.QUERY,
-                required=False,
-                description="The tenant the surface serves the member in; a member outside "
-                "it is a 404, as on the other member endpoints.",
-            )
-        ],
+        summary="List the member's scope policies for this client",
         responses={
             200: inline_serializer(
                 "MemberScopePolicies",
@@ -133,13 +117,11 @@ class MemberScopePolicyListApi(APIView):
             **error_responses(404),
         },
     )
-    def get(self, request, member_id):
-        query = self.QuerySerializer(data=request.query_params.dict())
-        query.is_valid(raise_exception=True)
+    def get(self, request, member_id, query: ScopePoliciesQuery):
         member = User.objects.filter(pk=member_id, kind=UserKind.MEMBER, is_active=True).first()
         if member is None:
             raise NotFound()
-        tenant_id = query.validated_data.get("tenant_id")
+        tenant_id = query.tenant_id
         if tenant_id and not member.tenant_memberships.filter(tenant_id=tenant_id).exists():
             raise NotFound()
         consumer = request.user.consumer

@@ -3,16 +3,15 @@ remembers for the member it serves, and appends the conversation turns a
 `session-turn` provenance cites.
 """
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from iris_site.api.contracts import contract
 from iris_site.api.gated import WRITE_ECHO, content_view
 from iris_site.api.members import member_or_404
 from iris_site.api.schema import error_responses
-from iris_site.api.serializers import StrictInputSerializer
 from iris_site.audit.events import Actor
 from iris_site.idempotency import Scope, idempotent
 from iris_site.permissions import IsServiceClient
@@ -20,18 +19,15 @@ from memory.access.gate import ContentKind
 from memory.contracts import (
     MemoryWriteRequest,
 )
-from memory.http.apis import REMEMBER_RESPONSES, json_object, remember_response, session_id_of
+from memory.http.apis import REMEMBER_RESPONSES, remember_response, session_id_of
 from memory.http.replays import (
     kept_entry_visible,
     remember_reference,
     surface_remember_replay,
     turn_replay,
 )
-from memory.http.serializers import (
-    ConversationTurnOutputSerializer,
-    MemoryRememberInputSerializer,
-)
-from memory.models import ConversationTurn
+from memory.http.serializers import ConversationTurnOutputSerializer
+from memory.http.surface_contracts import RememberQuery, TurnAppend
 from memory.selectors import (
     principal_capabilities,
 )
@@ -39,9 +35,6 @@ from memory.services import (
     memory_remember,
 )
 from memory.turns import conversation_turn_append
-
-MAX_TURN_LENGTH = 8000
-
 
 # --- Surfaces (service clients) -----------------------------------------------------------
 
@@ -78,30 +71,18 @@ class MemberMemoryRememberApi(APIView):
     @idempotent(
         Scope.MEMORY_SURFACE_REMEMBER, replay=surface_remember_replay, reference=remember_reference
     )
+    @contract(query=RememberQuery, body=MemoryWriteRequest)
     @extend_schema(
-        request=MemoryRememberInputSerializer,
-        parameters=[
-            OpenApiParameter(
-                "session_id",
-                OpenApiTypes.STR,
-                OpenApiParameter.QUERY,
-                required=False,
-                description="The conversation the write comes from: checked against off "
-                "the record, and where a profile write that is not promoted is kept. "
-                "Required for profile writes that quote no turn.",
-            )
-        ],
+        summary="Remember a fact for a member",
         responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 409, 413, 422)},
     )
-    def post(self, request, member_id):
+    def post(self, request, member_id, query: RememberQuery, body: MemoryWriteRequest):
         member = member_or_404(member_id)
-        write = MemoryWriteRequest.model_validate(
-            json_object(request), context={"user_id": member.pk}
-        )
+        write = body
         # The client's write kinds (the blueprints' allow-lists, narrowed per client by a
         # platform operator); the service re-checks the blueprint itself.
         principal_capabilities(request.user).require_write_kind(write.scope.kind)
-        session_id = session_id_of(request.query_params.get("session_id"))
+        session_id = query.session_id or ""
         result = memory_remember(
             member=member,
             write=write,
@@ -122,36 +103,25 @@ class ConversationTurnAppendApi(APIView):
     """Append one turn to a member's session log (what `session-turn` provenance names).
     With `redact_pii`, emails, phones, cards and addresses become tokens before storage."""
 
-    class ConversationTurnInputSerializer(StrictInputSerializer):
-        speaker = serializers.ChoiceField(choices=ConversationTurn.Speaker.choices)
-        text = serializers.CharField(max_length=MAX_TURN_LENGTH, trim_whitespace=False)
-        redact_pii = serializers.BooleanField(default=False)
-
-        def validate_text(self, value: str) -> str:
-            if "\x00" in value or not value.strip():
-                raise serializers.ValidationError("Give visible text without NUL characters.")
-            return value
-
     permission_classes = [IsServiceClient]
 
     @idempotent(Scope.MEMORY_TURN, replay=turn_replay)
+    @contract(body=TurnAppend)
     @extend_schema(
-        request=ConversationTurnInputSerializer,
+        summary="Append a conversation turn",
         responses={
             201: ConversationTurnOutputSerializer,
             **error_responses(400, 404, 409, 413, 422),
         },
     )
-    def post(self, request, member_id, session_id):
+    def post(self, request, member_id, session_id, body: TurnAppend):
         member = member_or_404(member_id)
         session_id = session_id_of(session_id)
-        serializer = self.ConversationTurnInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
         turn = conversation_turn_append(
             member=member,
             session_id=session_id,
             consumer=request.user.consumer,
             actor=Actor.of(request.user),
-            **serializer.validated_data,
+            **body.model_dump(),
         )
         return Response(ConversationTurnOutputSerializer(turn).data, status=status.HTTP_201_CREATED)

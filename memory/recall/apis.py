@@ -1,18 +1,16 @@
 """Recall over HTTP: surfaces ask what they may say back; members see what was recalled."""
 
-import pydantic
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from iris_site.api.exceptions import pydantic_fields
+from iris_site.api.contracts import contract
 from iris_site.api.gated import MEMBER_OWN, READ_GATE, content_view
 from iris_site.api.pagination import CursorPagination
 from iris_site.api.schema import ErrorEnvelopeSerializer, error_responses
 from iris_site.audit.events import Actor
-from iris_site.errors import InvalidInput
 from iris_site.permissions import IsMember, IsServiceClient
 from memory.access.capabilities import (
     CONTEXT_NOT_ALLOWED,
@@ -21,12 +19,13 @@ from memory.access.capabilities import (
     capability_table_markdown,
 )
 from memory.access.gate import ContentKind
-from memory.contracts import SCOPE_KEY_ADAPTER, parse_scope_key
+from memory.contracts import parse_scope_key
 from memory.entities.selectors import recalled_graph
-from memory.enums import EntityKind, EntityState, RecallContext
+from memory.enums import EntityKind, EntityState
 from memory.models import RecallRecord
 from memory.policy.freshness import freshness
-from memory.recall.pipeline import ENVELOPE_REASONS, MAX_QUERY_CHARS
+from memory.recall.contracts import RecallRequest
+from memory.recall.pipeline import ENVELOPE_REASONS
 from memory.recall.service import recall_request_build, recall_run
 from memory.selectors import memory_recall_list, principal_capabilities
 
@@ -162,55 +161,10 @@ class RecallApi(APIView):
 
     permission_classes = [IsServiceClient]
 
-    class RecallInputSerializer(serializers.Serializer):
-        surface = serializers.RegexField(
-            r"^[a-z][a-z0-9-]{0,31}$",
-            help_text=(
-                "The budget to recall under: one of the surfaces the calling client's "
-                f"consumer may use; any other is 403 `{SURFACE_NOT_ALLOWED}`, never "
-                "silently changed, and no client may use `admin`.\n\n" + capability_table_markdown()
-            ),
-        )
-        scope = serializers.DictField(
-            help_text=(
-                "A scope key: kind plus its identifiers. A kind the client may not read is "
-                f"403 `{KIND_NOT_ALLOWED}`."
-            )
-        )
-        query = serializers.CharField(
-            max_length=MAX_QUERY_CHARS, allow_blank=True, default="", trim_whitespace=False
-        )
-        context = serializers.ChoiceField(
-            choices=RecallContext.choices,
-            default=RecallContext.GENERAL,
-            help_text=(
-                "The sensitive context the recall is in; one the client's consumer may "
-                f"claim, else 403 `{CONTEXT_NOT_ALLOWED}`. The safety and crisis contexts "
-                "hold only with `crisis_frame` and `safety_critical_context` both true (and "
-                "then only safety memory surfaces); otherwise the recall is judged as general."
-            ),
-        )
-        crisis_frame = serializers.BooleanField(default=False)
-        safety_critical_context = serializers.BooleanField(default=False)
-        consented_categories = serializers.ListField(
-            child=serializers.CharField(max_length=32), required=False, max_length=64
-        )
-        tenant_id = serializers.UUIDField(required=False, allow_null=True)
-        budget = serializers.IntegerField(required=False, min_value=0, max_value=999)
-        entity = serializers.UUIDField(
-            required=False,
-            help_text="Only the entries about this entity of the member (an id a recall "
-            "listed under entities); another member's, a forgotten one or none is 404.",
-        )
-        as_of = serializers.DateTimeField(
-            required=False,
-            help_text="Recall what held then: entries created by then and not superseded "
-            "by then, relationships valid then. Today's consent, pauses and settings apply.",
-        )
-
+    @contract(body=RecallRequest)
     @extend_schema(
+        summary="Recall what may be said back about a member",
         description=DESCRIPTION,
-        request=RecallInputSerializer,
         responses={
             200: RecallOutputSerializer,
             **error_responses(400, 403, 404, 413),
@@ -224,44 +178,35 @@ class RecallApi(APIView):
             ),
         },
     )
-    def post(self, request, member_id):
-        serializer = self.RecallInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        try:
-            scope = SCOPE_KEY_ADAPTER.validate_python({**data["scope"], "user_id": str(member_id)})
-        except pydantic.ValidationError as exc:
-            raise InvalidInput(
-                "The scope is invalid.",
-                fields={f"scope.{k}": v for k, v in pydantic_fields(exc).items()},
-            ) from exc
+    def post(self, request, member_id, body: RecallRequest):
+        scope = body.scope
         # Another member's or tenant's: 404, decided with the member's read state.
-        tenant_id = data.get("tenant_id") or getattr(scope, "tenant_id", None)
+        tenant_id = body.tenant_id or getattr(scope, "tenant_id", None)
         recall_request = recall_request_build(
             member_id=member_id,
             capabilities=principal_capabilities(request.user),
-            surface=data["surface"],
+            surface=body.surface,
             scope={k: str(v) for k, v in scope.model_dump().items() if k != "user_id"},
-            query=data["query"],
-            context=data["context"],
-            crisis_frame=data["crisis_frame"],
-            safety_critical_context=data["safety_critical_context"],
-            narrow_categories=data.get("consented_categories"),
+            query=body.query,
+            context=body.context,
+            crisis_frame=body.crisis_frame,
+            safety_critical_context=body.safety_critical_context,
+            narrow_categories=body.consented_categories,
             tenant_id=tenant_id,
-            budget=data.get("budget"),
+            budget=body.budget,
         )
         now = timezone.now()
         result = recall_run(
             request=recall_request,
             actor=Actor.of(request.user),
             now=now,
-            entity_id=data.get("entity"),
-            as_of=data.get("as_of"),
+            entity_id=body.entity,
+            as_of=body.as_of,
         )
         graph = recalled_graph(
             member_id=member_id,
             entry_ids=result.audit_envelope.returned_ids,
-            as_of=data.get("as_of"),
+            as_of=body.as_of,
         )
         return Response(
             {

@@ -21,6 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from interfaces.mcp.server import MCP_PATH, mcp_http_app
+from interfaces.mcp.tools import TOOLS
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue, token_revoke
 from memory.models import ConversationTurn, MemoryNotice
@@ -29,16 +30,6 @@ from tests.iris_site.factories import MemberFactory, ServiceClientFactory
 from tests.memory.factories import consenting_member, quoting, remember
 
 COFFEE = "I take my coffee black"
-EXPECTED_TOOLS = {
-    "remember",
-    "recall",
-    "append_turn",
-    "write_short_term",
-    "get_context_bundle",
-    "list_open_questions",
-    "read_changes",
-    "ack_changes",
-}
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -189,7 +180,7 @@ def test_the_sdk_client_gets_the_same_answers_and_audit_events_as_rest(live_serv
 
     tools, stored, recalled, refused = mcp(mcp_url, token, calls)
 
-    assert {tool.name for tool in tools.tools} >= EXPECTED_TOOLS
+    assert {tool.name for tool in tools.tools} == set(TOOLS)
     remember_tool = next(tool for tool in tools.tools if tool.name == "remember")
     assert "sensitive-category-without-consent" in remember_tool.description
     assert {"member_id", "scope", "category", "body", "origin"} <= set(

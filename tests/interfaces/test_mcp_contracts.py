@@ -1,33 +1,45 @@
-"""Issue 46, item 1: the MCP tools are their REST operations' input, field for field.
+"""Issue 46, item 1: the MCP tools are generated from their REST operations' contracts.
 
-Every tool, as the official SDK client lists it, takes exactly what its REST operation
-takes as published (the OpenAPI document): the same names (path, query, body, and
-`idempotency_key` for the `Idempotency-Key` header), the same required ones, and every
-enum, bound, pattern, format and default REST declares. An argument no tool takes, or a
-value its contract refuses, is REST's 400 envelope, never ignored; the fields MCP lacked
-(`as_of`, `entity`, `suppression`, the idempotency key) reach their operation."""
+- Parity: every operation a surface may make over REST (each method of an
+  `IsServiceClient` view under `members:`/`events:` in the URLconf) is a tool, and each
+  tool's input schema is its path's parameters plus the fields of the pydantic contract(s)
+  the view method validates with (`operation_contract`), plus `idempotency_key` where the
+  operation takes `Idempotency-Key`, closed; it agrees with the published OpenAPI
+  operation too. The only operations without a tool refuse every surface.
+- A session of the official SDK client over real HTTP calls every tool, and every tool
+  refuses an unknown argument with REST's envelope; `as_of`, suppression and idempotency
+  keys reach their operations as over REST."""
 
 import re
 import uuid
 from datetime import timedelta
 
 import pytest
-from django.urls import reverse
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls.converters import UUIDConverter
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
-from interfaces.mcp.tools import DECLARED, HEADERS
-from iris_site.models import AuditEvent
+from interfaces.mcp.tools import IDEMPOTENCY_KEY, TOOLS
+from iris_site.api.contracts import operation_contract
+from iris_site.permissions import IsServiceClient
 from iris_site.services import token_issue
-from memory.models import ConversationTurn, MemoryEntry
+from memory.models import ConversationTurn
 from tests.conftest import http_request
-from tests.interfaces.test_mcp import RECALL, REMEMBER, mcp, mcp_url  # noqa: F401
+from tests.interfaces.test_mcp import COFFEE, RECALL, REMEMBER, _session, mcp, mcp_url  # noqa: F401
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, remember
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-OPERATIONS = {signature.__name__: operation for signature, operation in DECLARED}
+HEADERS = {IDEMPOTENCY_KEY: "Idempotency-Key"}
+BY_OPERATION = {(spec.route, spec.method): name for name, spec in TOOLS.items()}
+# Surface operations with no tool: a surface never forgets on the member's behalf, so
+# REST refuses these to every surface (`member-forgetting-only`, checked below).
+REFUSED_TO_EVERY_SURFACE = {
+    ("members:surface-notebook-close", "POST"),
+    ("members:surface-notebook-detail", "DELETE"),
+}
 # What REST may declare of a field, which the tool's argument must declare alike.
 CONSTRAINTS = (
     "type",
@@ -43,13 +55,117 @@ CONSTRAINTS = (
 )
 
 
-# Where REST's published schema says other than REST does: the short-term write refuses
-# `admin_session` (operators' rows) but its field's schema (`StmScopeKindField`) lists
-# every kind. The tool says what REST does; fix the schema and this list empties.
-REST_SCHEMA_FAULTS = [
-    "write_short_term.scope_kind.enum: REST ['admin_session', 'agent_run', 'research_task', "
-    "'user_session'], MCP ['agent_run', 'research_task', 'user_session']"
-]
+def _surface_operations():
+    """(route, method, {path parameter: converter}, view method) from the URLconf."""
+
+    def walk(patterns, namespace, converters):
+        for pattern in patterns:
+            found = {**converters, **getattr(pattern.pattern, "converters", {})}
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, pattern.namespace or namespace, found)
+            elif isinstance(pattern, URLPattern):
+                yield namespace, pattern, found
+
+    for namespace, pattern, converters in walk(get_resolver().url_patterns, None, {}):
+        view = getattr(pattern.callback, "cls", None)
+        if namespace not in ("members", "events") or view is None:
+            continue
+        if not any(issubclass(p, IsServiceClient) for p in view.permission_classes):
+            continue
+        for method in ("get", "post", "put", "patch", "delete"):
+            if hasattr(view, method):
+                route = f"{namespace}:{pattern.name}"
+                yield route, method.upper(), converters, getattr(view, method)
+
+
+def _contract_schema(converters: dict, handler, *, idempotent: bool) -> dict:
+    """What the tool of this operation must take, built from its recorded contract."""
+    properties = {
+        name: {"type": "string", "format": "uuid"}
+        if isinstance(converter, UUIDConverter)
+        else {"type": "string", "minLength": 1, "pattern": "^[^/]+$"}
+        for name, converter in converters.items()
+    }
+    required = list(properties)
+    defs = {}
+    contract = operation_contract(handler)
+    for model in (contract.query, contract.body):
+        if model is not None:
+            schema = model.model_json_schema()
+            properties.update(schema["properties"])
+            required += schema.get("required", [])
+            defs.update(schema.get("$defs", {}))
+    if idempotent and IDEMPOTENCY_KEY not in properties:  # else the body carries the key
+        properties[IDEMPOTENCY_KEY] = {"type": "string"}  # its bounds: the OpenAPI test
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    return {**schema, "$defs": defs} if defs else schema
+
+
+def _idempotent(document: dict, route: str, method: str, converters) -> bool:
+    operation = _openapi_operation(document, route, method, converters)
+    return any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", []))
+
+
+def _openapi_operation(document: dict, route: str, method: str, converters) -> dict:
+    sample = {
+        name: str(uuid.uuid4()) if isinstance(converter, UUIDConverter) else "s-1"
+        for name, converter in converters.items()
+    }
+    concrete = reverse(route, kwargs=sample)
+    template = next(
+        t for t in document["paths"] if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", t), concrete)
+    )
+    return document["paths"][template][method.lower()]
+
+
+def _listed_tools(url: str) -> dict:
+    _, token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
+
+    async def calls(session):
+        return await session.list_tools()
+
+    return {tool.name: tool for tool in mcp(url, token, calls).tools}
+
+
+def test_every_surface_operation_is_a_tool_whose_schema_is_its_contract(live_server, mcp_url):  # noqa: F811
+    listed = _listed_tools(mcp_url)
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    operations = list(_surface_operations())
+    assert len(operations) >= 15
+    untooled, differences = [], []
+    for route, method, converters, handler in operations:
+        name = BY_OPERATION.get((route, method))
+        if name is None:
+            untooled.append((route, method))
+            continue
+        idempotent = _idempotent(document, route, method, converters)
+        expected = _contract_schema(converters, handler, idempotent=idempotent)
+        got = listed[name].input_schema
+        if expected["properties"].get(IDEMPOTENCY_KEY) == {"type": "string"}:
+            assert got["properties"][IDEMPOTENCY_KEY]["type"] == "string", name
+            expected["properties"][IDEMPOTENCY_KEY] = got["properties"][IDEMPOTENCY_KEY]
+        if got != expected:
+            differences.append(f"{name} ({method} {route}): {got} != {expected}")
+    assert set(untooled) == REFUSED_TO_EVERY_SURFACE
+    assert differences == [], "\n".join(differences)
+    # and no tool runs anything but a surface operation
+    assert set(listed) == set(TOOLS) and len(BY_OPERATION) == len(TOOLS)
+
+
+def test_the_operations_without_a_tool_refuse_every_surface(live_server):
+    member = consenting_member()
+    remember(member, body="Plans for the trip", scope={"kind": "notebook", "notebook_id": "nb-1"})
+    _, surface = token_issue(owner=ServiceClientFactory(consumer="notebook"))
+    for route, method in sorted(REFUSED_TO_EVERY_SURFACE):
+        url = reverse(route, kwargs={"member_id": member.pk, "notebook_id": "nb-1"})
+        refused = http_request(live_server.url + url, method=method, token=surface)
+        assert refused.status == 403, route
+        assert refused.body["error"]["code"] == "member-forgetting-only", route
 
 
 def _flat(schema: dict, definitions: dict, prefix: str) -> dict:
@@ -74,14 +190,9 @@ def _flat(schema: dict, definitions: dict, prefix: str) -> dict:
     return merged
 
 
-def _rest_inputs(document: dict, method: str, route: str, path: tuple[str, ...]):
+def _rest_inputs(document: dict, method: str, route: str, converters: dict):
     """The REST operation's inputs as {name: (required, schema)}."""
-    sample = {name: str(uuid.uuid4()) if name.endswith("id") else "s-1" for name in path}
-    concrete = reverse(route, kwargs={name: sample[name] for name in path})
-    template = next(
-        t for t in document["paths"] if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", t), concrete)
-    )
-    operation = document["paths"][template][method.lower()]
+    operation = _openapi_operation(document, route, method, converters)
     components = document["components"]["schemas"]
     by_header = {header: argument for argument, header in HEADERS.items()}
     inputs = {}
@@ -107,7 +218,11 @@ def _mcp_inputs(tool) -> dict:
     schema = tool.input_schema
     definitions = schema.get("$defs", {})
     return {
-        name: (name in schema.get("required", []), _flat(field, definitions, "#/$defs/"))
+        # drf-spectacular publishes a route's `pk` as `id` (SCHEMA_COERCE_PATH_PK)
+        "id" if name == "pk" else name: (
+            name in schema.get("required", []),
+            _flat(field, definitions, "#/$defs/"),
+        )
         for name, field in schema["properties"].items()
     }
 
@@ -133,77 +248,16 @@ def _differences(name: str, rest: dict, by_mcp: dict) -> list[str]:
     return differences
 
 
-def test_every_tool_takes_its_rest_operations_input_field_for_field(live_server, mcp_url):  # noqa: F811
-    _, token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
+def test_every_tool_takes_its_rest_operations_published_input(live_server, mcp_url):  # noqa: F811
+    listed = _listed_tools(mcp_url)
     document = SchemaGenerator().get_schema(request=None, public=True)
-
-    async def calls(session):
-        return await session.list_tools()
-
-    listed = {tool.name: tool for tool in mcp(mcp_url, token, calls).tools}
-    assert listed.keys() == OPERATIONS.keys()
     differences = []
-    for name, operation in OPERATIONS.items():
-        rest = _rest_inputs(document, operation.method, operation.route, operation.path)
-        differences += _differences(name, rest, _mcp_inputs(listed[name]))
-        assert listed[name].input_schema.get("additionalProperties") is False, name
-    assert differences == REST_SCHEMA_FAULTS, "\n".join(differences)
-
-
-def _minimal(member) -> dict[str, dict]:
-    """A call each tool would accept for `member`."""
-    member_id = str(member.pk)
-    return {
-        "remember": {"member_id": member_id, **REMEMBER, "origin": "model-inferred"},
-        "recall": {"member_id": member_id, **RECALL},
-        "append_turn": {
-            "member_id": member_id,
-            "session_id": "s-1",
-            "speaker": "member",
-            "text": "hello",
-        },
-        "write_short_term": {
-            "member_id": member_id,
-            "scope_kind": "user_session",
-            "scope_id": "s-1",
-            "category": "preference",
-            "content": "a working note",
-        },
-        "get_context_bundle": {"member_id": member_id, "scope_id": "s-1"},
-        "list_open_questions": {"member_id": member_id},
-        "read_changes": {},
-        "ack_changes": {"cursor": "not-a-cursor"},
-    }
-
-
-def test_an_unknown_argument_is_refused_by_every_tool_as_rest_refuses_one(live_server, mcp_url):  # noqa: F811
-    _, token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
-    member = consenting_member()
-    by_rest = http_request(
-        f"{live_server.url}/api/v1/members/{member.pk}/memories/",
-        method="POST",
-        token=token,
-        body={**REMEMBER, "origin": "model-inferred", "colour": "blue"},
-    )
-    assert by_rest.status == 400 and "colour" in by_rest.body["error"]["fields"]
-    before = AuditEvent.objects.count()
-
-    async def calls(session):
-        return {
-            name: await session.call_tool(name, {**arguments, "colour": "blue"})
-            for name, arguments in _minimal(member).items()
-        }
-
-    for name, refused in mcp(mcp_url, token, calls).items():
-        assert refused.is_error, name
-        assert refused.structured_content["status"] == 400, name
-        error = refused.structured_content["error"]
-        assert error["code"] == by_rest.body["error"]["code"] == "invalid", name
-        assert list(error["fields"]) == ["colour"], name
-    # Refused before the operation ran: nothing written, nothing audited.
-    assert AuditEvent.objects.count() == before
-    assert not MemoryEntry.objects.filter(member=member).exists()
-    assert not ConversationTurn.objects.filter(member=member).exists()
+    for route, method, converters, _ in _surface_operations():
+        name = BY_OPERATION.get((route, method))
+        if name is not None:
+            rest = _rest_inputs(document, method, route, converters)
+            differences += _differences(name, rest, _mcp_inputs(listed[name]))
+    assert differences == [], "\n".join(differences)
 
 
 def test_a_value_its_contract_refuses_is_the_rest_envelope(live_server, mcp_url):  # noqa: F811
@@ -289,7 +343,13 @@ def test_a_surface_sets_no_suppression_over_mcp_either(live_server, mcp_url):  #
 def test_a_retried_write_with_its_idempotency_key_is_written_once(live_server, mcp_url):  # noqa: F811
     _, token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
     member = consenting_member()
-    turn = {**_minimal(member)["append_turn"], "idempotency_key": "turn-1"}
+    turn = {
+        "member_id": str(member.pk),
+        "session_id": "s-1",
+        "speaker": "member",
+        "text": "hello",
+        "idempotency_key": "turn-1",
+    }
 
     async def calls(session):
         first = await session.call_tool("append_turn", turn)

@@ -305,7 +305,9 @@ def test_a_surface_cannot_reach_a_row_through_another_members_path(trust_world):
     before = a_state(trust_world)
     client = trust_world.api_client("service:assistant")
     b_path = f"/api/v1/members/{trust_world.b.pk}"
-    refreshed = client.post(f"{b_path}/short-term/{trust_world['stm'].pk}/refresh/", {})
+    refreshed = client.post(
+        f"{b_path}/short-term/{trust_world['stm'].pk}/refresh/", {}, format="json"
+    )
     assert_refused(refreshed, 404, trust_world, before, code="not_found")
     listed = client.get(f"{b_path}/short-term/", {"scope_id": "s-1"})
     assert listed.status_code == 200 and str(trust_world["stm"].pk) not in listed.content.decode()
