@@ -7,10 +7,11 @@ contract, service, read gate, refusal codes and audit events as over HTTP. A ref
 an MCP tool error (`isError`) whose structured content is the REST error envelope with
 its status: `{"status": 422, "error": {"code": ..., "message": ..., "fields": {...}}}`.
 
-The tools are declared in `interfaces.mcp.tools`: each one's arguments are its REST
-operation's input, typed from the contracts and enums the REST API validates with, and
-refused as REST refuses a body (an unknown argument or a bad value is REST's 400
-envelope); the REST API stays the authority on every rule.
+The tools are generated in `interfaces.mcp.tools` from the REST operations' own input
+contracts (pydantic, `iris_site.api.contracts`): each input schema is the operation's path
+parameters and its contract's fields, and the arguments go to REST as given, which
+refuses an unknown one or a bad value with its 400 envelope; the REST API stays the
+authority on every rule.
 """
 
 import json
@@ -38,7 +39,10 @@ from iris_site.budgets import (
 INSTRUCTIONS = (
     "Iris is the member's memory. Recall before you answer (`recall`, or `get_context_bundle` "
     "to compose a prompt), remember what the member tells you (`remember`), log each turn "
-    "(`append_turn`) and keep working notes in short-term memory (`write_short_term`). "
+    "(`append_turn`) and keep working notes in short-term memory (`write_short_term`, "
+    "`list_short_term`, `refresh_short_term`, `consolidate_short_term`). Check what you may "
+    "remember where with `list_scope_policies`; hand a place between devices with "
+    "`save_continuation`, `list_continuations` and `resume_continuation`. "
     "Ask the member the open questions `list_open_questions` returns. Read `read_changes` "
     "to learn which memories you were given were forgotten or corrected since, drop them "
     "from your own stores and `ack_changes`. A refusal is a tool "
