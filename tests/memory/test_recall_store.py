@@ -624,8 +624,8 @@ def test_matches_the_gate_withholds_are_made_up_for_in_the_one_wider_read():
     exactly what every entry gives."""
     # given 40 paused matches that outrank 20 visible ones
     paused = {"lifecycle": Lifecycle.PAUSED, "body": "coffee black"}
-    visible = {"body": "I take my coffee black with a splash of oat milk most mornings"}
-    member = stored_member(*[paused] * 40, *[visible] * 20)
+    visible = "I take my coffee black with a splash of oat milk most mornings"
+    member = stored_member(*[paused] * 40, *({"body": alike(visible, i)} for i in range(20)))
     request = profile_request(member)
     # when
     result, matching = recall_counting_matching_statements(request)
@@ -645,7 +645,7 @@ def test_near_tied_matches_only_their_priors_order_are_joined_in_one_statement()
     member = stored_member(
         *(
             {
-                "body": "I take my coffee black",
+                "body": alike("I take my coffee black", i),
                 "reference_count": (i * 7) % 11,
                 "updated_at": NOW - timedelta(hours=5 * i % 97),
                 **({"lifecycle": Lifecycle.PAUSED} if i % 7 == 0 else {}),
@@ -672,7 +672,7 @@ def test_holders_of_two_stems_that_weigh_alike_are_joined_in_one_statement():
     member = stored_member(
         *(
             {
-                "body": f"{'green tea' if i % 2 else 'lemon cake'} after lunch",
+                "body": alike(f"{'green tea' if i % 2 else 'lemon cake'} after lunch", i),
                 "reference_count": (i * 7) % 11,
                 "updated_at": NOW - timedelta(hours=5 * i % 97),
             }
