@@ -244,8 +244,7 @@ def tag_of(path: str) -> str:
 def summary_of(operation: dict) -> str:
     """The description's first sentence, as the one-line summary the docs list."""
     text = " ".join((operation.get("description") or "").split())
-    first = re.split(r"(?<=[.:;])\s", text, maxsplit=1)[0].rstrip(".:;")
-    return first[:120] or operation["operationId"].replace("_", " ")
+    return re.split(r"(?<=[.:;])\s", text, maxsplit=1)[0].rstrip(".:;")
 
 
 def document_operations(result, generator, request, public):
