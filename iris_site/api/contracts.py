@@ -79,8 +79,14 @@ def openapi_schema(schema, component=None):
     if component is not None and "oneOf" in out:
         out["oneOf"] = [
             component(option["title"], option) if "title" in option else option
-            for option in out["oneOf"]
+            for option in schema["oneOf"]
         ]
+        tag = out.get("discriminator", {}).get("propertyName")
+        if tag is not None:  # OpenAPI's implicit mapping would be the components' names
+            out["discriminator"]["mapping"] = {
+                option["properties"][tag]["const"]: ref["$ref"]
+                for option, ref in zip(schema["oneOf"], out["oneOf"], strict=True)
+            }
     if "const" in out:
         out["enum"] = [out.pop("const")]
     elif "enum" in out:
