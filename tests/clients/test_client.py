@@ -32,10 +32,10 @@ from iris_client.api.memories import (
 )
 from iris_client.api.recall import v1_members_recall_create
 from iris_client.models import (
-    AckInputRequest,
-    ConversationTurnInputRequest,
-    MemoryRememberInputRequest,
-    RecallInputRequest,
+    ChangeFeedAckRequest,
+    MemoryWriteRequest,
+    RecallRequest,
+    TurnAppendRequest,
 )
 
 from iris_site.services import token_issue
@@ -61,14 +61,14 @@ def member_client(live_server, member, *, stepped_up: bool = False) -> Iris:
 
 
 def said(iris: Iris, member, text: str, session: str = "s-1"):
-    body = ConversationTurnInputRequest(speaker="member", text=text)
+    body = TurnAppendRequest(speaker="member", text=text)
     return v1_members_sessions_turns_create.sync(member.pk, session, client=iris, body=body)
 
 
 def their_word(turn, category: str = "preference", text: str = COFFEE):
     """A profile memory in the member's own words, quoting the turn they spoke."""
     link = {"kind": "session-turn", "ref": str(turn.id), "captured_at": turn.created_at.isoformat()}
-    return MemoryRememberInputRequest.from_dict(
+    return MemoryWriteRequest.from_dict(
         {
             "scope": {"kind": "profile"},
             "category": category,
@@ -79,7 +79,7 @@ def their_word(turn, category: str = "preference", text: str = COFFEE):
     )
 
 
-RECALL = RecallInputRequest.from_dict(
+RECALL = RecallRequest.from_dict(
     {"surface": "assistant", "scope": {"kind": "profile"}, "query": "coffee"}
 )
 
@@ -236,7 +236,7 @@ def test_the_change_feed_page_by_page_then_acknowledged(live_server):
     for subject in ("coffee", "tea", "cocoa"):
         remember(member, subject=subject, body=f"I drink {subject} in the morning")
     iris = surface(live_server)
-    body = RecallInputRequest.from_dict(
+    body = RecallRequest.from_dict(
         {"surface": "assistant", "scope": {"kind": "profile"}, "query": "morning"}
     )
     given = v1_members_recall_create.sync(member.pk, client=iris, body=body).entries
@@ -249,7 +249,7 @@ def test_the_change_feed_page_by_page_then_acknowledged(live_server):
 
     assert [[e.type_ for e in page.events] for page in feed] == [["memory.forgotten"]] * 3 + [[]]
     assert {page.events[0].entry_ids[0] for page in feed[:3]} == {e.id for e in given}
-    acked = events_ack.sync(client=iris, body=AckInputRequest(cursor=feed[-1].next_))
+    acked = events_ack.sync(client=iris, body=ChangeFeedAckRequest(cursor=feed[-1].next_))
     assert acked.acknowledged_count == 3
     assert list(change_pages(iris, after=feed[-1].next_)) == [feed[-1]]
 
@@ -270,7 +270,7 @@ def test_the_same_calls_async(live_server):
     iris, mine = surface(live_server), member_client(live_server, member)
 
     async def calls():
-        body = ConversationTurnInputRequest(speaker="member", text=COFFEE)
+        body = TurnAppendRequest(speaker="member", text=COFFEE)
         turn = await v1_members_sessions_turns_create.asyncio(
             member.pk, "s-1", client=iris, body=body
         )

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from iris_client import Iris, change_pages
 from iris_client.api.recall import v1_members_recall_create
-from iris_client.models import RecallInputRequest
+from iris_client.models import RecallRequest
 from iris_client.types import UNSET
 
 from iris_site.audit.events import Actor
@@ -42,7 +42,7 @@ class Surfaces:
         self.cursors: dict[str, str | None] = dict.fromkeys(self.tokens)
 
     def recall(self, consumer: str, query: str, context: str = "general") -> list[str]:
-        body = RecallInputRequest.from_dict(
+        body = RecallRequest.from_dict(
             {"surface": consumer, "scope": {"kind": "profile"}, "query": query, "context": context}
         )
         answer = v1_members_recall_create.sync(

@@ -1,36 +1,33 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .ack import Ack
-from .ack_input_request import AckInputRequest
 from .action_enum import ActionEnum
 from .active_consent_list import ActiveConsentList
 from .active_consent_output import ActiveConsentOutput
+from .anchor_ref_input import AnchorRefInput
 from .answer_enum import AnswerEnum
 from .audit_envelope_output import AuditEnvelopeOutput
 from .audit_envelope_output_suppression_counts import AuditEnvelopeOutputSuppressionCounts
 from .capture_method_enum import CaptureMethodEnum
 from .change_event import ChangeEvent
 from .change_feed import ChangeFeed
+from .change_feed_ack_request import ChangeFeedAckRequest
 from .code_delivery import CodeDelivery
 from .consent_event_kind_enum import ConsentEventKindEnum
 from .consent_event_output import ConsentEventOutput
 from .consent_ledger_verification import ConsentLedgerVerification
 from .consent_type_enum import ConsentTypeEnum
-from .consolidate_input_request import ConsolidateInputRequest
-from .consolidate_input_request_scope import ConsolidateInputRequestScope
 from .consolidate_output import ConsolidateOutput
-from .context_bundle_input_request import ContextBundleInputRequest
 from .context_bundle_output import ContextBundleOutput
 from .context_bundle_output_episodic_item import ContextBundleOutputEpisodicItem
 from .context_bundle_output_ltm import ContextBundleOutputLtm
 from .context_bundle_output_stm_item import ContextBundleOutputStmItem
 from .context_bundle_output_stm_withheld import ContextBundleOutputStmWithheld
+from .context_bundle_request import ContextBundleRequest
 from .context_enum import ContextEnum
 from .continuation_anchor_ref_output import ContinuationAnchorRefOutput
-from .continuation_anchor_ref_request import ContinuationAnchorRefRequest
 from .continuation_resume_output import ContinuationResumeOutput
 from .continuation_surface_context_output import ContinuationSurfaceContextOutput
-from .continuation_surface_context_request import ContinuationSurfaceContextRequest
 from .continuation_token_list_output import ContinuationTokenListOutput
 from .continuation_token_list_output_withheld import ContinuationTokenListOutputWithheld
 from .continuation_token_output import ContinuationTokenOutput
@@ -40,11 +37,13 @@ from .continuation_token_write_output_outcome_enum import ContinuationTokenWrite
 from .continuity_notice_output import ContinuityNoticeOutput
 from .continuity_notice_output_kind_enum import ContinuityNoticeOutputKindEnum
 from .continuity_superseded_place_output import ContinuitySupersededPlaceOutput
+from .continuity_surface_enum import ContinuitySurfaceEnum
 from .continuity_winning_write_output import ContinuityWinningWriteOutput
 from .conversation import Conversation
 from .conversation_forgotten import ConversationForgotten
-from .conversation_turn_input_request import ConversationTurnInputRequest
 from .conversation_turn_output import ConversationTurnOutput
+from .crisis_scope_input import CrisisScopeInput
+from .crisis_scope_input_kind_enum import CrisisScopeInputKindEnum
 from .data_rights_appeal_input_request import DataRightsAppealInputRequest
 from .data_rights_kind_enum import DataRightsKindEnum
 from .data_rights_status_enum import DataRightsStatusEnum
@@ -98,10 +97,7 @@ from .memory_notice_state_enum import MemoryNoticeStateEnum
 from .memory_notice_stored_in import MemoryNoticeStoredIn
 from .memory_pause_input_request import MemoryPauseInputRequest
 from .memory_provenance_link import MemoryProvenanceLink
-from .memory_provenance_link_kind_enum import MemoryProvenanceLinkKindEnum
-from .memory_provenance_link_request import MemoryProvenanceLinkRequest
 from .memory_recent_recall import MemoryRecentRecall
-from .memory_remember_input_request import MemoryRememberInputRequest
 from .memory_revision import MemoryRevision
 from .memory_scope import MemoryScope
 from .memory_scope_change_input_request import MemoryScopeChangeInputRequest
@@ -114,17 +110,23 @@ from .memory_settings_input_request_auto_forget_months import (
     MemorySettingsInputRequestAutoForgetMonths,
 )
 from .memory_suppression import MemorySuppression
-from .memory_suppression_request import MemorySuppressionRequest
+from .memory_suppression_input import MemorySuppressionInput
+from .memory_write_request import MemoryWriteRequest
 from .mode_enum import ModeEnum
+from .multi_actor_write_input import MultiActorWriteInput
 from .my_scope_policies import MyScopePolicies
 from .notebook import Notebook
 from .notebook_closure import NotebookClosure
 from .notebook_deleted import NotebookDeleted
+from .notebook_scope_input import NotebookScopeInput
+from .notebook_scope_input_kind_enum import NotebookScopeInputKindEnum
 from .notified_surface import NotifiedSurface
 from .off_the_record_input_request import OffTheRecordInputRequest
 from .off_the_record_state import OffTheRecordState
 from .open_questions_output import OpenQuestionsOutput
 from .open_questions_output_withheld import OpenQuestionsOutputWithheld
+from .operator_copilot_scope_input import OperatorCopilotScopeInput
+from .operator_copilot_scope_input_kind_enum import OperatorCopilotScopeInputKindEnum
 from .operator_role_enum import OperatorRoleEnum
 from .opt_out_category_enum import OptOutCategoryEnum
 from .opt_out_event_kind_enum import OptOutEventKindEnum
@@ -150,35 +152,50 @@ from .paginated_short_term_output_list_withheld import PaginatedShortTermOutputL
 from .patched_memory_edit_input_request import PatchedMemoryEditInputRequest
 from .path_enum import PathEnum
 from .paused_consumers_enum import PausedConsumersEnum
+from .pose_scope_input import PoseScopeInput
+from .pose_scope_input_kind_enum import PoseScopeInputKindEnum
 from .posture_enum import PostureEnum
+from .profile_scope_input import ProfileScopeInput
+from .profile_scope_input_kind_enum import ProfileScopeInputKindEnum
+from .provenance_kind_enum import ProvenanceKindEnum
+from .provenance_link_input import ProvenanceLinkInput
 from .provenance_output import ProvenanceOutput
 from .reason_enum import ReasonEnum
-from .recall_input_request import RecallInputRequest
-from .recall_input_request_scope import RecallInputRequestScope
 from .recall_output import RecallOutput
 from .recall_record_output import RecallRecordOutput
+from .recall_request import RecallRequest
 from .recalled_entity_output import RecalledEntityOutput
 from .recalled_entry_output import RecalledEntryOutput
 from .recalled_entry_output_multi_actor_type_0 import RecalledEntryOutputMultiActorType0
 from .recalled_entry_output_scope import RecalledEntryOutputScope
 from .recalled_relationship_output import RecalledRelationshipOutput
 from .receipt import Receipt
-from .refresh_input_request import RefreshInputRequest
 from .relationship_output import RelationshipOutput
+from .scene_scope_input import SceneScopeInput
+from .scene_scope_input_kind_enum import SceneScopeInputKindEnum
 from .scope_enum import ScopeEnum
-from .scope_kind_enum import ScopeKindEnum
 from .scope_policy_output import ScopePolicyOutput
 from .sensitive_categories_enum import SensitiveCategoriesEnum
-from .short_term_input_request import ShortTermInputRequest
+from .session_scope_input import SessionScopeInput
+from .session_scope_input_kind_enum import SessionScopeInputKindEnum
+from .short_term_consolidate_request import ShortTermConsolidateRequest
+from .short_term_consolidate_request_scope_type_0 import ShortTermConsolidateRequestScopeType0
 from .short_term_output import ShortTermOutput
+from .short_term_refresh_request import ShortTermRefreshRequest
+from .short_term_write_request import ShortTermWriteRequest
+from .short_term_write_scope_kind_enum import ShortTermWriteScopeKindEnum
 from .source_enum import SourceEnum
 from .speaker_enum import SpeakerEnum
 from .status_enum import StatusEnum
 from .step_up_input_request import StepUpInputRequest
 from .step_up_token import StepUpToken
-from .surface_enum import SurfaceEnum
+from .stm_scope_kind_enum import StmScopeKindEnum
+from .surface_context_input import SurfaceContextInput
+from .tenant_scope_input import TenantScopeInput
+from .tenant_scope_input_kind_enum import TenantScopeInputKindEnum
 from .terms_version_enum import TermsVersionEnum
 from .trail_row import TrailRow
+from .turn_append_request import TurnAppendRequest
 from .type_enum import TypeEnum
 from .v1_me_consents_events_list_consent_type import V1MeConsentsEventsListConsentType
 from .v1_me_consents_events_list_kind import V1MeConsentsEventsListKind
@@ -198,36 +215,33 @@ from .v1_members_short_term_refresh_create_context import V1MembersShortTermRefr
 
 __all__ = (
     "Ack",
-    "AckInputRequest",
     "ActionEnum",
     "ActiveConsentList",
     "ActiveConsentOutput",
+    "AnchorRefInput",
     "AnswerEnum",
     "AuditEnvelopeOutput",
     "AuditEnvelopeOutputSuppressionCounts",
     "CaptureMethodEnum",
     "ChangeEvent",
     "ChangeFeed",
+    "ChangeFeedAckRequest",
     "CodeDelivery",
     "ConsentEventKindEnum",
     "ConsentEventOutput",
     "ConsentLedgerVerification",
     "ConsentTypeEnum",
-    "ConsolidateInputRequest",
-    "ConsolidateInputRequestScope",
     "ConsolidateOutput",
-    "ContextBundleInputRequest",
     "ContextBundleOutput",
     "ContextBundleOutputEpisodicItem",
     "ContextBundleOutputLtm",
     "ContextBundleOutputStmItem",
     "ContextBundleOutputStmWithheld",
+    "ContextBundleRequest",
     "ContextEnum",
     "ContinuationAnchorRefOutput",
-    "ContinuationAnchorRefRequest",
     "ContinuationResumeOutput",
     "ContinuationSurfaceContextOutput",
-    "ContinuationSurfaceContextRequest",
     "ContinuationTokenListOutput",
     "ContinuationTokenListOutputWithheld",
     "ContinuationTokenOutput",
@@ -237,11 +251,13 @@ __all__ = (
     "ContinuityNoticeOutput",
     "ContinuityNoticeOutputKindEnum",
     "ContinuitySupersededPlaceOutput",
+    "ContinuitySurfaceEnum",
     "ContinuityWinningWriteOutput",
     "Conversation",
     "ConversationForgotten",
-    "ConversationTurnInputRequest",
     "ConversationTurnOutput",
+    "CrisisScopeInput",
+    "CrisisScopeInputKindEnum",
     "DataRightsAppealInputRequest",
     "DataRightsKindEnum",
     "DataRightsStatusEnum",
@@ -295,10 +311,7 @@ __all__ = (
     "MemoryNoticeStoredIn",
     "MemoryPauseInputRequest",
     "MemoryProvenanceLink",
-    "MemoryProvenanceLinkKindEnum",
-    "MemoryProvenanceLinkRequest",
     "MemoryRecentRecall",
-    "MemoryRememberInputRequest",
     "MemoryRevision",
     "MemoryScope",
     "MemoryScopeChangeInputRequest",
@@ -309,17 +322,23 @@ __all__ = (
     "MemorySettingsInputRequest",
     "MemorySettingsInputRequestAutoForgetMonths",
     "MemorySuppression",
-    "MemorySuppressionRequest",
+    "MemorySuppressionInput",
+    "MemoryWriteRequest",
     "ModeEnum",
+    "MultiActorWriteInput",
     "MyScopePolicies",
     "Notebook",
     "NotebookClosure",
     "NotebookDeleted",
+    "NotebookScopeInput",
+    "NotebookScopeInputKindEnum",
     "NotifiedSurface",
     "OffTheRecordInputRequest",
     "OffTheRecordState",
     "OpenQuestionsOutput",
     "OpenQuestionsOutputWithheld",
+    "OperatorCopilotScopeInput",
+    "OperatorCopilotScopeInputKindEnum",
     "OperatorRoleEnum",
     "OptOutCategoryEnum",
     "OptOutEventKindEnum",
@@ -343,35 +362,50 @@ __all__ = (
     "PatchedMemoryEditInputRequest",
     "PathEnum",
     "PausedConsumersEnum",
+    "PoseScopeInput",
+    "PoseScopeInputKindEnum",
     "PostureEnum",
+    "ProfileScopeInput",
+    "ProfileScopeInputKindEnum",
+    "ProvenanceKindEnum",
+    "ProvenanceLinkInput",
     "ProvenanceOutput",
     "ReasonEnum",
-    "RecallInputRequest",
-    "RecallInputRequestScope",
     "RecallOutput",
     "RecallRecordOutput",
+    "RecallRequest",
     "RecalledEntityOutput",
     "RecalledEntryOutput",
     "RecalledEntryOutputMultiActorType0",
     "RecalledEntryOutputScope",
     "RecalledRelationshipOutput",
     "Receipt",
-    "RefreshInputRequest",
     "RelationshipOutput",
+    "SceneScopeInput",
+    "SceneScopeInputKindEnum",
     "ScopeEnum",
-    "ScopeKindEnum",
     "ScopePolicyOutput",
     "SensitiveCategoriesEnum",
-    "ShortTermInputRequest",
+    "SessionScopeInput",
+    "SessionScopeInputKindEnum",
+    "ShortTermConsolidateRequest",
+    "ShortTermConsolidateRequestScopeType0",
     "ShortTermOutput",
+    "ShortTermRefreshRequest",
+    "ShortTermWriteRequest",
+    "ShortTermWriteScopeKindEnum",
     "SourceEnum",
     "SpeakerEnum",
     "StatusEnum",
     "StepUpInputRequest",
     "StepUpToken",
-    "SurfaceEnum",
+    "StmScopeKindEnum",
+    "SurfaceContextInput",
+    "TenantScopeInput",
+    "TenantScopeInputKindEnum",
     "TermsVersionEnum",
     "TrailRow",
+    "TurnAppendRequest",
     "TypeEnum",
     "V1MeConsentsEventsListConsentType",
     "V1MeConsentsEventsListKind",

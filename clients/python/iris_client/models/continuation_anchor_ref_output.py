@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.surface_enum import SurfaceEnum, check_surface_enum
+from ..models.continuity_surface_enum import ContinuitySurfaceEnum, check_continuity_surface_enum
 
 T = TypeVar("T", bound="ContinuationAnchorRefOutput")
 
@@ -15,17 +15,12 @@ T = TypeVar("T", bound="ContinuationAnchorRefOutput")
 class ContinuationAnchorRefOutput:
     """
     Attributes:
-        surface (SurfaceEnum): * `tara` - Tara
-            * `psyche` - Psyche
-            * `living-scene` - Living Scenes
-            * `nisaba` - Nisaba
-            * `metis` - Metis
-            * `shell` - Shell
+        surface (ContinuitySurfaceEnum):
         anchor_id (str):
         cursor (str):
     """
 
-    surface: SurfaceEnum
+    surface: ContinuitySurfaceEnum
     anchor_id: str
     cursor: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -52,7 +47,7 @@ class ContinuationAnchorRefOutput:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        surface = check_surface_enum(d.pop("surface"))
+        surface = check_continuity_surface_enum(d.pop("surface"))
 
         anchor_id = d.pop("anchor_id")
 

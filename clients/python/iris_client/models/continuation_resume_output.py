@@ -8,8 +8,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.continuity_surface_enum import ContinuitySurfaceEnum, check_continuity_surface_enum
 from ..models.posture_enum import PostureEnum, check_posture_enum
-from ..models.surface_enum import SurfaceEnum, check_surface_enum
 
 if TYPE_CHECKING:
     from ..models.continuation_anchor_ref_output import ContinuationAnchorRefOutput
@@ -24,12 +24,7 @@ class ContinuationResumeOutput:
     Attributes:
         id (UUID):
         token_id (UUID):
-        surface (SurfaceEnum): * `tara` - Tara
-            * `psyche` - Psyche
-            * `living-scene` - Living Scenes
-            * `nisaba` - Nisaba
-            * `metis` - Metis
-            * `shell` - Shell
+        surface (ContinuitySurfaceEnum):
         scope_key (str):
         session_id (None | str):
         anchor_ref (ContinuationAnchorRefOutput):
@@ -47,7 +42,7 @@ class ContinuationResumeOutput:
 
     id: UUID
     token_id: UUID
-    surface: SurfaceEnum
+    surface: ContinuitySurfaceEnum
     scope_key: str
     session_id: None | str
     anchor_ref: ContinuationAnchorRefOutput
@@ -107,7 +102,7 @@ class ContinuationResumeOutput:
 
         token_id = UUID(d.pop("token_id"))
 
-        surface = check_surface_enum(d.pop("surface"))
+        surface = check_continuity_surface_enum(d.pop("surface"))
 
         scope_key = d.pop("scope_key")
 

@@ -7,7 +7,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.surface_enum import SurfaceEnum, check_surface_enum
+from ..models.continuity_surface_enum import ContinuitySurfaceEnum, check_continuity_surface_enum
 
 T = TypeVar("T", bound="ContinuationSurfaceContextOutput")
 
@@ -16,17 +16,12 @@ T = TypeVar("T", bound="ContinuationSurfaceContextOutput")
 class ContinuationSurfaceContextOutput:
     """
     Attributes:
-        surface (SurfaceEnum): * `tara` - Tara
-            * `psyche` - Psyche
-            * `living-scene` - Living Scenes
-            * `nisaba` - Nisaba
-            * `metis` - Metis
-            * `shell` - Shell
+        surface (ContinuitySurfaceEnum):
         session_id (None | str):
         tenant_id (None | UUID):
     """
 
-    surface: SurfaceEnum
+    surface: ContinuitySurfaceEnum
     session_id: None | str
     tenant_id: None | UUID
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -58,7 +53,7 @@ class ContinuationSurfaceContextOutput:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        surface = check_surface_enum(d.pop("surface"))
+        surface = check_continuity_surface_enum(d.pop("surface"))
 
         def _parse_session_id(data: object) -> None | str:
             if data is None:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.posture_enum import PostureEnum, check_posture_enum
 from ..models.sensitive_categories_enum import (
@@ -15,8 +14,8 @@ from ..models.sensitive_categories_enum import (
 )
 
 if TYPE_CHECKING:
-    from ..models.continuation_anchor_ref_request import ContinuationAnchorRefRequest
-    from ..models.continuation_surface_context_request import ContinuationSurfaceContextRequest
+    from ..models.anchor_ref_input import AnchorRefInput
+    from ..models.surface_context_input import SurfaceContextInput
 
 
 T = TypeVar("T", bound="ContinuationTokenRequest")
@@ -24,15 +23,16 @@ T = TypeVar("T", bound="ContinuationTokenRequest")
 
 @_attrs_define
 class ContinuationTokenRequest:
-    """The ContinuationToken contract (seed 001), for the schema; unknown fields → 400.
+    """A member's place on a surface, as references and posture only; never content.
 
     Attributes:
         token_id (UUID):
         user_id (UUID): Must be the member in the path.
         scope_key (str):
         device_id (str):
-        surface_context (ContinuationSurfaceContextRequest):
-        anchor_ref (ContinuationAnchorRefRequest):
+        surface_context (SurfaceContextInput): Where the member was: the surface, and optionally its session and tenant.
+        anchor_ref (AnchorRefInput): What to resume: an anchor on the surface and a locator inside it (seconds into
+            audio, fold index in a scene, page in a Nisaba edition).
         posture (PostureEnum): * `reading` - Reading
             * `listening` - Listening
             * `co-watching` - Co-watching
@@ -43,7 +43,8 @@ class ContinuationTokenRequest:
         sensitive_categories (list[SensitiveCategoriesEnum]): Each at most once; non-empty requires
             `cross_device_consent_id`.
         cross_device_consent_id (None | UUID): The member's `cross_device` grant in force now (its consent event id).
-        idempotency_key (str):
+        idempotency_key (str): The write's idempotency key: the same key and token answer the first answer again; an
+            `Idempotency-Key` header, when sent, must equal it.
         last_updated_at (datetime.datetime): The device's clock; never ordered by.
     """
 
@@ -51,14 +52,13 @@ class ContinuationTokenRequest:
     user_id: UUID
     scope_key: str
     device_id: str
-    surface_context: ContinuationSurfaceContextRequest
-    anchor_ref: ContinuationAnchorRefRequest
+    surface_context: SurfaceContextInput
+    anchor_ref: AnchorRefInput
     posture: PostureEnum
     sensitive_categories: list[SensitiveCategoriesEnum]
     cross_device_consent_id: None | UUID
     idempotency_key: str
     last_updated_at: datetime.datetime
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         token_id = str(self.token_id)
@@ -91,7 +91,7 @@ class ContinuationTokenRequest:
         last_updated_at = self.last_updated_at.isoformat()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "token_id": token_id,
@@ -112,8 +112,8 @@ class ContinuationTokenRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.continuation_anchor_ref_request import ContinuationAnchorRefRequest
-        from ..models.continuation_surface_context_request import ContinuationSurfaceContextRequest
+        from ..models.anchor_ref_input import AnchorRefInput
+        from ..models.surface_context_input import SurfaceContextInput
 
         d = dict(src_dict)
         token_id = UUID(d.pop("token_id"))
@@ -124,9 +124,9 @@ class ContinuationTokenRequest:
 
         device_id = d.pop("device_id")
 
-        surface_context = ContinuationSurfaceContextRequest.from_dict(d.pop("surface_context"))
+        surface_context = SurfaceContextInput.from_dict(d.pop("surface_context"))
 
-        anchor_ref = ContinuationAnchorRefRequest.from_dict(d.pop("anchor_ref"))
+        anchor_ref = AnchorRefInput.from_dict(d.pop("anchor_ref"))
 
         posture = check_posture_enum(d.pop("posture"))
 
@@ -172,21 +172,4 @@ class ContinuationTokenRequest:
             last_updated_at=last_updated_at,
         )
 
-        continuation_token_request.additional_properties = d
         return continuation_token_request
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

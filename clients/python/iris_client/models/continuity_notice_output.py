@@ -12,7 +12,7 @@ from ..models.continuity_notice_output_kind_enum import (
     ContinuityNoticeOutputKindEnum,
     check_continuity_notice_output_kind_enum,
 )
-from ..models.surface_enum import SurfaceEnum, check_surface_enum
+from ..models.continuity_surface_enum import ContinuitySurfaceEnum, check_continuity_surface_enum
 
 if TYPE_CHECKING:
     from ..models.continuity_superseded_place_output import ContinuitySupersededPlaceOutput
@@ -30,12 +30,7 @@ class ContinuityNoticeOutput:
         kind (ContinuityNoticeOutputKindEnum): * `also-playing-elsewhere` - This was also playing on your other device
         message (str):
         token (UUID): The slot (card) to resume.
-        surface (SurfaceEnum): * `tara` - Tara
-            * `psyche` - Psyche
-            * `living-scene` - Living Scenes
-            * `nisaba` - Nisaba
-            * `metis` - Metis
-            * `shell` - Shell
+        surface (ContinuitySurfaceEnum):
         scope_key (str):
         superseded (ContinuitySupersededPlaceOutput): The losing device's own write, kept so nothing it sent is lost.
         winning (ContinuityWinningWriteOutput): Who won: a device and a time. Its place is read through the consent
@@ -47,7 +42,7 @@ class ContinuityNoticeOutput:
     kind: ContinuityNoticeOutputKindEnum
     message: str
     token: UUID
-    surface: SurfaceEnum
+    surface: ContinuitySurfaceEnum
     scope_key: str
     superseded: ContinuitySupersededPlaceOutput
     winning: ContinuityWinningWriteOutput
@@ -105,7 +100,7 @@ class ContinuityNoticeOutput:
 
         token = UUID(d.pop("token"))
 
-        surface = check_surface_enum(d.pop("surface"))
+        surface = check_continuity_surface_enum(d.pop("surface"))
 
         scope_key = d.pop("scope_key")
 

@@ -7,10 +7,7 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.memory_provenance_link_kind_enum import (
-    MemoryProvenanceLinkKindEnum,
-    check_memory_provenance_link_kind_enum,
-)
+from ..models.provenance_kind_enum import ProvenanceKindEnum, check_provenance_kind_enum
 
 T = TypeVar("T", bound="MemoryProvenanceLink")
 
@@ -19,7 +16,7 @@ T = TypeVar("T", bound="MemoryProvenanceLink")
 class MemoryProvenanceLink:
     """
     Attributes:
-        kind (MemoryProvenanceLinkKindEnum): * `session-turn` - Session Turn
+        kind (ProvenanceKindEnum): * `session-turn` - Session Turn
             * `session-summary` - Session Summary
             * `profile-promotion` - Profile Promotion
             * `manual-import` - Manual Import
@@ -33,7 +30,7 @@ class MemoryProvenanceLink:
         captured_at (datetime.datetime):
     """
 
-    kind: MemoryProvenanceLinkKindEnum
+    kind: ProvenanceKindEnum
     ref: str
     captured_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -60,7 +57,7 @@ class MemoryProvenanceLink:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        kind = check_memory_provenance_link_kind_enum(d.pop("kind"))
+        kind = check_provenance_kind_enum(d.pop("kind"))
 
         ref = d.pop("ref")
 

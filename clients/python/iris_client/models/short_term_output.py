@@ -8,7 +8,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.scope_kind_enum import ScopeKindEnum, check_scope_kind_enum
+from ..models.stm_scope_kind_enum import StmScopeKindEnum, check_stm_scope_kind_enum
 
 T = TypeVar("T", bound="ShortTermOutput")
 
@@ -19,7 +19,10 @@ class ShortTermOutput:
     Attributes:
         id (UUID):
         member_id (UUID):
-        scope_kind (ScopeKindEnum):
+        scope_kind (StmScopeKindEnum): * `research_task` - Research Task
+            * `agent_run` - Agent Run
+            * `user_session` - User Session
+            * `admin_session` - Admin Session
         scope_id (str):
         category (str):
         sensitive (bool): Encrypted at rest.
@@ -39,7 +42,7 @@ class ShortTermOutput:
 
     id: UUID
     member_id: UUID
-    scope_kind: ScopeKindEnum
+    scope_kind: StmScopeKindEnum
     scope_id: str
     category: str
     sensitive: bool
@@ -143,7 +146,7 @@ class ShortTermOutput:
 
         member_id = UUID(d.pop("member_id"))
 
-        scope_kind = check_scope_kind_enum(d.pop("scope_kind"))
+        scope_kind = check_stm_scope_kind_enum(d.pop("scope_kind"))
 
         scope_id = d.pop("scope_id")
 

@@ -14,14 +14,18 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     member_id: UUID,
     *,
-    tenant_id: UUID | Unset = UNSET,
+    tenant_id: None | Unset | UUID = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    json_tenant_id: str | Unset = UNSET
-    if not isinstance(tenant_id, Unset):
+    json_tenant_id: None | str | Unset
+    if isinstance(tenant_id, Unset):
+        json_tenant_id = UNSET
+    elif isinstance(tenant_id, UUID):
         json_tenant_id = str(tenant_id)
+    else:
+        json_tenant_id = tenant_id
     params["tenant_id"] = json_tenant_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -66,9 +70,9 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    tenant_id: UUID | Unset = UNSET,
+    tenant_id: None | Unset | UUID = UNSET,
 ) -> Response[MemberScopePolicies]:
-    """The memory scopes of the member a surface serves, as the calling client's consumer may use them
+    """List the member's scope policies for this client
 
      The memory scopes of the member a surface serves, as the calling client's consumer
     may use them: a scope outside the consumer's allow-list is off with its note, and
@@ -79,7 +83,7 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        tenant_id (UUID | Unset):
+        tenant_id (None | Unset | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -105,9 +109,9 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    tenant_id: UUID | Unset = UNSET,
+    tenant_id: None | Unset | UUID = UNSET,
 ) -> MemberScopePolicies | None:
-    """The memory scopes of the member a surface serves, as the calling client's consumer may use them
+    """List the member's scope policies for this client
 
      The memory scopes of the member a surface serves, as the calling client's consumer
     may use them: a scope outside the consumer's allow-list is off with its note, and
@@ -118,7 +122,7 @@ def sync(
 
     Args:
         member_id (UUID):
-        tenant_id (UUID | Unset):
+        tenant_id (None | Unset | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,9 +143,9 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    tenant_id: UUID | Unset = UNSET,
+    tenant_id: None | Unset | UUID = UNSET,
 ) -> Response[MemberScopePolicies]:
-    """The memory scopes of the member a surface serves, as the calling client's consumer may use them
+    """List the member's scope policies for this client
 
      The memory scopes of the member a surface serves, as the calling client's consumer
     may use them: a scope outside the consumer's allow-list is off with its note, and
@@ -152,7 +156,7 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        tenant_id (UUID | Unset):
+        tenant_id (None | Unset | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,9 +180,9 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    tenant_id: UUID | Unset = UNSET,
+    tenant_id: None | Unset | UUID = UNSET,
 ) -> MemberScopePolicies | None:
-    """The memory scopes of the member a surface serves, as the calling client's consumer may use them
+    """List the member's scope policies for this client
 
      The memory scopes of the member a surface serves, as the calling client's consumer
     may use them: a scope outside the consumer's allow-list is off with its note, and
@@ -189,7 +193,7 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        tenant_id (UUID | Unset):
+        tenant_id (None | Unset | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

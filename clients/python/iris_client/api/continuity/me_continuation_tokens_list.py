@@ -14,14 +14,19 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MeContinuationTokensListSurface | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["device_id"] = device_id
+    json_device_id: None | str | Unset
+    if isinstance(device_id, Unset):
+        json_device_id = UNSET
+    else:
+        json_device_id = device_id
+    params["device_id"] = json_device_id
 
     params["limit"] = limit
 
@@ -70,7 +75,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MeContinuationTokensListSurface | Unset = UNSET,
 ) -> Response[ContinuationTokenListOutput]:
@@ -85,7 +90,7 @@ def sync_detailed(
     client whose writes lost; the member's browser is never that device and gets none.
 
     Args:
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MeContinuationTokensListSurface | Unset):
 
@@ -113,7 +118,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MeContinuationTokensListSurface | Unset = UNSET,
 ) -> ContinuationTokenListOutput | None:
@@ -128,7 +133,7 @@ def sync(
     client whose writes lost; the member's browser is never that device and gets none.
 
     Args:
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MeContinuationTokensListSurface | Unset):
 
@@ -151,7 +156,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MeContinuationTokensListSurface | Unset = UNSET,
 ) -> Response[ContinuationTokenListOutput]:
@@ -166,7 +171,7 @@ async def asyncio_detailed(
     client whose writes lost; the member's browser is never that device and gets none.
 
     Args:
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MeContinuationTokensListSurface | Unset):
 
@@ -192,7 +197,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MeContinuationTokensListSurface | Unset = UNSET,
 ) -> ContinuationTokenListOutput | None:
@@ -207,7 +212,7 @@ async def asyncio(
     client whose writes lost; the member's browser is never that device and gets none.
 
     Args:
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MeContinuationTokensListSurface | Unset):
 

@@ -17,14 +17,19 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     member_id: UUID,
     *,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MembersContinuationTokensListSurface | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["device_id"] = device_id
+    json_device_id: None | str | Unset
+    if isinstance(device_id, Unset):
+        json_device_id = UNSET
+    else:
+        json_device_id = device_id
+    params["device_id"] = json_device_id
 
     params["limit"] = limit
 
@@ -76,11 +81,11 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MembersContinuationTokensListSurface | Unset = UNSET,
 ) -> Response[ContinuationTokenListOutput]:
-    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+    """List the member's continuation tokens
 
      The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
     categories leave the device that wrote them only while the `cross_device` grant they name is in
@@ -93,7 +98,7 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MembersContinuationTokensListSurface | Unset):
 
@@ -123,11 +128,11 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MembersContinuationTokensListSurface | Unset = UNSET,
 ) -> ContinuationTokenListOutput | None:
-    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+    """List the member's continuation tokens
 
      The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
     categories leave the device that wrote them only while the `cross_device` grant they name is in
@@ -140,7 +145,7 @@ def sync(
 
     Args:
         member_id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MembersContinuationTokensListSurface | Unset):
 
@@ -165,11 +170,11 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MembersContinuationTokensListSurface | Unset = UNSET,
 ) -> Response[ContinuationTokenListOutput]:
-    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+    """List the member's continuation tokens
 
      The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
     categories leave the device that wrote them only while the `cross_device` grant they name is in
@@ -182,7 +187,7 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MembersContinuationTokensListSurface | Unset):
 
@@ -210,11 +215,11 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
     surface: MembersContinuationTokensListSurface | Unset = UNSET,
 ) -> ContinuationTokenListOutput | None:
-    """The most recent tokens (by server time), `limit` 1..50 (default 5)
+    """List the member's continuation tokens
 
      The most recent tokens (by server time), `limit` 1..50 (default 5). Tokens naming sensitive
     categories leave the device that wrote them only while the `cross_device` grant they name is in
@@ -227,7 +232,7 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
         surface (MembersContinuationTokensListSurface | Unset):
 

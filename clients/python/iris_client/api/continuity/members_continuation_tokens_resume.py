@@ -15,12 +15,17 @@ def _get_kwargs(
     member_id: UUID,
     id: UUID,
     *,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["device_id"] = device_id
+    json_device_id: None | str | Unset
+    if isinstance(device_id, Unset):
+        json_device_id = UNSET
+    else:
+        json_device_id = device_id
+    params["device_id"] = json_device_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -66,10 +71,9 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
 ) -> Response[ContinuationResumeOutput]:
-    """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it
+    """Resume a continuation token
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -77,7 +81,7 @@ def sync_detailed(
     Args:
         member_id (UUID):
         id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -105,10 +109,9 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
 ) -> ContinuationResumeOutput | None:
-    """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it
+    """Resume a continuation token
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -116,7 +119,7 @@ def sync(
     Args:
         member_id (UUID):
         id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,10 +142,9 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
 ) -> Response[ContinuationResumeOutput]:
-    """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it
+    """Resume a continuation token
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -150,7 +152,7 @@ async def asyncio_detailed(
     Args:
         member_id (UUID):
         id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,10 +178,9 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    device_id: str | Unset = UNSET,
+    device_id: None | str | Unset = UNSET,
 ) -> ContinuationResumeOutput | None:
-    """A token the read gate withholds (a sensitive token read by another client or device without the
-    `cross_device` grant it
+    """Resume a continuation token
 
      A token the read gate withholds (a sensitive token read by another client or device without the
     `cross_device` grant it names) is 404.
@@ -187,7 +188,7 @@ async def asyncio(
     Args:
         member_id (UUID):
         id (UUID):
-        device_id (str | Unset):
+        device_id (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

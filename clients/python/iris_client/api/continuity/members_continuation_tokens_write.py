@@ -74,7 +74,7 @@ def sync_detailed(
     body: ContinuationTokenRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ContinuationTokenWriteOutput]:
-    """Write the member's token for the caller's own surface (else 403)
+    """Save the member's continuation token for this surface
 
      Write the member's token for the caller's own surface (else 403). Idempotent by the body's
     `idempotency_key` (an `Idempotency-Key` header, when sent, must equal it): the same key and token
@@ -86,8 +86,8 @@ def sync_detailed(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ContinuationTokenRequest): The ContinuationToken contract (seed 001), for the
-            schema; unknown fields → 400.
+        body (ContinuationTokenRequest): A member's place on a surface, as references and posture
+            only; never content.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,7 +117,7 @@ def sync(
     body: ContinuationTokenRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ContinuationTokenWriteOutput | None:
-    """Write the member's token for the caller's own surface (else 403)
+    """Save the member's continuation token for this surface
 
      Write the member's token for the caller's own surface (else 403). Idempotent by the body's
     `idempotency_key` (an `Idempotency-Key` header, when sent, must equal it): the same key and token
@@ -129,8 +129,8 @@ def sync(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ContinuationTokenRequest): The ContinuationToken contract (seed 001), for the
-            schema; unknown fields → 400.
+        body (ContinuationTokenRequest): A member's place on a surface, as references and posture
+            only; never content.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,7 +155,7 @@ async def asyncio_detailed(
     body: ContinuationTokenRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ContinuationTokenWriteOutput]:
-    """Write the member's token for the caller's own surface (else 403)
+    """Save the member's continuation token for this surface
 
      Write the member's token for the caller's own surface (else 403). Idempotent by the body's
     `idempotency_key` (an `Idempotency-Key` header, when sent, must equal it): the same key and token
@@ -167,8 +167,8 @@ async def asyncio_detailed(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ContinuationTokenRequest): The ContinuationToken contract (seed 001), for the
-            schema; unknown fields → 400.
+        body (ContinuationTokenRequest): A member's place on a surface, as references and posture
+            only; never content.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,7 +196,7 @@ async def asyncio(
     body: ContinuationTokenRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ContinuationTokenWriteOutput | None:
-    """Write the member's token for the caller's own surface (else 403)
+    """Save the member's continuation token for this surface
 
      Write the member's token for the caller's own surface (else 403). Idempotent by the body's
     `idempotency_key` (an `Idempotency-Key` header, when sent, must equal it): the same key and token
@@ -208,8 +208,8 @@ async def asyncio(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ContinuationTokenRequest): The ContinuationToken contract (seed 001), for the
-            schema; unknown fields → 400.
+        body (ContinuationTokenRequest): A member's place on a surface, as references and posture
+            only; never content.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,13 +6,13 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.ack import Ack
-from ...models.ack_input_request import AckInputRequest
+from ...models.change_feed_ack_request import ChangeFeedAckRequest
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: AckInputRequest,
+    body: ChangeFeedAckRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -57,16 +57,15 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: AckInputRequest,
+    body: ChangeFeedAckRequest,
 ) -> Response[Ack]:
-    """Every event up to this cursor is applied by this surface (shown to the member as acknowledged)
+    """Acknowledge the changes applied
 
      Every event up to this cursor is applied by this surface (shown to the member as
     acknowledged). Idempotent.
 
     Args:
-        body (AckInputRequest): Refuses fields it does not know, so a client never believes it set
-            one.
+        body (ChangeFeedAckRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -90,16 +89,15 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: AckInputRequest,
+    body: ChangeFeedAckRequest,
 ) -> Ack | None:
-    """Every event up to this cursor is applied by this surface (shown to the member as acknowledged)
+    """Acknowledge the changes applied
 
      Every event up to this cursor is applied by this surface (shown to the member as
     acknowledged). Idempotent.
 
     Args:
-        body (AckInputRequest): Refuses fields it does not know, so a client never believes it set
-            one.
+        body (ChangeFeedAckRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,16 +116,15 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: AckInputRequest,
+    body: ChangeFeedAckRequest,
 ) -> Response[Ack]:
-    """Every event up to this cursor is applied by this surface (shown to the member as acknowledged)
+    """Acknowledge the changes applied
 
      Every event up to this cursor is applied by this surface (shown to the member as
     acknowledged). Idempotent.
 
     Args:
-        body (AckInputRequest): Refuses fields it does not know, so a client never believes it set
-            one.
+        body (ChangeFeedAckRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,16 +146,15 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: AckInputRequest,
+    body: ChangeFeedAckRequest,
 ) -> Ack | None:
-    """Every event up to this cursor is applied by this surface (shown to the member as acknowledged)
+    """Acknowledge the changes applied
 
      Every event up to this cursor is applied by this surface (shown to the member as
     acknowledged). Idempotent.
 
     Args:
-        body (AckInputRequest): Refuses fields it does not know, so a client never believes it set
-            one.
+        body (ChangeFeedAckRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

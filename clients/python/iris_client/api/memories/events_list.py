@@ -11,13 +11,18 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    after: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
+    after: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["after"] = after
+    json_after: None | str | Unset
+    if isinstance(after, Unset):
+        json_after = UNSET
+    else:
+        json_after = after
+    params["after"] = json_after
 
     params["limit"] = limit
 
@@ -60,18 +65,17 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    after: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
+    after: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
 ) -> Response[ChangeFeed]:
-    """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member
+    """Read the change feed
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
 
     Args:
-        after (str | Unset):
-        limit (int | Unset):
+        after (None | str | Unset):
+        limit (int | Unset):  Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,18 +100,17 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    after: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
+    after: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
 ) -> ChangeFeed | None:
-    """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member
+    """Read the change feed
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
 
     Args:
-        after (str | Unset):
-        limit (int | Unset):
+        after (None | str | Unset):
+        limit (int | Unset):  Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -127,18 +130,17 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    after: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
+    after: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
 ) -> Response[ChangeFeed]:
-    """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member
+    """Read the change feed
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
 
     Args:
-        after (str | Unset):
-        limit (int | Unset):
+        after (None | str | Unset):
+        limit (int | Unset):  Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,18 +163,17 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    after: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
+    after: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
 ) -> ChangeFeed | None:
-    """The changes to memories this surface was given (forgotten, corrected, consent withdrawn, a person
-    forgotten, the member
+    """Read the change feed
 
      The changes to memories this surface was given (forgotten, corrected, consent
     withdrawn, a person forgotten, the member erased), oldest first.
 
     Args:
-        after (str | Unset):
-        limit (int | Unset):
+        after (None | str | Unset):
+        limit (int | Unset):  Default: 100.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

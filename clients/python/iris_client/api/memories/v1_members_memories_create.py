@@ -9,15 +9,15 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.memory_entry import MemoryEntry
 from ...models.memory_kept_existing import MemoryKeptExisting
-from ...models.memory_remember_input_request import MemoryRememberInputRequest
+from ...models.memory_write_request import MemoryWriteRequest
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     member_id: UUID,
     *,
-    body: MemoryRememberInputRequest,
-    session_id: str | Unset = UNSET,
+    body: MemoryWriteRequest,
+    session_id: None | str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -26,7 +26,12 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["session_id"] = session_id
+    json_session_id: None | str | Unset
+    if isinstance(session_id, Unset):
+        json_session_id = UNSET
+    else:
+        json_session_id = session_id
+    params["session_id"] = json_session_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -80,11 +85,11 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: MemoryRememberInputRequest,
-    session_id: str | Unset = UNSET,
+    body: MemoryWriteRequest,
+    session_id: None | str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[MemoryEntry | MemoryKeptExisting]:
-    """Remember on a member's behalf through the consent-checked write path
+    """Remember a fact for a member
 
      Remember on a member's behalf through the consent-checked write path.
 
@@ -112,9 +117,12 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        session_id (str | Unset):
+        session_id (None | str | Unset):
         idempotency_key (str | Unset):
-        body (MemoryRememberInputRequest): A memory a surface writes on the member's behalf.
+        body (MemoryWriteRequest): The remember input, shared by the member API and the service
+            API (`MemberScoped`:
+            the scope's `user_id` may be left out). `confidence` left out means "derive it from
+            the origin" (`policy.confidence_for_origin`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,11 +150,11 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: MemoryRememberInputRequest,
-    session_id: str | Unset = UNSET,
+    body: MemoryWriteRequest,
+    session_id: None | str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> MemoryEntry | MemoryKeptExisting | None:
-    """Remember on a member's behalf through the consent-checked write path
+    """Remember a fact for a member
 
      Remember on a member's behalf through the consent-checked write path.
 
@@ -174,9 +182,12 @@ def sync(
 
     Args:
         member_id (UUID):
-        session_id (str | Unset):
+        session_id (None | str | Unset):
         idempotency_key (str | Unset):
-        body (MemoryRememberInputRequest): A memory a surface writes on the member's behalf.
+        body (MemoryWriteRequest): The remember input, shared by the member API and the service
+            API (`MemberScoped`:
+            the scope's `user_id` may be left out). `confidence` left out means "derive it from
+            the origin" (`policy.confidence_for_origin`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,11 +210,11 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: MemoryRememberInputRequest,
-    session_id: str | Unset = UNSET,
+    body: MemoryWriteRequest,
+    session_id: None | str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[MemoryEntry | MemoryKeptExisting]:
-    """Remember on a member's behalf through the consent-checked write path
+    """Remember a fact for a member
 
      Remember on a member's behalf through the consent-checked write path.
 
@@ -231,9 +242,12 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        session_id (str | Unset):
+        session_id (None | str | Unset):
         idempotency_key (str | Unset):
-        body (MemoryRememberInputRequest): A memory a surface writes on the member's behalf.
+        body (MemoryWriteRequest): The remember input, shared by the member API and the service
+            API (`MemberScoped`:
+            the scope's `user_id` may be left out). `confidence` left out means "derive it from
+            the origin" (`policy.confidence_for_origin`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -259,11 +273,11 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: MemoryRememberInputRequest,
-    session_id: str | Unset = UNSET,
+    body: MemoryWriteRequest,
+    session_id: None | str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> MemoryEntry | MemoryKeptExisting | None:
-    """Remember on a member's behalf through the consent-checked write path
+    """Remember a fact for a member
 
      Remember on a member's behalf through the consent-checked write path.
 
@@ -291,9 +305,12 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        session_id (str | Unset):
+        session_id (None | str | Unset):
         idempotency_key (str | Unset):
-        body (MemoryRememberInputRequest): A memory a surface writes on the member's behalf.
+        body (MemoryWriteRequest): The remember input, shared by the member API and the service
+            API (`MemberScoped`:
+            the scope's `user_id` may be left out). `confidence` left out means "derive it from
+            the origin" (`policy.confidence_for_origin`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -52,7 +52,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any]:
-    """Refused
+    """Close a member's notebook (always refused to surfaces)
 
      Refused: 403 `member-forgetting-only`. Closing a notebook forgets its memory after the grace period;
     only the member does that (`POST /api/v1/me/notebooks/{id}/close/`, with a step-up token). A surface
@@ -88,7 +88,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any]:
-    """Refused
+    """Close a member's notebook (always refused to surfaces)
 
      Refused: 403 `member-forgetting-only`. Closing a notebook forgets its memory after the grace period;
     only the member does that (`POST /api/v1/me/notebooks/{id}/close/`, with a step-up token). A surface

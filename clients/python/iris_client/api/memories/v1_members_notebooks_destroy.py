@@ -52,7 +52,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any]:
-    """Refused
+    """Delete a member's notebook (always refused to surfaces)
 
      Refused: 403 `member-forgetting-only`. Deleting a notebook forgets its memory; only the member does
     that (`DELETE /api/v1/me/notebooks/{id}/`, with a step-up token).
@@ -87,7 +87,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any]:
-    """Refused
+    """Delete a member's notebook (always refused to surfaces)
 
      Refused: 403 `member-forgetting-only`. Deleting a notebook forgets its memory; only the member does
     that (`DELETE /api/v1/me/notebooks/{id}/`, with a step-up token).

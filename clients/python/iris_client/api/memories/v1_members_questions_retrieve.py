@@ -17,7 +17,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     member_id: UUID,
     *,
-    context: V1MembersQuestionsRetrieveContext | Unset = UNSET,
+    context: V1MembersQuestionsRetrieveContext | Unset = "general",
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -70,9 +70,9 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = UNSET,
+    context: V1MembersQuestionsRetrieveContext | Unset = "general",
 ) -> Response[OpenQuestionsOutput]:
-    """At most 20, newest first
+    """List the member's open questions
 
      At most 20, newest first. A question is listed only when the read gate lets the calling client see
     the memory it is about and its proposal (as the entry it would become), for this member and
@@ -118,7 +118,7 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):
+        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,9 +144,9 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = UNSET,
+    context: V1MembersQuestionsRetrieveContext | Unset = "general",
 ) -> OpenQuestionsOutput | None:
-    """At most 20, newest first
+    """List the member's open questions
 
      At most 20, newest first. A question is listed only when the read gate lets the calling client see
     the memory it is about and its proposal (as the entry it would become), for this member and
@@ -192,7 +192,7 @@ def sync(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):
+        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,9 +213,9 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = UNSET,
+    context: V1MembersQuestionsRetrieveContext | Unset = "general",
 ) -> Response[OpenQuestionsOutput]:
-    """At most 20, newest first
+    """List the member's open questions
 
      At most 20, newest first. A question is listed only when the read gate lets the calling client see
     the memory it is about and its proposal (as the entry it would become), for this member and
@@ -261,7 +261,7 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):
+        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -285,9 +285,9 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = UNSET,
+    context: V1MembersQuestionsRetrieveContext | Unset = "general",
 ) -> OpenQuestionsOutput | None:
-    """At most 20, newest first
+    """List the member's open questions
 
      At most 20, newest first. A question is listed only when the read gate lets the calling client see
     the memory it is about and its proposal (as the entry it would become), for this member and
@@ -333,7 +333,7 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):
+        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -7,8 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.conversation_turn_input_request import ConversationTurnInputRequest
 from ...models.conversation_turn_output import ConversationTurnOutput
+from ...models.turn_append_request import TurnAppendRequest
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +16,7 @@ def _get_kwargs(
     member_id: UUID,
     session_id: str,
     *,
-    body: ConversationTurnInputRequest,
+    body: TurnAppendRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -69,10 +69,10 @@ def sync_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient,
-    body: ConversationTurnInputRequest,
+    body: TurnAppendRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ConversationTurnOutput]:
-    """Append one turn to a member's session log (what `session-turn` provenance names)
+    """Append a conversation turn
 
      Append one turn to a member's session log (what `session-turn` provenance names).
     With `redact_pii`, emails, phones, cards and addresses become tokens before storage.
@@ -81,8 +81,7 @@ def sync_detailed(
         member_id (UUID):
         session_id (str):
         idempotency_key (str | Unset):
-        body (ConversationTurnInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (TurnAppendRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,10 +110,10 @@ def sync(
     session_id: str,
     *,
     client: AuthenticatedClient,
-    body: ConversationTurnInputRequest,
+    body: TurnAppendRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ConversationTurnOutput | None:
-    """Append one turn to a member's session log (what `session-turn` provenance names)
+    """Append a conversation turn
 
      Append one turn to a member's session log (what `session-turn` provenance names).
     With `redact_pii`, emails, phones, cards and addresses become tokens before storage.
@@ -123,8 +122,7 @@ def sync(
         member_id (UUID):
         session_id (str):
         idempotency_key (str | Unset):
-        body (ConversationTurnInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (TurnAppendRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,10 +146,10 @@ async def asyncio_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient,
-    body: ConversationTurnInputRequest,
+    body: TurnAppendRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ConversationTurnOutput]:
-    """Append one turn to a member's session log (what `session-turn` provenance names)
+    """Append a conversation turn
 
      Append one turn to a member's session log (what `session-turn` provenance names).
     With `redact_pii`, emails, phones, cards and addresses become tokens before storage.
@@ -160,8 +158,7 @@ async def asyncio_detailed(
         member_id (UUID):
         session_id (str):
         idempotency_key (str | Unset):
-        body (ConversationTurnInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (TurnAppendRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,10 +185,10 @@ async def asyncio(
     session_id: str,
     *,
     client: AuthenticatedClient,
-    body: ConversationTurnInputRequest,
+    body: TurnAppendRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ConversationTurnOutput | None:
-    """Append one turn to a member's session log (what `session-turn` provenance names)
+    """Append a conversation turn
 
      Append one turn to a member's session log (what `session-turn` provenance names).
     With `redact_pii`, emails, phones, cards and addresses become tokens before storage.
@@ -200,8 +197,7 @@ async def asyncio(
         member_id (UUID):
         session_id (str):
         idempotency_key (str | Unset):
-        body (ConversationTurnInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (TurnAppendRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -7,15 +7,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.recall_input_request import RecallInputRequest
 from ...models.recall_output import RecallOutput
+from ...models.recall_request import RecallRequest
 from ...types import Response
 
 
 def _get_kwargs(
     member_id: UUID,
     *,
-    body: RecallInputRequest,
+    body: RecallRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -63,9 +63,9 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RecallInputRequest,
+    body: RecallRequest,
 ) -> Response[RecallOutput]:
-    """What the assistant may say back about a member now, through the read gate
+    """Recall what may be said back about a member
 
      What the assistant may say back about a member now, through the read gate. Consented categories come
     from the member's consent ledger; `consented_categories` and `budget` may only narrow.
@@ -112,7 +112,7 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        body (RecallInputRequest):
+        body (RecallRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,9 +138,9 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RecallInputRequest,
+    body: RecallRequest,
 ) -> RecallOutput | None:
-    """What the assistant may say back about a member now, through the read gate
+    """Recall what may be said back about a member
 
      What the assistant may say back about a member now, through the read gate. Consented categories come
     from the member's consent ledger; `consented_categories` and `budget` may only narrow.
@@ -187,7 +187,7 @@ def sync(
 
     Args:
         member_id (UUID):
-        body (RecallInputRequest):
+        body (RecallRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,9 +208,9 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RecallInputRequest,
+    body: RecallRequest,
 ) -> Response[RecallOutput]:
-    """What the assistant may say back about a member now, through the read gate
+    """Recall what may be said back about a member
 
      What the assistant may say back about a member now, through the read gate. Consented categories come
     from the member's consent ledger; `consented_categories` and `budget` may only narrow.
@@ -257,7 +257,7 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        body (RecallInputRequest):
+        body (RecallRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -281,9 +281,9 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RecallInputRequest,
+    body: RecallRequest,
 ) -> RecallOutput | None:
-    """What the assistant may say back about a member now, through the read gate
+    """Recall what may be said back about a member
 
      What the assistant may say back about a member now, through the read gate. Consented categories come
     from the member's consent ledger; `consented_categories` and `budget` may only narrow.
@@ -330,7 +330,7 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        body (RecallInputRequest):
+        body (RecallRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

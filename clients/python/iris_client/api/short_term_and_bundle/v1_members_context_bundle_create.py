@@ -7,15 +7,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.context_bundle_input_request import ContextBundleInputRequest
 from ...models.context_bundle_output import ContextBundleOutput
+from ...models.context_bundle_request import ContextBundleRequest
 from ...types import Response
 
 
 def _get_kwargs(
     member_id: UUID,
     *,
-    body: ContextBundleInputRequest,
+    body: ContextBundleRequest,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -63,10 +63,9 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ContextBundleInputRequest,
+    body: ContextBundleRequest,
 ) -> Response[ContextBundleOutput]:
-    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the ca
+    """Compose a context bundle
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -114,8 +113,7 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ContextBundleRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,10 +139,9 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ContextBundleInputRequest,
+    body: ContextBundleRequest,
 ) -> ContextBundleOutput | None:
-    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the ca
+    """Compose a context bundle
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -192,8 +189,7 @@ def sync(
 
     Args:
         member_id (UUID):
-        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ContextBundleRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,10 +210,9 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ContextBundleInputRequest,
+    body: ContextBundleRequest,
 ) -> Response[ContextBundleOutput]:
-    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the ca
+    """Compose a context bundle
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -265,8 +260,7 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ContextBundleRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -290,10 +284,9 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ContextBundleInputRequest,
+    body: ContextBundleRequest,
 ) -> ContextBundleOutput | None:
-    """Short-term rows, long-term recall and the episodic events about what was returned, each through the
-    read gate for the ca
+    """Compose a context bundle
 
      Short-term rows, long-term recall and the episodic events about what was returned, each through the
     read gate for the calling client: a row or entry it withholds (base consents withdrawn, a sensitive
@@ -341,8 +334,7 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        body (ContextBundleInputRequest): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ContextBundleRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -7,8 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.consolidate_input_request import ConsolidateInputRequest
 from ...models.consolidate_output import ConsolidateOutput
+from ...models.short_term_consolidate_request import ShortTermConsolidateRequest
 from ...models.v1_members_short_term_consolidate_create_context import (
     V1MembersShortTermConsolidateCreateContext,
 )
@@ -19,8 +19,8 @@ def _get_kwargs(
     member_id: UUID,
     stm_id: UUID,
     *,
-    body: ConsolidateInputRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = UNSET,
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -90,11 +90,11 @@ def sync_detailed(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsolidateInputRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = UNSET,
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ConsolidateOutput]:
-    """Every row passes the read gate for the calling client
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -141,10 +141,9 @@ def sync_detailed(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):
+        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
         idempotency_key (str | Unset):
-        body (ConsolidateInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,11 +173,11 @@ def sync(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsolidateInputRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = UNSET,
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
     idempotency_key: str | Unset = UNSET,
 ) -> ConsolidateOutput | None:
-    """Every row passes the read gate for the calling client
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -225,10 +224,9 @@ def sync(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):
+        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
         idempotency_key (str | Unset):
-        body (ConsolidateInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,11 +251,11 @@ async def asyncio_detailed(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsolidateInputRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = UNSET,
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ConsolidateOutput]:
-    """Every row passes the read gate for the calling client
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -304,10 +302,9 @@ async def asyncio_detailed(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):
+        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
         idempotency_key (str | Unset):
-        body (ConsolidateInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -335,11 +332,11 @@ async def asyncio(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ConsolidateInputRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = UNSET,
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
     idempotency_key: str | Unset = UNSET,
 ) -> ConsolidateOutput | None:
-    """Every row passes the read gate for the calling client
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -386,10 +383,9 @@ async def asyncio(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):
+        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
         idempotency_key (str | Unset):
-        body (ConsolidateInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -7,15 +7,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.short_term_input_request import ShortTermInputRequest
 from ...models.short_term_output import ShortTermOutput
+from ...models.short_term_write_request import ShortTermWriteRequest
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     member_id: UUID,
     *,
-    body: ShortTermInputRequest,
+    body: ShortTermWriteRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -66,10 +66,10 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermInputRequest,
+    body: ShortTermWriteRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ShortTermOutput]:
-    """Write a row of working memory
+    """Write a short-term row
 
      Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
     others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
@@ -115,8 +115,7 @@ def sync_detailed(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
-            it set one.
+        body (ShortTermWriteRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,10 +142,10 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermInputRequest,
+    body: ShortTermWriteRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ShortTermOutput | None:
-    """Write a row of working memory
+    """Write a short-term row
 
      Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
     others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
@@ -192,8 +191,7 @@ def sync(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
-            it set one.
+        body (ShortTermWriteRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,10 +213,10 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermInputRequest,
+    body: ShortTermWriteRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[ShortTermOutput]:
-    """Write a row of working memory
+    """Write a short-term row
 
      Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
     others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
@@ -264,8 +262,7 @@ async def asyncio_detailed(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
-            it set one.
+        body (ShortTermWriteRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -290,10 +287,10 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermInputRequest,
+    body: ShortTermWriteRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> ShortTermOutput | None:
-    """Write a row of working memory
+    """Write a short-term row
 
      Write a row of working memory; the answer echoes it. A `user_session` row is session memory, the
     others profile memory: a kind outside the client's write kinds is 403 `consumer-not-allowed-for-
@@ -339,8 +336,7 @@ async def asyncio(
     Args:
         member_id (UUID):
         idempotency_key (str | Unset):
-        body (ShortTermInputRequest): Refuses fields it does not know, so a client never believes
-            it set one.
+        body (ShortTermWriteRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -20,9 +20,9 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     member_id: UUID,
     *,
-    context: V1MembersShortTermListContext | Unset = UNSET,
-    cursor: str | Unset = UNSET,
-    page_size: int | Unset = UNSET,
+    context: V1MembersShortTermListContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
     scope_id: str,
     scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -35,9 +35,19 @@ def _get_kwargs(
 
     params["context"] = json_context
 
-    params["cursor"] = cursor
+    json_cursor: None | str | Unset
+    if isinstance(cursor, Unset):
+        json_cursor = UNSET
+    else:
+        json_cursor = cursor
+    params["cursor"] = json_cursor
 
-    params["page_size"] = page_size
+    json_page_size: int | None | Unset
+    if isinstance(page_size, Unset):
+        json_page_size = UNSET
+    else:
+        json_page_size = page_size
+    params["page_size"] = json_page_size
 
     params["scope_id"] = scope_id
 
@@ -89,13 +99,13 @@ def sync_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = UNSET,
-    cursor: str | Unset = UNSET,
-    page_size: int | Unset = UNSET,
+    context: V1MembersShortTermListContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
     scope_id: str,
     scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
 ) -> Response[PaginatedShortTermOutputList]:
-    """Every row passes the read gate for the calling client
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -143,9 +153,9 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):
-        cursor (str | Unset):
-        page_size (int | Unset):
+        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
         scope_id (str):
         scope_kind (V1MembersShortTermListScopeKind | Unset):
 
@@ -177,13 +187,13 @@ def sync(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = UNSET,
-    cursor: str | Unset = UNSET,
-    page_size: int | Unset = UNSET,
+    context: V1MembersShortTermListContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
     scope_id: str,
     scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
 ) -> PaginatedShortTermOutputList | None:
-    """Every row passes the read gate for the calling client
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -231,9 +241,9 @@ def sync(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):
-        cursor (str | Unset):
-        page_size (int | Unset):
+        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
         scope_id (str):
         scope_kind (V1MembersShortTermListScopeKind | Unset):
 
@@ -260,13 +270,13 @@ async def asyncio_detailed(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = UNSET,
-    cursor: str | Unset = UNSET,
-    page_size: int | Unset = UNSET,
+    context: V1MembersShortTermListContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
     scope_id: str,
     scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
 ) -> Response[PaginatedShortTermOutputList]:
-    """Every row passes the read gate for the calling client
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -314,9 +324,9 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):
-        cursor (str | Unset):
-        page_size (int | Unset):
+        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
         scope_id (str):
         scope_kind (V1MembersShortTermListScopeKind | Unset):
 
@@ -346,13 +356,13 @@ async def asyncio(
     member_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = UNSET,
-    cursor: str | Unset = UNSET,
-    page_size: int | Unset = UNSET,
+    context: V1MembersShortTermListContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
     scope_id: str,
     scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
 ) -> PaginatedShortTermOutputList | None:
-    """Every row passes the read gate for the calling client
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -400,9 +410,9 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):
-        cursor (str | Unset):
-        page_size (int | Unset):
+        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
         scope_id (str):
         scope_kind (V1MembersShortTermListScopeKind | Unset):
 

@@ -7,8 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.refresh_input_request import RefreshInputRequest
 from ...models.short_term_output import ShortTermOutput
+from ...models.short_term_refresh_request import ShortTermRefreshRequest
 from ...models.v1_members_short_term_refresh_create_context import (
     V1MembersShortTermRefreshCreateContext,
 )
@@ -19,8 +19,8 @@ def _get_kwargs(
     member_id: UUID,
     stm_id: UUID,
     *,
-    body: RefreshInputRequest | Unset = UNSET,
-    context: V1MembersShortTermRefreshCreateContext | Unset = UNSET,
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: V1MembersShortTermRefreshCreateContext | Unset = "general",
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -82,10 +82,10 @@ def sync_detailed(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RefreshInputRequest | Unset = UNSET,
-    context: V1MembersShortTermRefreshCreateContext | Unset = UNSET,
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: V1MembersShortTermRefreshCreateContext | Unset = "general",
 ) -> Response[ShortTermOutput]:
-    """Every row passes the read gate for the calling client
+    """Refresh a short-term row's TTL
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -133,9 +133,8 @@ def sync_detailed(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermRefreshCreateContext | Unset):
-        body (RefreshInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        context (V1MembersShortTermRefreshCreateContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,10 +163,10 @@ def sync(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RefreshInputRequest | Unset = UNSET,
-    context: V1MembersShortTermRefreshCreateContext | Unset = UNSET,
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: V1MembersShortTermRefreshCreateContext | Unset = "general",
 ) -> ShortTermOutput | None:
-    """Every row passes the read gate for the calling client
+    """Refresh a short-term row's TTL
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -215,9 +214,8 @@ def sync(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermRefreshCreateContext | Unset):
-        body (RefreshInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        context (V1MembersShortTermRefreshCreateContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,10 +239,10 @@ async def asyncio_detailed(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RefreshInputRequest | Unset = UNSET,
-    context: V1MembersShortTermRefreshCreateContext | Unset = UNSET,
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: V1MembersShortTermRefreshCreateContext | Unset = "general",
 ) -> Response[ShortTermOutput]:
-    """Every row passes the read gate for the calling client
+    """Refresh a short-term row's TTL
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -292,9 +290,8 @@ async def asyncio_detailed(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermRefreshCreateContext | Unset):
-        body (RefreshInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        context (V1MembersShortTermRefreshCreateContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -321,10 +318,10 @@ async def asyncio(
     stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: RefreshInputRequest | Unset = UNSET,
-    context: V1MembersShortTermRefreshCreateContext | Unset = UNSET,
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: V1MembersShortTermRefreshCreateContext | Unset = "general",
 ) -> ShortTermOutput | None:
-    """Every row passes the read gate for the calling client
+    """Refresh a short-term row's TTL
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
@@ -372,9 +369,8 @@ async def asyncio(
     Args:
         member_id (UUID):
         stm_id (UUID):
-        context (V1MembersShortTermRefreshCreateContext | Unset):
-        body (RefreshInputRequest | Unset): Refuses fields it does not know, so a client never
-            believes it set one.
+        context (V1MembersShortTermRefreshCreateContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -5,17 +5,17 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.reason_enum import ReasonEnum, check_reason_enum
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="MemorySuppressionRequest")
+T = TypeVar("T", bound="MemorySuppressionInput")
 
 
 @_attrs_define
-class MemorySuppressionRequest:
-    """
+class MemorySuppressionInput:
+    """Why an entry is held back from recall; a single nullable object on the entry.
+
     Attributes:
         reason (ReasonEnum): * `crisis-frame` - Crisis Frame
             * `user-pause` - User Pause
@@ -23,14 +23,13 @@ class MemorySuppressionRequest:
             * `tenant-quarantine` - Tenant Quarantine
         started_at (datetime.datetime):
         ends_at (datetime.datetime | None | Unset):
-        notes (str | Unset):
+        notes (str | Unset):  Default: ''.
     """
 
     reason: ReasonEnum
     started_at: datetime.datetime
     ends_at: datetime.datetime | None | Unset = UNSET
-    notes: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    notes: str | Unset = ""
 
     def to_dict(self) -> dict[str, Any]:
         reason: str = self.reason
@@ -48,7 +47,7 @@ class MemorySuppressionRequest:
         notes = self.notes
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "reason": reason,
@@ -88,28 +87,11 @@ class MemorySuppressionRequest:
 
         notes = d.pop("notes", UNSET)
 
-        memory_suppression_request = cls(
+        memory_suppression_input = cls(
             reason=reason,
             started_at=started_at,
             ends_at=ends_at,
             notes=notes,
         )
 
-        memory_suppression_request.additional_properties = d
-        return memory_suppression_request
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
+        return memory_suppression_input

@@ -6,12 +6,12 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="RecallInputRequestScope")
+T = TypeVar("T", bound="ShortTermConsolidateRequestScopeType0")
 
 
 @_attrs_define
-class RecallInputRequestScope:
-    """A scope key: kind plus its identifiers. A kind the client may not read is 403 `consumer-not-allowed-for-scope`."""
+class ShortTermConsolidateRequestScopeType0:
+    """Target scope (kind + identifiers); default: the session for a user_session row, else the profile."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -25,10 +25,10 @@ class RecallInputRequestScope:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        recall_input_request_scope = cls()
+        short_term_consolidate_request_scope_type_0 = cls()
 
-        recall_input_request_scope.additional_properties = d
-        return recall_input_request_scope
+        short_term_consolidate_request_scope_type_0.additional_properties = d
+        return short_term_consolidate_request_scope_type_0
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,6 +1,6 @@
 from typing import Literal
 
-MemoryProvenanceLinkKindEnum = Literal[
+ProvenanceKindEnum = Literal[
     "inference-batch",
     "manual-import",
     "notebook-attachment",
@@ -11,7 +11,7 @@ MemoryProvenanceLinkKindEnum = Literal[
     "session-turn",
 ]
 
-MEMORY_PROVENANCE_LINK_KIND_ENUM_VALUES: set[MemoryProvenanceLinkKindEnum] = {
+PROVENANCE_KIND_ENUM_VALUES: set[ProvenanceKindEnum] = {
     "inference-batch",
     "manual-import",
     "notebook-attachment",
@@ -23,9 +23,7 @@ MEMORY_PROVENANCE_LINK_KIND_ENUM_VALUES: set[MemoryProvenanceLinkKindEnum] = {
 }
 
 
-def check_memory_provenance_link_kind_enum(value: str) -> MemoryProvenanceLinkKindEnum:
-    if value in MEMORY_PROVENANCE_LINK_KIND_ENUM_VALUES:
+def check_provenance_kind_enum(value: str) -> ProvenanceKindEnum:
+    if value in PROVENANCE_KIND_ENUM_VALUES:
         return value
-    raise TypeError(
-        f"Unexpected value {value!r}. Expected one of {MEMORY_PROVENANCE_LINK_KIND_ENUM_VALUES!r}"
-    )
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {PROVENANCE_KIND_ENUM_VALUES!r}")

@@ -1,26 +1,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.memory_category_enum import MemoryCategoryEnum, check_memory_category_enum
-from ..models.scope_kind_enum import ScopeKindEnum, check_scope_kind_enum
+from ..models.short_term_write_scope_kind_enum import (
+    ShortTermWriteScopeKindEnum,
+    check_short_term_write_scope_kind_enum,
+)
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="ShortTermInputRequest")
+T = TypeVar("T", bound="ShortTermWriteRequest")
 
 
 @_attrs_define
-class ShortTermInputRequest:
-    """Refuses fields it does not know, so a client never believes it set one.
-
+class ShortTermWriteRequest:
+    """
     Attributes:
-        scope_kind (ScopeKindEnum):
-        scope_id (str):
+        scope_kind (ShortTermWriteScopeKindEnum):
+        scope_id (str): The short-term scope's id (e.g. the session id of a `user_session`).
         category (MemoryCategoryEnum): * `fact` - Fact
             * `preference` - Preference
             * `goal` - Goal
@@ -50,20 +51,19 @@ class ShortTermInputRequest:
             * `relationship_violence` - Relationship Violence
             * `legal_jeopardy` - Legal Jeopardy
             * `other` - Other
-        content (str):
-        related_entry_ids (list[UUID] | Unset):
+        content (str): The working note.
+        related_entry_ids (list[UUID] | Unset): Long-term entries it relates to.
         consolidate_on_critic_promote (bool | Unset):  Default: False.
-        ttl_seconds (int | Unset):
+        ttl_seconds (int | None | Unset): Left out: the scope kind's default TTL.
     """
 
-    scope_kind: ScopeKindEnum
+    scope_kind: ShortTermWriteScopeKindEnum
     scope_id: str
     category: MemoryCategoryEnum
     content: str
     related_entry_ids: list[UUID] | Unset = UNSET
     consolidate_on_critic_promote: bool | Unset = False
-    ttl_seconds: int | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    ttl_seconds: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         scope_kind: str = self.scope_kind
@@ -83,10 +83,14 @@ class ShortTermInputRequest:
 
         consolidate_on_critic_promote = self.consolidate_on_critic_promote
 
-        ttl_seconds = self.ttl_seconds
+        ttl_seconds: int | None | Unset
+        if isinstance(self.ttl_seconds, Unset):
+            ttl_seconds = UNSET
+        else:
+            ttl_seconds = self.ttl_seconds
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "scope_kind": scope_kind,
@@ -107,7 +111,7 @@ class ShortTermInputRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        scope_kind = check_scope_kind_enum(d.pop("scope_kind"))
+        scope_kind = check_short_term_write_scope_kind_enum(d.pop("scope_kind"))
 
         scope_id = d.pop("scope_id")
 
@@ -126,9 +130,16 @@ class ShortTermInputRequest:
 
         consolidate_on_critic_promote = d.pop("consolidate_on_critic_promote", UNSET)
 
-        ttl_seconds = d.pop("ttl_seconds", UNSET)
+        def _parse_ttl_seconds(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
 
-        short_term_input_request = cls(
+        ttl_seconds = _parse_ttl_seconds(d.pop("ttl_seconds", UNSET))
+
+        short_term_write_request = cls(
             scope_kind=scope_kind,
             scope_id=scope_id,
             category=category,
@@ -138,21 +149,4 @@ class ShortTermInputRequest:
             ttl_seconds=ttl_seconds,
         )
 
-        short_term_input_request.additional_properties = d
-        return short_term_input_request
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
+        return short_term_write_request

@@ -5,32 +5,26 @@ from typing import Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
-from ..models.surface_enum import SurfaceEnum, check_surface_enum
+from ..models.continuity_surface_enum import ContinuitySurfaceEnum, check_continuity_surface_enum
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="ContinuationSurfaceContextRequest")
+T = TypeVar("T", bound="SurfaceContextInput")
 
 
 @_attrs_define
-class ContinuationSurfaceContextRequest:
-    """
+class SurfaceContextInput:
+    """Where the member was: the surface, and optionally its session and tenant.
+
     Attributes:
-        surface (SurfaceEnum): * `tara` - Tara
-            * `psyche` - Psyche
-            * `living-scene` - Living Scenes
-            * `nisaba` - Nisaba
-            * `metis` - Metis
-            * `shell` - Shell
+        surface (ContinuitySurfaceEnum):
         session_id (None | str | Unset):
         tenant_id (None | Unset | UUID):
     """
 
-    surface: SurfaceEnum
+    surface: ContinuitySurfaceEnum
     session_id: None | str | Unset = UNSET
     tenant_id: None | Unset | UUID = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         surface: str = self.surface
@@ -50,7 +44,7 @@ class ContinuationSurfaceContextRequest:
             tenant_id = self.tenant_id
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "surface": surface,
@@ -66,7 +60,7 @@ class ContinuationSurfaceContextRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        surface = check_surface_enum(d.pop("surface"))
+        surface = check_continuity_surface_enum(d.pop("surface"))
 
         def _parse_session_id(data: object) -> None | str | Unset:
             if data is None:
@@ -94,27 +88,10 @@ class ContinuationSurfaceContextRequest:
 
         tenant_id = _parse_tenant_id(d.pop("tenant_id", UNSET))
 
-        continuation_surface_context_request = cls(
+        surface_context_input = cls(
             surface=surface,
             session_id=session_id,
             tenant_id=tenant_id,
         )
 
-        continuation_surface_context_request.additional_properties = d
-        return continuation_surface_context_request
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
+        return surface_context_input

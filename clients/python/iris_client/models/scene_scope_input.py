@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.scene_scope_input_kind_enum import (
+    SceneScopeInputKindEnum,
+    check_scene_scope_input_kind_enum,
+)
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="SceneScopeInput")
+
+
+@_attrs_define
+class SceneScopeInput:
+    """
+    Attributes:
+        kind (SceneScopeInputKindEnum):
+        session_id (str):
+        scene_id (str):
+        room_id (str):
+        user_id (UUID | Unset): Left out: the member the path names; anyone else's id is refused.
+    """
+
+    kind: SceneScopeInputKindEnum
+    session_id: str
+    scene_id: str
+    room_id: str
+    user_id: UUID | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        kind: str = self.kind
+
+        session_id = self.session_id
+
+        scene_id = self.scene_id
+
+        room_id = self.room_id
+
+        user_id: str | Unset = UNSET
+        if not isinstance(self.user_id, Unset):
+            user_id = str(self.user_id)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "kind": kind,
+                "session_id": session_id,
+                "scene_id": scene_id,
+                "room_id": room_id,
+            }
+        )
+        if user_id is not UNSET:
+            field_dict["user_id"] = user_id
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        kind = check_scene_scope_input_kind_enum(d.pop("kind"))
+
+        session_id = d.pop("session_id")
+
+        scene_id = d.pop("scene_id")
+
+        room_id = d.pop("room_id")
+
+        _user_id = d.pop("user_id", UNSET)
+        user_id: UUID | Unset
+        if isinstance(_user_id, Unset):
+            user_id = UNSET
+        else:
+            user_id = UUID(_user_id)
+
+        scene_scope_input = cls(
+            kind=kind,
+            session_id=session_id,
+            scene_id=scene_id,
+            room_id=room_id,
+            user_id=user_id,
+        )
+
+        return scene_scope_input
