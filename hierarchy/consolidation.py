@@ -255,7 +255,7 @@ def stm_consolidate(
                 transition=transition,
                 trigger=trigger,
                 entry_id=str(result.entry.pk),
-                outcome="created" if result.created else "kept-existing",
+                outcome=result.outcome,
                 target_scope_kind=write.scope.kind,
                 promotion_reason=promotion_reason,
                 occurred_at=now,

@@ -989,7 +989,7 @@ def inspection_copilot_note_add(
                 now=now,
                 entry_id=str(result.entry.pk),
                 category=result.entry.category,
-                outcome="created" if result.created else "kept-existing",
+                outcome=result.outcome,
             )
     except DomainError as exc:
         if exc.code in ("not-request-owner", "inspection-not-granted", "grant-expired"):

@@ -165,6 +165,13 @@ class RememberResult:
     stored_as: str | None = None
     unchanged: bool = False
 
+    @property
+    def outcome(self) -> str:
+        """`created`, `unchanged` or `kept-existing`: what the answer and the audit say."""
+        if self.created:
+            return "created"
+        return "unchanged" if self.unchanged else "kept-existing"
+
 
 def _restated(entry: MemoryEntry) -> MemoryEntry | None:
     """The live memory that already states this fact in these words (`fact_of`) in this

@@ -157,7 +157,7 @@ def remember_response(result: RememberResult, *, echo_kept: bool = True) -> Resp
     else:
         response = Response(
             {
-                "outcome": "unchanged" if result.unchanged else "kept-existing",
+                "outcome": result.outcome,
                 "conflict_rule": result.conflict_rule,
                 "entry": entry_output(result.entry) if echo_kept else None,
                 "notice_id": str(result.notice.pk) if result.notice else None,
