@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from io import BytesIO
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 
 from django.core.handlers.wsgi import WSGIHandler
 
@@ -50,6 +50,13 @@ class RestAnswer:
         return 200 <= self.status < 300
 
 
+def _path_info(path: str) -> str:
+    """WSGI's `PATH_INFO` for a URL path (`reverse()`'s, percent-encoded): decoded, as a
+    server hands it to Django (UTF-8 bytes as ISO-8859-1 text), so that a session id
+    `a?b` is `a?b` to the view as over HTTP, not `a%3Fb`."""
+    return unquote(path, errors="strict").encode("utf-8").decode("iso-8859-1")
+
+
 @functools.cache
 def _wsgi_handler() -> WSGIHandler:
     """One handler per process (its middleware chain is built once), as a WSGI server."""
@@ -72,7 +79,7 @@ def rest_call(
     environ = {
         "REQUEST_METHOD": method,
         "SCRIPT_NAME": "",
-        "PATH_INFO": path,
+        "PATH_INFO": _path_info(path),
         "QUERY_STRING": urlencode(query or {}),
         "SERVER_NAME": host.rsplit(":", 1)[0],
         "SERVER_PORT": "443" if caller.scheme == "https" else "80",

@@ -337,6 +337,10 @@ def _result(answer: RestAnswer) -> CallToolResult:
     )
 
 
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
 def _query_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
@@ -352,18 +356,28 @@ class Forward:
         given = dict(given)
         operation = self.operation
         path = {name: given.pop(name) for name in operation.path_parameters if name in given}
+        # A path carries text only: a number or a null is not an id (it is not made "5" or
+        # "None"), nor is a key anything but a string.
+        wrong = {
+            name: ["Input should be a valid string"] for name, v in path.items() if not _text(v)
+        }
+        key = given.get(IDEMPOTENCY_KEY) if self.idempotent else None
+        if key is not None and not _text(key):
+            wrong[IDEMPOTENCY_KEY] = ["Input should be a valid string"]
         missing = [name for name in operation.path_parameters if name not in path]
-        if missing:
-            return _result(_refused({name: ["Field required"] for name in missing}))
+        if missing or wrong:
+            return _result(_refused(wrong | {name: ["Field required"] for name in missing}))
         try:
-            url = reverse(operation.route, kwargs={k: str(v) for k, v in path.items()})
+            url = reverse(operation.route, kwargs=path)
         except NoReverseMatch:
             # An id no route can carry (a "/" in a session id, say): refused as REST would
             # refuse the path, without naming the routes.
             return _result(_refused({name: ["Not a valid identifier."] for name in path}))
         headers = {}
         if self.idempotent and IDEMPOTENCY_KEY in given:
-            headers[IDEMPOTENCY_HEADER] = _query_text(given.pop(IDEMPOTENCY_KEY))
+            key = given.pop(IDEMPOTENCY_KEY)
+            if key is not None:  # null: no key, as the header left out
+                headers[IDEMPOTENCY_HEADER] = key
         contract = operation.contract or OperationContract()
         in_query = set(contract.query.model_fields) if contract.query is not None else set()
         query_names = set(given) if contract.body is None else in_query & set(given)
