@@ -17,6 +17,7 @@ authority on every rule.
 import json
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
@@ -142,21 +143,23 @@ class FailedAuthenticationBudget:
             await response(scope, receive, send)
             return
         token = _bearer(headers)
-        if token is not None:
+        # Whose request is it? Only a caller's body is read here (a wrong token's is not:
+        # the SDK answers 401 without reading it), and never past the REST API's limit.
+        ident = (
+            await sync_to_async(_principal_key, thread_sensitive=False)(token)
+            if token is not None
+            else None
+        )
+        if ident is not None:
             body = b""
-            more = scope["method"] == "POST"
-            while more:
-                message = await receive()
-                body += message.get("body", b"")
-                more = message.get("more_body", False)
+            if scope["method"] == "POST":
+                body = await _body_within(headers, receive)
+                if body is None:
+                    await _too_large()(scope, receive, send)
+                    return
             # A tool call spends as its REST request; only the rest needs the caller here.
             if not _is_tool_call(body):
-                ident = await sync_to_async(_principal_key, thread_sensitive=False)(token)
-                wait = (
-                    await sync_to_async(budget_spend, thread_sensitive=False)("read", ident)
-                    if ident is not None
-                    else None
-                )
+                wait = await sync_to_async(budget_spend, thread_sensitive=False)("read", ident)
                 if wait is not None:
                     response = _refused_429(
                         wait, "Request was throttled. Expected available in {seconds} seconds."
@@ -172,6 +175,41 @@ class FailedAuthenticationBudget:
             await send(message)
 
         await self.app(scope, receive, send_counting_failures)
+
+
+def _body_limit() -> int:
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def _too_large() -> JSONResponse:
+    limit = _body_limit()
+    return JSONResponse(
+        error_body("request_too_large", f"The request body is over the limit of {limit} bytes."),
+        status_code=413,
+    )
+
+
+async def _body_within(headers: dict[str, bytes], receive: Receive) -> bytes | None:
+    """The request's body, or None once it is over the REST API's limit (declared in
+    `Content-Length`, or as it arrives): what the REST API refuses with 413
+    (`RequestSizeLimitMiddleware`) is not buffered here either."""
+    limit = _body_limit()
+    try:
+        declared = int(headers.get("content-length", b"0"))
+    except ValueError:
+        declared = 0
+    if declared > limit:
+        return None
+    chunks, size, more = [], 0, True
+    while more:
+        message = await receive()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
 
 
 def _replaying(body: bytes, receive: Receive) -> Receive:

@@ -6,6 +6,8 @@ operator, a retrying client and a racing second request would try them.
 Real over mock: the MCP server in uvicorn driven by the official SDK client over HTTP,
 the REST API on `live_server`."""
 
+import json
+import socket
 import urllib.parse
 
 import pytest
@@ -85,3 +87,62 @@ def test_a_path_parameter_or_key_of_the_wrong_type_is_refused_not_coerced(
     assert refused.structured_content["status"] == 400, refused.structured_content
     assert refused.structured_content["error"]["code"] in ("invalid", "malformed_request")
     assert not ConversationTurn.objects.filter(member=member).exists()
+
+
+# --- the MCP door's body: never buffered for a stranger, never past the REST limit -------
+
+
+def _raw_post(url: str, token: str, *, declared: int, sent: bytes) -> tuple[int, dict]:
+    """A POST that declares `declared` bytes of body and sends only `sent`, then waits for
+    an answer: a server that buffers the whole body before answering never answers."""
+    parts = urllib.parse.urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=5) as conn:
+        head = (
+            f"POST {parts.path} HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\n"
+            f"Content-Length: {declared}\r\n\r\n"
+        )
+        conn.sendall(head.encode() + sent)
+        answer = b""
+        try:
+            while not _complete(answer):
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except TimeoutError:
+            return 0, {}
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    return status, json.loads(body) if body.startswith(b"{") else {}
+
+
+def _complete(answer: bytes) -> bool:
+    head, found, body = answer.partition(b"\r\n\r\n")
+    if not found:
+        return False
+    for line in head.split(b"\r\n"):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value)
+    return True
+
+
+def test_a_wrong_token_is_answered_401_before_its_body_is_read(mcp_url):  # noqa: F811
+    """Any `Bearer x` had its POST body read in full (into memory, before the token was
+    looked at) to see whether it was a tool call: a stranger could make the MCP server
+    hold gigabytes. A wrong token is answered 401 without its body."""
+    status, _ = _raw_post(mcp_url, "iris_not-a-token", declared=10**10, sent=b'{"jsonrpc":')
+    assert status == 401
+
+
+def test_a_callers_body_over_the_rest_limit_is_refused_413_with_the_envelope(live_server, mcp_url):  # noqa: F811
+    from django.conf import settings
+
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    token = _assistant_token()
+    status, body = _raw_post(mcp_url, token, declared=limit + 1, sent=b'{"jsonrpc":')
+    assert status == 413
+    assert body["error"]["code"] == "request_too_large"
+    assert set(body["error"]) == {"code", "message", "fields"}
