@@ -16,6 +16,7 @@ authority on every rule.
 
 import json
 
+import uvicorn
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
@@ -250,3 +251,20 @@ def mcp_http_app(*, issuer_url: str, host: str, log_level: str = "WARNING") -> S
     )
     app.add_middleware(FailedAuthenticationBudget)
     return app
+
+
+def uvicorn_config(app: ASGIApp, *, host: str, port: int, log_level: str) -> uvicorn.Config:
+    """How `mcp_serve` serves the app. uvicorn's own proxy headers are off: by default it
+    believes `X-Forwarded-For` from a loopback peer and rewrites the client address, so a
+    local caller could name a new address per request and never spend its failed-auth
+    budget. The address is found by the REST rule alone (`NUM_PROXIES`,
+    `iris_site.budgets.client_ip_from`), from the peer and the header as they came."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="on",
+        proxy_headers=False,
+        server_header=False,
+    )

@@ -8,14 +8,21 @@ the REST API on `live_server`."""
 
 import json
 import socket
+import threading
+import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
 import pytest
+import uvicorn
+from rest_framework.settings import api_settings
 
 from iris_site.services import token_issue
 from memory.models import ConversationTurn
 from tests.conftest import http_request
 from tests.interfaces.test_mcp import mcp, mcp_url  # noqa: F401
+from tests.interfaces.test_mcp_budgets import INITIALIZE, LOOPBACK, spend_failures
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member
 
@@ -146,3 +153,58 @@ def test_a_callers_body_over_the_rest_limit_is_refused_413_with_the_envelope(liv
     assert status == 413
     assert body["error"]["code"] == "request_too_large"
     assert set(body["error"]) == {"code", "message", "fields"}
+
+
+# --- the client address: the REST rule, not uvicorn's belief in X-Forwarded-For ----------
+
+
+@pytest.fixture
+def served_as_mcp_serve(live_server):
+    """The MCP server as `manage.py mcp_serve` serves it (`uvicorn_config`)."""
+    from interfaces.mcp.server import MCP_PATH, mcp_http_app, uvicorn_config
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = mcp_http_app(issuer_url=live_server.url, host="127.0.0.1")
+    server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the MCP server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}{MCP_PATH}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _guess(url: str, forwarded_for: str) -> int:
+    request = urllib.request.Request(  # noqa: S310 (the test's own server)
+        url,
+        data=json.dumps(INITIALIZE).encode(),
+        method="POST",
+        headers={
+            "Authorization": "Bearer iris_guessed-token",
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+            "X-Forwarded-For": forwarded_for,
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_guesser_cannot_name_a_new_address_per_try(served_as_mcp_serve, settings):
+    """uvicorn believes `X-Forwarded-For` from a loopback peer by default and rewrites the
+    client address: a local guesser sending a new address per try never spent its
+    failed-auth budget on the MCP door. With no proxy configured (`NUM_PROXIES` 0), the
+    peer is the address, as on the REST door."""
+    assert api_settings.NUM_PROXIES == 0
+    spend_failures(LOOPBACK)
+    assert _guess(served_as_mcp_serve, "203.0.113.1") == 401  # the last failure allowed
+    for n in range(2, 5):
+        assert _guess(served_as_mcp_serve, f"203.0.113.{n}") == 429

@@ -4,7 +4,7 @@ import os
 import uvicorn
 from django.core.management.base import BaseCommand
 
-from interfaces.mcp.server import MCP_PATH, mcp_http_app
+from interfaces.mcp.server import MCP_PATH, mcp_http_app, uvicorn_config
 
 
 class Command(BaseCommand):
@@ -37,4 +37,4 @@ class Command(BaseCommand):
         app = mcp_http_app(issuer_url=options["issuer_url"], host=host, log_level=level.upper())
         if options["verbosity"] > 1:
             self.stdout.write(f"Iris MCP server on http://{host}:{port}{MCP_PATH}")
-        uvicorn.run(app, host=host, port=port, log_level=level)
+        uvicorn.Server(uvicorn_config(app, host=host, port=port, log_level=level)).run()
