@@ -10,7 +10,8 @@
 6. relevance ranking          a named blend of recency, semantic, references, origin
 7. conflict / freshness dedupe  ``category::actor_handle::subject``, most recent wins;
                               then one fact, one memory: of entries stating the same
-                              fact (`fact_of` their bodies), the best ranked
+                              fact (`fact_of` their bodies, in one category, of one
+                              person and subject), the best ranked
 8. per-surface budget         unknown surfaces get the shell's
 9. surface redaction, rationale and the audit envelope
 
@@ -533,8 +534,8 @@ class _Ranked:
 
 def _dedupe(ranked: list[_Ranked]) -> list[_Ranked]:
     """Of each conflict cluster the freshest entry; then of entries stating one fact in
-    the same words (a fact restated in several scopes: conversations, then the profile it
-    was promoted to) the best ranked, so a recall never returns one fact twice. Keeping
+    the same words (`_fact`: a fact restated in several scopes: conversations, then the
+    profile it was promoted to) the best ranked, so a recall never returns one fact twice. Keeping
     the best ranked keeps the store's certificate (`memory.recall.store.plan`): a copy
     outside the shortlist ranks below the one kept."""
     winners: dict[str, _Ranked] = {}
@@ -545,17 +546,25 @@ def _dedupe(ranked: list[_Ranked]) -> list[_Ranked]:
         best = winners.get(key)
         if best is None or _fresher(item.candidate, best.candidate):
             winners[key] = item
-    facts: set[tuple[str, ...]] = set()
+    facts: set[tuple] = set()
     kept = []
     for item in ranked:
         key = conflict_key(item.candidate)
         if key is not None and winners[key] is not item:
             continue
-        fact = fact_of(item.candidate.body)
+        fact = _fact(item.candidate)
         if fact not in facts:
             facts.add(fact)
             kept.append(item)
     return kept
+
+
+def _fact(candidate: RecallCandidate) -> tuple:
+    """What one fact is, as the write path's restatement check has it (`_restated`): the
+    same words (`fact_of`) in the same category, about the same person and subject. The
+    same words said of Anna and of Ben, or in two categories, are two facts."""
+    handle = candidate.multi_actor.actor_handle if candidate.multi_actor else ""
+    return (candidate.category, handle, candidate.subject, fact_of(candidate.body))
 
 
 def _fresher(a: RecallCandidate, b: RecallCandidate) -> bool:

@@ -234,3 +234,33 @@ def test_no_history_of_writes_makes_recall_return_one_fact_twice():
 
     once()
     assert all(seen.values()), seen
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        # the same words about two people (multi-actor memories) are two facts
+        (
+            {"category": "relationship", "multi_actor": {"actor_name": "Anna"}},
+            {"category": "relationship", "multi_actor": {"actor_name": "Ben"}},
+        ),
+        # ... about two subjects
+        ({"subject": "anna"}, {"subject": "ben"}),
+        # ... in two categories
+        ({"category": "preference"}, {"category": "relationship"}),
+    ],
+)
+def test_the_same_words_about_two_people_or_in_two_categories_are_both_recalled(first, second):
+    """Recall's dedupe compared bodies alone: "Has a red bicycle" said of Anna hid the
+    same words said of Ben (and of another subject, another category) from every recall,
+    though the write path stores them as two facts (`_restated`: same category, conflict
+    key and person). One fact is one fact on both paths."""
+    member = consenting_member()
+    assistant = ServiceClientFactory(consumer="assistant")
+    a = remember(member, scope={"kind": "profile"}, body=BICYCLE, **first)
+    b = remember(member, scope={"kind": "profile"}, body="has a red bicycle", **second)
+    assert a.created and b.created
+    rest = rest_recall(bearer_client(assistant), member)
+    bundled = bundle_recall(member, assistant)
+    assert {e["id"] for e in rest} == {str(a.entry.pk), str(b.entry.pk)}
+    assert {e["id"] for e in bundled} == {str(a.entry.pk), str(b.entry.pk)}
