@@ -116,7 +116,8 @@ def test_session_dedupe_compares_opened_bodies_and_keyed_conflict_keys():
     member = consenting_member()
     session = {"kind": "session", "session_id": "s-1"}
     remember(member, scope=session, body="I like rain")
-    remember(member, scope=session, body="i like RAIN", origin="model-inferred")
+    # Another conversation: in the same one it would be a restatement, stored once.
+    remember(member, scope={**session, "session_id": "s-2"}, body="i like RAIN")
     remember(member, scope=session, subject="tea", body="Green tea")
     count = memory_session_occurrences(
         member_id=member.pk,
