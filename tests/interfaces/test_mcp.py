@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from interfaces.mcp.server import MCP_PATH, mcp_http_app
+from interfaces.mcp.server import MCP_PATH, mcp_http_app, uvicorn_config
 from interfaces.mcp.tools import TOOLS
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue, token_revoke
@@ -45,9 +45,8 @@ def mcp_url(live_server):
     """The MCP server in a thread of this process, so it reads the test database."""
     port = _free_port()
     app = mcp_http_app(issuer_url=live_server.url, host="127.0.0.1")
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
+    # Served as `mcp_serve` serves it (its uvicorn settings), not uvicorn's defaults.
+    server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
