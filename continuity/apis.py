@@ -300,7 +300,7 @@ class MemberContinuationTokenApi(APIView):
 
     @contract(query=ContinuationListQuery)
     @extend_schema(
-        operation_id="members_continuation_tokens_list",
+        operation_id="list_continuations",
         summary="List the member's continuation tokens",
         description=LIST_DESCRIPTION + " The shell reads every surface; a surface its own.",
         responses={200: ContinuationTokenListOutputSerializer, **error_responses(400, 404)},
@@ -324,7 +324,7 @@ class MemberContinuationTokenApi(APIView):
         fields=contract_error_fields,
     )
     @extend_schema(
-        operation_id="members_continuation_tokens_write",
+        operation_id="save_continuation",
         summary="Save the member's continuation token for this surface",
         description=(
             "Write the member's token for the caller's own surface (else 403). Idempotent "
@@ -376,7 +376,7 @@ class MemberContinuationResumeApi(APIView):
 
     @contract(query=ContinuationReadQuery)
     @extend_schema(
-        operation_id="members_continuation_tokens_resume",
+        operation_id="resume_continuation",
         summary="Resume a continuation token",
         description="A token the read gate withholds (a sensitive token read by another "
         "client or device without the `cross_device` grant it names) is 404.",

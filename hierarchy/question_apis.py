@@ -38,6 +38,7 @@ class MemberOpenQuestionsApi(APIView):
 
     @contract(query=OpenQuestionsQuery)
     @extend_schema(
+        operation_id="list_open_questions",
         summary="List the member's open questions",
         description=f"At most {MAX_QUESTIONS}, newest first. A question is listed only when "
         "the read gate lets the calling client see the memory it is about and its proposal "

@@ -121,6 +121,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
 
     @contract(query=ShortTermListQuery)
     @extend_schema(
+        operation_id="list_short_term",
         summary="List a scope's short-term rows",
         description=GATE_NOTE
         + " A row it withholds is absent; the page's `withheld` object counts the rows "
@@ -158,6 +159,7 @@ class ShortTermListCreateApi(generics.GenericAPIView):
     @idempotent(Scope.SHORT_TERM_WRITE, replay=stm_write_replay)
     @contract(body=ShortTermWrite)
     @extend_schema(
+        operation_id="write_short_term",
         summary="Write a short-term row",
         description="Write a row of working memory; the answer echoes it. A `user_session` "
         "row is session memory, the others profile memory: a kind outside the client's "
@@ -182,6 +184,7 @@ class ShortTermRefreshApi(APIView):
 
     @contract(query=ShortTermReadQuery, body=ShortTermRefresh)
     @extend_schema(
+        operation_id="refresh_short_term",
         summary="Refresh a short-term row's TTL",
         description=GATE_NOTE
         + " A row it withholds is 404, as one that is not there; refreshing is a write, "
@@ -232,6 +235,7 @@ class ShortTermConsolidateApi(APIView):
     )
     @contract(query=ShortTermReadQuery, body=ShortTermConsolidate)
     @extend_schema(
+        operation_id="consolidate_short_term",
         summary="Consolidate a short-term row into long-term memory",
         description=GATE_NOTE
         + " A row it withholds is 404, as one that is not there, and nothing is recorded."
@@ -311,6 +315,7 @@ class ContextBundleApi(APIView):
 
     @contract(body=ContextBundleRequest)
     @extend_schema(
+        operation_id="get_context_bundle",
         summary="Compose a context bundle",
         description="Short-term rows, long-term recall and the episodic events about "
         "what was returned, each through the read gate for the calling client: a row or "

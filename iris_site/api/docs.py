@@ -101,7 +101,7 @@ TEA = "Prefers green tea in the afternoon"
 
 EXAMPLES: tuple[Example, ...] = (
     Example(
-        "v1_members_sessions_turns_create",
+        "append_turn",
         "service:assistant",
         {"speaker": "member", "text": "I prefer green tea in the afternoon."},
         201,
@@ -109,7 +109,7 @@ EXAMPLES: tuple[Example, ...] = (
         keeps={"turn_id": "id"},
     ),
     Example(
-        "v1_members_memories_create",
+        "remember",
         "service:assistant",
         {
             "scope": {"kind": "profile"},
@@ -126,7 +126,7 @@ EXAMPLES: tuple[Example, ...] = (
         keeps={"memory_id": "id"},
     ),
     Example(
-        "v1_members_recall_create",
+        "recall",
         "service:assistant",
         {
             "surface": "assistant",
@@ -138,7 +138,7 @@ EXAMPLES: tuple[Example, ...] = (
         {"entries.*.id": "{memory_id}", "entries.*.body": TEA},
     ),
     Example(
-        "v1_members_short_term_create",
+        "write_short_term",
         "service:assistant",
         {
             "scope_kind": "user_session",
@@ -151,7 +151,7 @@ EXAMPLES: tuple[Example, ...] = (
         keeps={"stm_id": "id"},
     ),
     Example(
-        "v1_members_context_bundle_create",
+        "get_context_bundle",
         "service:assistant",
         {"scope_id": "s-1", "query": "tea in the afternoon", "include_episodic": True},
         200,

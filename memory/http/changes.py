@@ -80,7 +80,7 @@ class ChangeFeedApi(APIView):
 
     @contract(query=ChangeFeedQuery)
     @extend_schema(
-        operation_id="events_list",
+        operation_id="read_changes",
         summary="Read the change feed",
         responses={200: ChangeFeedSerializer, **error_responses(400)},
     )
@@ -110,7 +110,7 @@ class ChangeFeedAckApi(APIView):
 
     @contract(body=ChangeFeedAck)
     @extend_schema(
-        operation_id="events_ack",
+        operation_id="ack_changes",
         summary="Acknowledge the changes applied",
         responses={200: AckSerializer, **error_responses(400)},
     )

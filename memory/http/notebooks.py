@@ -181,6 +181,7 @@ class MemberNotebookCloseApi(APIView):
     permission_classes = [IsServiceClient]
 
     @extend_schema(
+        operation_id="close_notebook",
         summary="Close a member's notebook (always refused to surfaces)",
         request=None,
         responses=error_responses(400, 403, 404),
@@ -199,6 +200,7 @@ class MemberNotebookDetailApi(APIView):
     permission_classes = [IsServiceClient]
 
     @extend_schema(
+        operation_id="delete_notebook",
         summary="Delete a member's notebook (always refused to surfaces)",
         responses=error_responses(400, 403, 404),
     )

@@ -105,6 +105,7 @@ class MemberScopePolicyListApi(APIView):
 
     @contract(query=ScopePoliciesQuery)
     @extend_schema(
+        operation_id="list_scope_policies",
         summary="List the member's scope policies for this client",
         responses={
             200: inline_serializer(

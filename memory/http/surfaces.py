@@ -73,6 +73,7 @@ class MemberMemoryRememberApi(APIView):
     )
     @contract(query=RememberQuery, body=MemoryWriteRequest)
     @extend_schema(
+        operation_id="remember",
         summary="Remember a fact for a member",
         responses={**REMEMBER_RESPONSES, **error_responses(400, 404, 409, 413, 422)},
     )
@@ -108,6 +109,7 @@ class ConversationTurnAppendApi(APIView):
     @idempotent(Scope.MEMORY_TURN, replay=turn_replay)
     @contract(body=TurnAppend)
     @extend_schema(
+        operation_id="append_turn",
         summary="Append a conversation turn",
         responses={
             201: ConversationTurnOutputSerializer,

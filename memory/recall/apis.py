@@ -163,6 +163,7 @@ class RecallApi(APIView):
 
     @contract(body=RecallRequest)
     @extend_schema(
+        operation_id="recall",
         summary="Recall what may be said back about a member",
         description=DESCRIPTION,
         responses={

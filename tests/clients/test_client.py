@@ -24,13 +24,13 @@ from iris_client import (
     pages,
 )
 from iris_client.api.memories import (
-    events_ack,
+    ack_changes,
+    append_turn,
+    remember,
     v1_me_memories_forget_create,
     v1_me_memories_list,
-    v1_members_memories_create,
-    v1_members_sessions_turns_create,
 )
-from iris_client.api.recall import v1_members_recall_create
+from iris_client.api.recall import recall
 from iris_client.models import (
     ChangeFeedAckRequest,
     MemoryWriteRequest,
@@ -41,7 +41,8 @@ from iris_client.models import (
 from iris_site.services import token_issue
 from memory.models import MemoryEntry
 from tests.iris_site.factories import ServiceClientFactory
-from tests.memory.factories import consenting_member, remember
+from tests.memory.factories import consenting_member
+from tests.memory.factories import remember as stored_fact
 from tests.stepup import step_up_token
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +63,7 @@ def member_client(live_server, member, *, stepped_up: bool = False) -> Iris:
 
 def said(iris: Iris, member, text: str, session: str = "s-1"):
     body = TurnAppendRequest(speaker="member", text=text)
-    return v1_members_sessions_turns_create.sync(member.pk, session, client=iris, body=body)
+    return append_turn.sync(member.pk, session, client=iris, body=body)
 
 
 def their_word(turn, category: str = "preference", text: str = COFFEE):
@@ -87,11 +88,9 @@ RECALL = RecallRequest.from_dict(
 def test_remember_as_the_members_word_then_recall_it(live_server):
     member = consenting_member()
     iris = surface(live_server)
-    stored = v1_members_memories_create.sync(
-        member.pk, client=iris, body=their_word(said(iris, member, COFFEE))
-    )
+    stored = remember.sync(member.pk, client=iris, body=their_word(said(iris, member, COFFEE)))
     assert (stored.body, stored.origin, stored.scope.kind) == (COFFEE, "user-stated", "profile")
-    recalled = v1_members_recall_create.sync(member.pk, client=iris, body=RECALL)
+    recalled = recall.sync(member.pk, client=iris, body=RECALL)
     assert [(e.id, e.body) for e in recalled.entries] == [(stored.id, COFFEE)]
 
 
@@ -100,9 +99,7 @@ def test_refusals_are_typed_exceptions_with_the_envelopes_code_and_fields(live_s
     iris = surface(live_server)
     insulin = said(iris, member, "I take insulin")
     with pytest.raises(Refused) as refused:
-        v1_members_memories_create.sync(
-            member.pk, client=iris, body=their_word(insulin, "medical", "I take insulin")
-        )
+        remember.sync(member.pk, client=iris, body=their_word(insulin, "medical", "I take insulin"))
     assert refused.value.status == 422
     assert refused.value.code == "sensitive-category-without-consent"
     assert refused.value.message
@@ -114,9 +111,7 @@ def test_refusals_are_typed_exceptions_with_the_envelopes_code_and_fields(live_s
     assert set(invalid.value.fields) == {"limit"}
 
     with pytest.raises(NotFound) as unknown:
-        v1_members_recall_create.sync(
-            "00000000-0000-4000-8000-000000000000", client=iris, body=RECALL
-        )
+        recall.sync("00000000-0000-4000-8000-000000000000", client=iris, body=RECALL)
     assert (unknown.value.status, unknown.value.code) == (404, "not_found")
 
 
@@ -182,7 +177,7 @@ def test_a_keyed_write_whose_answer_was_lost_is_retried_with_its_key_and_stored_
     iris = Iris(base_url=gateway.url, token=direct.token)
 
     started = time.monotonic()
-    stored = v1_members_memories_create.sync_detailed(member.pk, client=iris, body=their_word(turn))
+    stored = remember.sync_detailed(member.pk, client=iris, body=their_word(turn))
 
     assert time.monotonic() - started >= 1  # it waited what Retry-After said
     [(_, path, key), (_, again, same)] = gateway.seen
@@ -199,7 +194,7 @@ def test_a_write_without_a_key_is_not_retried_after_a_503(live_server, gateway):
     direct = surface(live_server)
     iris = Iris(base_url=gateway.url, token=direct.token)
     with pytest.raises(Unavailable) as lost:
-        v1_members_recall_create.sync(member.pk, client=iris, body=RECALL)
+        recall.sync(member.pk, client=iris, body=RECALL)
     assert (lost.value.status, lost.value.code) == (503, "http-503")
     assert [(method, key) for method, _, key in gateway.seen] == [("POST", None)]
 
@@ -234,12 +229,12 @@ def test_a_real_429_is_waited_out_as_retry_after_says(live_server, two_reads_a_s
 def test_the_change_feed_page_by_page_then_acknowledged(live_server):
     member = consenting_member()
     for subject in ("coffee", "tea", "cocoa"):
-        remember(member, subject=subject, body=f"I drink {subject} in the morning")
+        stored_fact(member, subject=subject, body=f"I drink {subject} in the morning")
     iris = surface(live_server)
     body = RecallRequest.from_dict(
         {"surface": "assistant", "scope": {"kind": "profile"}, "query": "morning"}
     )
-    given = v1_members_recall_create.sync(member.pk, client=iris, body=body).entries
+    given = recall.sync(member.pk, client=iris, body=body).entries
     assert len(given) == 3
     mine = member_client(live_server, member, stepped_up=True)
     for entry in given:
@@ -249,14 +244,14 @@ def test_the_change_feed_page_by_page_then_acknowledged(live_server):
 
     assert [[e.type_ for e in page.events] for page in feed] == [["memory.forgotten"]] * 3 + [[]]
     assert {page.events[0].entry_ids[0] for page in feed[:3]} == {e.id for e in given}
-    acked = events_ack.sync(client=iris, body=ChangeFeedAckRequest(cursor=feed[-1].next_))
+    acked = ack_changes.sync(client=iris, body=ChangeFeedAckRequest(cursor=feed[-1].next_))
     assert acked.acknowledged_count == 3
     assert list(change_pages(iris, after=feed[-1].next_)) == [feed[-1]]
 
 
 def test_a_list_page_by_page(live_server):
     member = consenting_member()
-    stored = {remember(member, subject=s, body=f"Likes {s}").entry.pk for s in "abcde"}
+    stored = {stored_fact(member, subject=s, body=f"Likes {s}").entry.pk for s in "abcde"}
     mine = member_client(live_server, member)
 
     walked = list(pages(v1_me_memories_list.sync, client=mine, page_size=2))
@@ -271,19 +266,13 @@ def test_the_same_calls_async(live_server):
 
     async def calls():
         body = TurnAppendRequest(speaker="member", text=COFFEE)
-        turn = await v1_members_sessions_turns_create.asyncio(
-            member.pk, "s-1", client=iris, body=body
-        )
-        stored = await v1_members_memories_create.asyncio(
-            member.pk, client=iris, body=their_word(turn)
-        )
-        recalled = await v1_members_recall_create.asyncio(member.pk, client=iris, body=RECALL)
+        turn = await append_turn.asyncio(member.pk, "s-1", client=iris, body=body)
+        stored = await remember.asyncio(member.pk, client=iris, body=their_word(turn))
+        recalled = await recall.asyncio(member.pk, client=iris, body=RECALL)
         feed = [page async for page in achange_pages(iris)]
         listed = [page async for page in apages(v1_me_memories_list.asyncio, client=mine)]
         with pytest.raises(Refused):
-            await v1_members_memories_create.asyncio(
-                member.pk, client=iris, body=their_word(turn, "medical")
-            )
+            await remember.asyncio(member.pk, client=iris, body=their_word(turn, "medical"))
         return stored, recalled, feed, listed
 
     stored, recalled, feed, listed = asyncio.run(calls())

@@ -363,3 +363,17 @@ def test_a_retried_write_with_its_idempotency_key_is_written_once(live_server, m
     assert "replayed" not in first.structured_content
     assert other.is_error and other.structured_content["status"] == 409
     assert ConversationTurn.objects.filter(member=member).count() == 1
+
+
+def test_each_tool_is_named_as_its_rest_operation():
+    """One name per operation on every door: the MCP tool, the OpenAPI `operationId` and
+    so the Python client's function (`iris_client.api.<tag>.<operationId>`)."""
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    names = {
+        BY_OPERATION[(route, method)]: _openapi_operation(document, route, method, converters)[
+            "operationId"
+        ]
+        for route, method, converters, _ in _surface_operations()
+        if (route, method) in BY_OPERATION
+    }
+    assert names and all(tool == operation for tool, operation in names.items()), names

@@ -137,12 +137,10 @@ def test_every_documented_example_answers_as_documented_against_the_demo_data(li
         answered[example.operation_id] = response.body
 
     # What the surface remembered as the member's own word is what recall gives back.
-    remembered = answered["v1_members_memories_create"]
+    remembered = answered["remember"]
     assert remembered["scope"]["kind"] == "profile" and remembered["origin"] == "user-stated"
     (recalled,) = [
-        result
-        for result in answered["v1_members_recall_create"]["entries"]
-        if result["id"] == remembered["id"]
+        result for result in answered["recall"]["entries"] if result["id"] == remembered["id"]
     ]
     assert recalled["body"] == remembered["body"] == "Prefers green tea in the afternoon"
 

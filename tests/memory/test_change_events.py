@@ -7,7 +7,7 @@ import json
 import pytest
 from django.utils import timezone
 from iris_client import Iris, change_pages
-from iris_client.api.recall import v1_members_recall_create
+from iris_client.api.recall import recall
 from iris_client.models import RecallRequest
 from iris_client.types import UNSET
 
@@ -45,9 +45,7 @@ class Surfaces:
         body = RecallRequest.from_dict(
             {"surface": consumer, "scope": {"kind": "profile"}, "query": query, "context": context}
         )
-        answer = v1_members_recall_create.sync(
-            self.member.pk, client=self.clients[consumer], body=body
-        )
+        answer = recall.sync(self.member.pk, client=self.clients[consumer], body=body)
         return [str(e.id) for e in answer.entries]
 
     def feed(self, consumer: str) -> list[dict]:

@@ -216,10 +216,10 @@ LINKS = {
             "v1_me_data_rights_download_retrieve",
         ],
     ),
-    "v1_members_short_term_create": (
+    "write_short_term": (
         "201",
         {"stm_id": _CREATED, "member_id": "$request.path.member_id"},
-        ["v1_members_short_term_refresh_create", "v1_members_short_term_consolidate_create"],
+        ["refresh_short_term", "consolidate_short_term"],
     ),
 }
 

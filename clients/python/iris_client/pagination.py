@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from iris_client.api.memories import events_list
+from iris_client.api.memories import read_changes
 from iris_client.client import AuthenticatedClient
 from iris_client.models import ChangeFeed
 from iris_client.types import UNSET, Unset
@@ -68,7 +68,7 @@ def change_pages(
     """The change feed from `after` (the start when unset), page by page, up to the first
     page with no events (yielded too: its `next` is where to resume and what to ack)."""
     while True:
-        page = _answered(events_list.sync(client=client, after=after, limit=limit))
+        page = _answered(read_changes.sync(client=client, after=after, limit=limit))
         yield page
         if not page.events:
             return
@@ -80,7 +80,7 @@ async def achange_pages(
 ) -> AsyncIterator[ChangeFeed]:
     """`change_pages()`, async."""
     while True:
-        page = _answered(await events_list.asyncio(client=client, after=after, limit=limit))
+        page = _answered(await read_changes.asyncio(client=client, after=after, limit=limit))
         yield page
         if not page.events:
             return

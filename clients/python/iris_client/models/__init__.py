@@ -18,6 +18,7 @@ from .consent_event_output import ConsentEventOutput
 from .consent_ledger_verification import ConsentLedgerVerification
 from .consent_type_enum import ConsentTypeEnum
 from .consolidate_output import ConsolidateOutput
+from .consolidate_short_term_context import ConsolidateShortTermContext
 from .context_bundle_output import ContextBundleOutput
 from .context_bundle_output_episodic_item import ContextBundleOutputEpisodicItem
 from .context_bundle_output_ltm import ContextBundleOutputLtm
@@ -67,9 +68,12 @@ from .inspection_notice_output import InspectionNoticeOutput
 from .inspection_notice_output_state_enum import InspectionNoticeOutputStateEnum
 from .legal_basis_enum import LegalBasisEnum
 from .lifecycle_enum import LifecycleEnum
+from .list_continuations_surface import ListContinuationsSurface
+from .list_open_questions_context import ListOpenQuestionsContext
+from .list_short_term_context import ListShortTermContext
+from .list_short_term_scope_kind import ListShortTermScopeKind
 from .me_continuation_tokens_list_surface import MeContinuationTokensListSurface
 from .member_scope_policies import MemberScopePolicies
-from .members_continuation_tokens_list_surface import MembersContinuationTokensListSurface
 from .memory_audit_entry import MemoryAuditEntry
 from .memory_category_enum import MemoryCategoryEnum
 from .memory_clear_request import MemoryClearRequest
@@ -170,6 +174,7 @@ from .recalled_entry_output_multi_actor_type_0 import RecalledEntryOutputMultiAc
 from .recalled_entry_output_scope import RecalledEntryOutputScope
 from .recalled_relationship_output import RecalledRelationshipOutput
 from .receipt import Receipt
+from .refresh_short_term_context import RefreshShortTermContext
 from .relationship_output import RelationshipOutput
 from .scene_scope_input import SceneScopeInput
 from .scene_scope_input_kind_enum import SceneScopeInputKindEnum
@@ -205,13 +210,6 @@ from .v1_me_memories_list_category import V1MeMemoriesListCategory
 from .v1_me_memories_list_lifecycle import V1MeMemoriesListLifecycle
 from .v1_me_memories_list_origin import V1MeMemoriesListOrigin
 from .v1_me_memories_list_scope_kind import V1MeMemoriesListScopeKind
-from .v1_members_questions_retrieve_context import V1MembersQuestionsRetrieveContext
-from .v1_members_short_term_consolidate_create_context import (
-    V1MembersShortTermConsolidateCreateContext,
-)
-from .v1_members_short_term_list_context import V1MembersShortTermListContext
-from .v1_members_short_term_list_scope_kind import V1MembersShortTermListScopeKind
-from .v1_members_short_term_refresh_create_context import V1MembersShortTermRefreshCreateContext
 
 __all__ = (
     "Ack",
@@ -232,6 +230,7 @@ __all__ = (
     "ConsentLedgerVerification",
     "ConsentTypeEnum",
     "ConsolidateOutput",
+    "ConsolidateShortTermContext",
     "ContextBundleOutput",
     "ContextBundleOutputEpisodicItem",
     "ContextBundleOutputLtm",
@@ -281,9 +280,12 @@ __all__ = (
     "InspectionNoticeOutputStateEnum",
     "LegalBasisEnum",
     "LifecycleEnum",
+    "ListContinuationsSurface",
+    "ListOpenQuestionsContext",
+    "ListShortTermContext",
+    "ListShortTermScopeKind",
     "MeContinuationTokensListSurface",
     "MemberScopePolicies",
-    "MembersContinuationTokensListSurface",
     "MemoryAuditEntry",
     "MemoryCategoryEnum",
     "MemoryClearRequest",
@@ -380,6 +382,7 @@ __all__ = (
     "RecalledEntryOutputScope",
     "RecalledRelationshipOutput",
     "Receipt",
+    "RefreshShortTermContext",
     "RelationshipOutput",
     "SceneScopeInput",
     "SceneScopeInputKindEnum",
@@ -415,9 +418,4 @@ __all__ = (
     "V1MeMemoriesListLifecycle",
     "V1MeMemoriesListOrigin",
     "V1MeMemoriesListScopeKind",
-    "V1MembersQuestionsRetrieveContext",
-    "V1MembersShortTermConsolidateCreateContext",
-    "V1MembersShortTermListContext",
-    "V1MembersShortTermListScopeKind",
-    "V1MembersShortTermRefreshCreateContext",
 )

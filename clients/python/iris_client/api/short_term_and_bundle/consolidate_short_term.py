@@ -7,25 +7,25 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.paginated_short_term_output_list import PaginatedShortTermOutputList
-from ...models.v1_members_short_term_list_context import (
-    V1MembersShortTermListContext,
+from ...models.consolidate_output import ConsolidateOutput
+from ...models.consolidate_short_term_context import (
+    ConsolidateShortTermContext,
 )
-from ...models.v1_members_short_term_list_scope_kind import (
-    V1MembersShortTermListScopeKind,
-)
+from ...models.short_term_consolidate_request import ShortTermConsolidateRequest
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     member_id: UUID,
+    stm_id: UUID,
     *,
-    context: V1MembersShortTermListContext | Unset = "general",
-    cursor: None | str | Unset = UNSET,
-    page_size: int | None | Unset = UNSET,
-    scope_id: str,
-    scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: ConsolidateShortTermContext | Unset = "general",
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     params: dict[str, Any] = {}
 
@@ -35,48 +35,38 @@ def _get_kwargs(
 
     params["context"] = json_context
 
-    json_cursor: None | str | Unset
-    if isinstance(cursor, Unset):
-        json_cursor = UNSET
-    else:
-        json_cursor = cursor
-    params["cursor"] = json_cursor
-
-    json_page_size: int | None | Unset
-    if isinstance(page_size, Unset):
-        json_page_size = UNSET
-    else:
-        json_page_size = page_size
-    params["page_size"] = json_page_size
-
-    params["scope_id"] = scope_id
-
-    json_scope_kind: str | Unset = UNSET
-    if not isinstance(scope_kind, Unset):
-        json_scope_kind = scope_kind
-
-    params["scope_kind"] = json_scope_kind
-
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/api/v1/members/{member_id}/short-term/".format(
+        "method": "post",
+        "url": "/api/v1/members/{member_id}/short-term/{stm_id}/consolidate/".format(
             member_id=quote(str(member_id), safe=""),
+            stm_id=quote(str(stm_id), safe=""),
         ),
         "params": params,
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> PaginatedShortTermOutputList | None:
+) -> ConsolidateOutput | None:
     if response.status_code == 200:
-        response_200 = PaginatedShortTermOutputList.from_dict(response.json())
+        response_200 = ConsolidateOutput.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 201:
+        response_201 = ConsolidateOutput.from_dict(response.json())
+
+        return response_201
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -86,7 +76,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[PaginatedShortTermOutputList]:
+) -> Response[ConsolidateOutput]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,22 +87,19 @@ def _build_response(
 
 def sync_detailed(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = "general",
-    cursor: None | str | Unset = UNSET,
-    page_size: int | None | Unset = UNSET,
-    scope_id: str,
-    scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
-) -> Response[PaginatedShortTermOutputList]:
-    """List a scope's short-term rows
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: ConsolidateShortTermContext | Unset = "general",
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ConsolidateOutput]:
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
-    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
-    while `next` still leads on.
+    row it withholds is 404, as one that is not there, and nothing is recorded.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -153,27 +140,25 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
-        cursor (None | str | Unset):
-        page_size (int | None | Unset):
-        scope_id (str):
-        scope_kind (V1MembersShortTermListScopeKind | Unset):
+        stm_id (UUID):
+        context (ConsolidateShortTermContext | Unset):  Default: 'general'.
+        idempotency_key (str | Unset):
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PaginatedShortTermOutputList]
+        Response[ConsolidateOutput]
     """
 
     kwargs = _get_kwargs(
         member_id=member_id,
+        stm_id=stm_id,
+        body=body,
         context=context,
-        cursor=cursor,
-        page_size=page_size,
-        scope_id=scope_id,
-        scope_kind=scope_kind,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -185,22 +170,19 @@ def sync_detailed(
 
 def sync(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = "general",
-    cursor: None | str | Unset = UNSET,
-    page_size: int | None | Unset = UNSET,
-    scope_id: str,
-    scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
-) -> PaginatedShortTermOutputList | None:
-    """List a scope's short-term rows
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: ConsolidateShortTermContext | Unset = "general",
+    idempotency_key: str | Unset = UNSET,
+) -> ConsolidateOutput | None:
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
-    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
-    while `next` still leads on.
+    row it withholds is 404, as one that is not there, and nothing is recorded.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -241,49 +223,44 @@ def sync(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
-        cursor (None | str | Unset):
-        page_size (int | None | Unset):
-        scope_id (str):
-        scope_kind (V1MembersShortTermListScopeKind | Unset):
+        stm_id (UUID):
+        context (ConsolidateShortTermContext | Unset):  Default: 'general'.
+        idempotency_key (str | Unset):
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PaginatedShortTermOutputList
+        ConsolidateOutput
     """
 
     return sync_detailed(
         member_id=member_id,
+        stm_id=stm_id,
         client=client,
+        body=body,
         context=context,
-        cursor=cursor,
-        page_size=page_size,
-        scope_id=scope_id,
-        scope_kind=scope_kind,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
 async def asyncio_detailed(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = "general",
-    cursor: None | str | Unset = UNSET,
-    page_size: int | None | Unset = UNSET,
-    scope_id: str,
-    scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
-) -> Response[PaginatedShortTermOutputList]:
-    """List a scope's short-term rows
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: ConsolidateShortTermContext | Unset = "general",
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ConsolidateOutput]:
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
-    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
-    while `next` still leads on.
+    row it withholds is 404, as one that is not there, and nothing is recorded.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -324,27 +301,25 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
-        cursor (None | str | Unset):
-        page_size (int | None | Unset):
-        scope_id (str):
-        scope_kind (V1MembersShortTermListScopeKind | Unset):
+        stm_id (UUID):
+        context (ConsolidateShortTermContext | Unset):  Default: 'general'.
+        idempotency_key (str | Unset):
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PaginatedShortTermOutputList]
+        Response[ConsolidateOutput]
     """
 
     kwargs = _get_kwargs(
         member_id=member_id,
+        stm_id=stm_id,
+        body=body,
         context=context,
-        cursor=cursor,
-        page_size=page_size,
-        scope_id=scope_id,
-        scope_kind=scope_kind,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -354,22 +329,19 @@ async def asyncio_detailed(
 
 async def asyncio(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersShortTermListContext | Unset = "general",
-    cursor: None | str | Unset = UNSET,
-    page_size: int | None | Unset = UNSET,
-    scope_id: str,
-    scope_kind: V1MembersShortTermListScopeKind | Unset = UNSET,
-) -> PaginatedShortTermOutputList | None:
-    """List a scope's short-term rows
+    body: ShortTermConsolidateRequest | Unset = UNSET,
+    context: ConsolidateShortTermContext | Unset = "general",
+    idempotency_key: str | Unset = UNSET,
+) -> ConsolidateOutput | None:
+    """Consolidate a short-term row into long-term memory
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
-    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
-    while `next` still leads on.
+    row it withholds is 404, as one that is not there, and nothing is recorded.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -410,28 +382,26 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        context (V1MembersShortTermListContext | Unset):  Default: 'general'.
-        cursor (None | str | Unset):
-        page_size (int | None | Unset):
-        scope_id (str):
-        scope_kind (V1MembersShortTermListScopeKind | Unset):
+        stm_id (UUID):
+        context (ConsolidateShortTermContext | Unset):  Default: 'general'.
+        idempotency_key (str | Unset):
+        body (ShortTermConsolidateRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PaginatedShortTermOutputList
+        ConsolidateOutput
     """
 
     return (
         await asyncio_detailed(
             member_id=member_id,
+            stm_id=stm_id,
             client=client,
+            body=body,
             context=context,
-            cursor=cursor,
-            page_size=page_size,
-            scope_id=scope_id,
-            scope_kind=scope_kind,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -8,8 +8,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.continuation_token_list_output import ContinuationTokenListOutput
-from ...models.members_continuation_tokens_list_surface import (
-    MembersContinuationTokensListSurface,
+from ...models.list_continuations_surface import (
+    ListContinuationsSurface,
 )
 from ...types import UNSET, Response, Unset
 
@@ -19,7 +19,7 @@ def _get_kwargs(
     *,
     device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
-    surface: MembersContinuationTokensListSurface | Unset = UNSET,
+    surface: ListContinuationsSurface | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -83,7 +83,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
-    surface: MembersContinuationTokensListSurface | Unset = UNSET,
+    surface: ListContinuationsSurface | Unset = UNSET,
 ) -> Response[ContinuationTokenListOutput]:
     """List the member's continuation tokens
 
@@ -100,7 +100,7 @@ def sync_detailed(
         member_id (UUID):
         device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
-        surface (MembersContinuationTokensListSurface | Unset):
+        surface (ListContinuationsSurface | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,7 +130,7 @@ def sync(
     client: AuthenticatedClient,
     device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
-    surface: MembersContinuationTokensListSurface | Unset = UNSET,
+    surface: ListContinuationsSurface | Unset = UNSET,
 ) -> ContinuationTokenListOutput | None:
     """List the member's continuation tokens
 
@@ -147,7 +147,7 @@ def sync(
         member_id (UUID):
         device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
-        surface (MembersContinuationTokensListSurface | Unset):
+        surface (ListContinuationsSurface | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,7 +172,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
-    surface: MembersContinuationTokensListSurface | Unset = UNSET,
+    surface: ListContinuationsSurface | Unset = UNSET,
 ) -> Response[ContinuationTokenListOutput]:
     """List the member's continuation tokens
 
@@ -189,7 +189,7 @@ async def asyncio_detailed(
         member_id (UUID):
         device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
-        surface (MembersContinuationTokensListSurface | Unset):
+        surface (ListContinuationsSurface | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -217,7 +217,7 @@ async def asyncio(
     client: AuthenticatedClient,
     device_id: None | str | Unset = UNSET,
     limit: int | Unset = 5,
-    surface: MembersContinuationTokensListSurface | Unset = UNSET,
+    surface: ListContinuationsSurface | Unset = UNSET,
 ) -> ContinuationTokenListOutput | None:
     """List the member's continuation tokens
 
@@ -234,7 +234,7 @@ async def asyncio(
         member_id (UUID):
         device_id (None | str | Unset):
         limit (int | Unset):  Default: 5.
-        surface (MembersContinuationTokensListSurface | Unset):
+        surface (ListContinuationsSurface | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -7,18 +7,22 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.open_questions_output import OpenQuestionsOutput
-from ...models.v1_members_questions_retrieve_context import (
-    V1MembersQuestionsRetrieveContext,
+from ...models.refresh_short_term_context import (
+    RefreshShortTermContext,
 )
+from ...models.short_term_output import ShortTermOutput
+from ...models.short_term_refresh_request import ShortTermRefreshRequest
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     member_id: UUID,
+    stm_id: UUID,
     *,
-    context: V1MembersQuestionsRetrieveContext | Unset = "general",
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: RefreshShortTermContext | Unset = "general",
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     params: dict[str, Any] = {}
 
@@ -31,21 +35,28 @@ def _get_kwargs(
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/api/v1/members/{member_id}/questions/".format(
+        "method": "post",
+        "url": "/api/v1/members/{member_id}/short-term/{stm_id}/refresh/".format(
             member_id=quote(str(member_id), safe=""),
+            stm_id=quote(str(stm_id), safe=""),
         ),
         "params": params,
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> OpenQuestionsOutput | None:
+) -> ShortTermOutput | None:
     if response.status_code == 200:
-        response_200 = OpenQuestionsOutput.from_dict(response.json())
+        response_200 = ShortTermOutput.from_dict(response.json())
 
         return response_200
 
@@ -57,7 +68,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[OpenQuestionsOutput]:
+) -> Response[ShortTermOutput]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -68,16 +79,19 @@ def _build_response(
 
 def sync_detailed(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = "general",
-) -> Response[OpenQuestionsOutput]:
-    """List the member's open questions
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: RefreshShortTermContext | Unset = "general",
+) -> Response[ShortTermOutput]:
+    """Refresh a short-term row's TTL
 
-     At most 20, newest first. A question is listed only when the read gate lets the calling client see
-    the memory it is about and its proposal (as the entry it would become), for this member and
-    `context`; the others are counted by reason in `withheld`. The member answers in their own memory
-    pages.
+     Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
+    sensitive category needs its own consent and a `context` in which it may surface, e.g.
+    `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
+    row it withholds is 404, as one that is not there; refreshing is a write, so the row's kind must
+    also be one the client may write (else 403).
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -118,18 +132,22 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
+        stm_id (UUID):
+        context (RefreshShortTermContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OpenQuestionsOutput]
+        Response[ShortTermOutput]
     """
 
     kwargs = _get_kwargs(
         member_id=member_id,
+        stm_id=stm_id,
+        body=body,
         context=context,
     )
 
@@ -142,16 +160,19 @@ def sync_detailed(
 
 def sync(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = "general",
-) -> OpenQuestionsOutput | None:
-    """List the member's open questions
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: RefreshShortTermContext | Unset = "general",
+) -> ShortTermOutput | None:
+    """Refresh a short-term row's TTL
 
-     At most 20, newest first. A question is listed only when the read gate lets the calling client see
-    the memory it is about and its proposal (as the entry it would become), for this member and
-    `context`; the others are counted by reason in `withheld`. The member answers in their own memory
-    pages.
+     Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
+    sensitive category needs its own consent and a `context` in which it may surface, e.g.
+    `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
+    row it withholds is 404, as one that is not there; refreshing is a write, so the row's kind must
+    also be one the client may write (else 403).
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -192,35 +213,42 @@ def sync(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
+        stm_id (UUID):
+        context (RefreshShortTermContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OpenQuestionsOutput
+        ShortTermOutput
     """
 
     return sync_detailed(
         member_id=member_id,
+        stm_id=stm_id,
         client=client,
+        body=body,
         context=context,
     ).parsed
 
 
 async def asyncio_detailed(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = "general",
-) -> Response[OpenQuestionsOutput]:
-    """List the member's open questions
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: RefreshShortTermContext | Unset = "general",
+) -> Response[ShortTermOutput]:
+    """Refresh a short-term row's TTL
 
-     At most 20, newest first. A question is listed only when the read gate lets the calling client see
-    the memory it is about and its proposal (as the entry it would become), for this member and
-    `context`; the others are counted by reason in `withheld`. The member answers in their own memory
-    pages.
+     Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
+    sensitive category needs its own consent and a `context` in which it may surface, e.g.
+    `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
+    row it withholds is 404, as one that is not there; refreshing is a write, so the row's kind must
+    also be one the client may write (else 403).
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -261,18 +289,22 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
+        stm_id (UUID):
+        context (RefreshShortTermContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OpenQuestionsOutput]
+        Response[ShortTermOutput]
     """
 
     kwargs = _get_kwargs(
         member_id=member_id,
+        stm_id=stm_id,
+        body=body,
         context=context,
     )
 
@@ -283,16 +315,19 @@ async def asyncio_detailed(
 
 async def asyncio(
     member_id: UUID,
+    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    context: V1MembersQuestionsRetrieveContext | Unset = "general",
-) -> OpenQuestionsOutput | None:
-    """List the member's open questions
+    body: ShortTermRefreshRequest | Unset = UNSET,
+    context: RefreshShortTermContext | Unset = "general",
+) -> ShortTermOutput | None:
+    """Refresh a short-term row's TTL
 
-     At most 20, newest first. A question is listed only when the read gate lets the calling client see
-    the memory it is about and its proposal (as the entry it would become), for this member and
-    `context`; the others are counted by reason in `withheld`. The member answers in their own memory
-    pages.
+     Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
+    sensitive category needs its own consent and a `context` in which it may surface, e.g.
+    `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
+    row it withholds is 404, as one that is not there; refreshing is a write, so the row's kind must
+    also be one the client may write (else 403).
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -333,20 +368,24 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        context (V1MembersQuestionsRetrieveContext | Unset):  Default: 'general'.
+        stm_id (UUID):
+        context (RefreshShortTermContext | Unset):  Default: 'general'.
+        body (ShortTermRefreshRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OpenQuestionsOutput
+        ShortTermOutput
     """
 
     return (
         await asyncio_detailed(
             member_id=member_id,
+            stm_id=stm_id,
             client=client,
+            body=body,
             context=context,
         )
     ).parsed

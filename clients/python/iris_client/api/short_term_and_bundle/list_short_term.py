@@ -7,25 +7,23 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.consolidate_output import ConsolidateOutput
-from ...models.short_term_consolidate_request import ShortTermConsolidateRequest
-from ...models.v1_members_short_term_consolidate_create_context import (
-    V1MembersShortTermConsolidateCreateContext,
+from ...models.list_short_term_context import ListShortTermContext
+from ...models.list_short_term_scope_kind import (
+    ListShortTermScopeKind,
 )
+from ...models.paginated_short_term_output_list import PaginatedShortTermOutputList
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     member_id: UUID,
-    stm_id: UUID,
     *,
-    body: ShortTermConsolidateRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
-    idempotency_key: str | Unset = UNSET,
+    context: ListShortTermContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
+    scope_id: str,
+    scope_kind: ListShortTermScopeKind | Unset = UNSET,
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    if not isinstance(idempotency_key, Unset):
-        headers["Idempotency-Key"] = idempotency_key
 
     params: dict[str, Any] = {}
 
@@ -35,38 +33,48 @@ def _get_kwargs(
 
     params["context"] = json_context
 
+    json_cursor: None | str | Unset
+    if isinstance(cursor, Unset):
+        json_cursor = UNSET
+    else:
+        json_cursor = cursor
+    params["cursor"] = json_cursor
+
+    json_page_size: int | None | Unset
+    if isinstance(page_size, Unset):
+        json_page_size = UNSET
+    else:
+        json_page_size = page_size
+    params["page_size"] = json_page_size
+
+    params["scope_id"] = scope_id
+
+    json_scope_kind: str | Unset = UNSET
+    if not isinstance(scope_kind, Unset):
+        json_scope_kind = scope_kind
+
+    params["scope_kind"] = json_scope_kind
+
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/api/v1/members/{member_id}/short-term/{stm_id}/consolidate/".format(
+        "method": "get",
+        "url": "/api/v1/members/{member_id}/short-term/".format(
             member_id=quote(str(member_id), safe=""),
-            stm_id=quote(str(stm_id), safe=""),
         ),
         "params": params,
     }
 
-    if not isinstance(body, Unset):
-        _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ConsolidateOutput | None:
+) -> PaginatedShortTermOutputList | None:
     if response.status_code == 200:
-        response_200 = ConsolidateOutput.from_dict(response.json())
+        response_200 = PaginatedShortTermOutputList.from_dict(response.json())
 
         return response_200
-
-    if response.status_code == 201:
-        response_201 = ConsolidateOutput.from_dict(response.json())
-
-        return response_201
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -76,7 +84,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ConsolidateOutput]:
+) -> Response[PaginatedShortTermOutputList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,19 +95,22 @@ def _build_response(
 
 def sync_detailed(
     member_id: UUID,
-    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermConsolidateRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
-    idempotency_key: str | Unset = UNSET,
-) -> Response[ConsolidateOutput]:
-    """Consolidate a short-term row into long-term memory
+    context: ListShortTermContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
+    scope_id: str,
+    scope_kind: ListShortTermScopeKind | Unset = UNSET,
+) -> Response[PaginatedShortTermOutputList]:
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is 404, as one that is not there, and nothing is recorded.
+    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
+    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
+    while `next` still leads on.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -140,25 +151,27 @@ def sync_detailed(
 
     Args:
         member_id (UUID):
-        stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
-        idempotency_key (str | Unset):
-        body (ShortTermConsolidateRequest | Unset):
+        context (ListShortTermContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
+        scope_id (str):
+        scope_kind (ListShortTermScopeKind | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConsolidateOutput]
+        Response[PaginatedShortTermOutputList]
     """
 
     kwargs = _get_kwargs(
         member_id=member_id,
-        stm_id=stm_id,
-        body=body,
         context=context,
-        idempotency_key=idempotency_key,
+        cursor=cursor,
+        page_size=page_size,
+        scope_id=scope_id,
+        scope_kind=scope_kind,
     )
 
     response = client.get_httpx_client().request(
@@ -170,19 +183,22 @@ def sync_detailed(
 
 def sync(
     member_id: UUID,
-    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermConsolidateRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
-    idempotency_key: str | Unset = UNSET,
-) -> ConsolidateOutput | None:
-    """Consolidate a short-term row into long-term memory
+    context: ListShortTermContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
+    scope_id: str,
+    scope_kind: ListShortTermScopeKind | Unset = UNSET,
+) -> PaginatedShortTermOutputList | None:
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is 404, as one that is not there, and nothing is recorded.
+    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
+    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
+    while `next` still leads on.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -223,44 +239,49 @@ def sync(
 
     Args:
         member_id (UUID):
-        stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
-        idempotency_key (str | Unset):
-        body (ShortTermConsolidateRequest | Unset):
+        context (ListShortTermContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
+        scope_id (str):
+        scope_kind (ListShortTermScopeKind | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConsolidateOutput
+        PaginatedShortTermOutputList
     """
 
     return sync_detailed(
         member_id=member_id,
-        stm_id=stm_id,
         client=client,
-        body=body,
         context=context,
-        idempotency_key=idempotency_key,
+        cursor=cursor,
+        page_size=page_size,
+        scope_id=scope_id,
+        scope_kind=scope_kind,
     ).parsed
 
 
 async def asyncio_detailed(
     member_id: UUID,
-    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermConsolidateRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
-    idempotency_key: str | Unset = UNSET,
-) -> Response[ConsolidateOutput]:
-    """Consolidate a short-term row into long-term memory
+    context: ListShortTermContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
+    scope_id: str,
+    scope_kind: ListShortTermScopeKind | Unset = UNSET,
+) -> Response[PaginatedShortTermOutputList]:
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is 404, as one that is not there, and nothing is recorded.
+    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
+    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
+    while `next` still leads on.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -301,25 +322,27 @@ async def asyncio_detailed(
 
     Args:
         member_id (UUID):
-        stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
-        idempotency_key (str | Unset):
-        body (ShortTermConsolidateRequest | Unset):
+        context (ListShortTermContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
+        scope_id (str):
+        scope_kind (ListShortTermScopeKind | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConsolidateOutput]
+        Response[PaginatedShortTermOutputList]
     """
 
     kwargs = _get_kwargs(
         member_id=member_id,
-        stm_id=stm_id,
-        body=body,
         context=context,
-        idempotency_key=idempotency_key,
+        cursor=cursor,
+        page_size=page_size,
+        scope_id=scope_id,
+        scope_kind=scope_kind,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -329,19 +352,22 @@ async def asyncio_detailed(
 
 async def asyncio(
     member_id: UUID,
-    stm_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ShortTermConsolidateRequest | Unset = UNSET,
-    context: V1MembersShortTermConsolidateCreateContext | Unset = "general",
-    idempotency_key: str | Unset = UNSET,
-) -> ConsolidateOutput | None:
-    """Consolidate a short-term row into long-term memory
+    context: ListShortTermContext | Unset = "general",
+    cursor: None | str | Unset = UNSET,
+    page_size: int | None | Unset = UNSET,
+    scope_id: str,
+    scope_kind: ListShortTermScopeKind | Unset = UNSET,
+) -> PaginatedShortTermOutputList | None:
+    """List a scope's short-term rows
 
      Every row passes the read gate for the calling client: the member's consents (`data_processing`; a
     sensitive category needs its own consent and a `context` in which it may surface, e.g.
     `mental_health` only in `health`, `safety` or `crisis`), a pending full clear and off the record. A
-    row it withholds is 404, as one that is not there, and nothing is recorded.
+    row it withholds is absent; the page's `withheld` object counts the rows withheld from it by reason
+    (e.g. `sensitive-category-outside-relevant-context`), so a page may be shorter than `page_size`
+    while `next` still leads on.
 
     What each service client may claim comes from its consumer (narrowed per client by a platform
     operator); a `surface`, `context` or scope kind outside it is **403** with `error.code` `surface-
@@ -382,26 +408,28 @@ async def asyncio(
 
     Args:
         member_id (UUID):
-        stm_id (UUID):
-        context (V1MembersShortTermConsolidateCreateContext | Unset):  Default: 'general'.
-        idempotency_key (str | Unset):
-        body (ShortTermConsolidateRequest | Unset):
+        context (ListShortTermContext | Unset):  Default: 'general'.
+        cursor (None | str | Unset):
+        page_size (int | None | Unset):
+        scope_id (str):
+        scope_kind (ListShortTermScopeKind | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConsolidateOutput
+        PaginatedShortTermOutputList
     """
 
     return (
         await asyncio_detailed(
             member_id=member_id,
-            stm_id=stm_id,
             client=client,
-            body=body,
             context=context,
-            idempotency_key=idempotency_key,
+            cursor=cursor,
+            page_size=page_size,
+            scope_id=scope_id,
+            scope_kind=scope_kind,
         )
     ).parsed
