@@ -1,10 +1,9 @@
 from typing import Literal
 
-MemoryNoticeKindEnum = Literal["conflict-question", "promotion", "reconfirm"]
+MemoryNoticeKindEnum = Literal["conflict-question", "reconfirm"]
 
 MEMORY_NOTICE_KIND_ENUM_VALUES: set[MemoryNoticeKindEnum] = {
     "conflict-question",
-    "promotion",
     "reconfirm",
 }
 

@@ -1,8 +1,6 @@
 from typing import Literal
 
-MemoryNoticeStateEnum = Literal[
-    "accepted", "confirmed", "dismissed", "edited", "forgotten", "kept", "open"
-]
+MemoryNoticeStateEnum = Literal["accepted", "confirmed", "dismissed", "edited", "forgotten", "open"]
 
 MEMORY_NOTICE_STATE_ENUM_VALUES: set[MemoryNoticeStateEnum] = {
     "accepted",
@@ -10,7 +8,6 @@ MEMORY_NOTICE_STATE_ENUM_VALUES: set[MemoryNoticeStateEnum] = {
     "dismissed",
     "edited",
     "forgotten",
-    "kept",
     "open",
 }
 
