@@ -48,6 +48,7 @@ from memory.models import (
 )
 from memory.policy import conflicts, handles, scopes, storage
 from memory.policy.fingerprints import fact_of
+from memory.promotions import promotion_notice_open, promotion_settle
 from memory.recall.context import context_anchors_record, entry_term_stats, with_body
 from memory.recall.rankers import analyze
 from memory.recall.store import corpus_stats_apply, entry_terms_index
@@ -557,6 +558,7 @@ def _remember(
     if existing is None:
         _create(entry, actor=actor, now=now)
         _supersede_session_copies(entry, actor=actor, now=now)
+        promotion_notice_open(entry, promotion=promotion, now=now)
         return RememberResult(entry=entry, created=True, **outcome)
 
     resolution = conflicts.resolve_write_conflict(
@@ -604,6 +606,7 @@ def _remember(
     existing.lifecycle = Lifecycle.SUPERSEDED
     revision_append(existing, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     _supersede_session_copies(entry, actor=actor, now=now)
+    promotion_notice_open(entry, promotion=promotion, now=now)
     conflict_payload["new_entry_id"] = str(entry.pk)
     audit_event_append(
         action=AuditAction.MEMORY_CONFLICT_RESOLVED,
@@ -828,6 +831,7 @@ def memory_edit(
         other.lifecycle = Lifecycle.SUPERSEDED
         revision_append(other, action=EntryAuditAction.SUPERSEDED, actor=actor, now=now)
     reconfirm_settle(entry, state=MemoryNotice.State.EDITED, actor=actor, now=now)
+    promotion_settle(entry, state=MemoryNotice.State.EDITED, actor=actor, now=now)
     return entry
 
 
@@ -844,6 +848,7 @@ def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     now = timezone.now()
     revision_append(entry, action=EntryAuditAction.CONFIRMED, actor=actor, now=now)
     reconfirm_settle(entry, state=MemoryNotice.State.CONFIRMED, actor=actor, now=now)
+    promotion_settle(entry, state=MemoryNotice.State.KEPT, actor=actor, now=now)
     return entry
 
 

@@ -117,6 +117,7 @@ class AuditAction(StrEnum):
     MEMORY_CONFLICT_RESOLVED = "memory.conflict.resolved"
     MEMORY_CONFLICT_ANSWERED = "memory.conflict.answered"  # "should I update?" answered
     MEMORY_RECONFIRM_ANSWERED = "memory.reconfirm.answered"
+    MEMORY_PROMOTION_ANSWERED = "memory.promotion.answered"  # issue 47: "Iris added this"
     MEMORY_CATEGORY_FORGOTTEN = "memory.category.forgotten"
     MEMORY_CLEAR_REQUESTED = "memory.clear.requested"
     MEMORY_CLEAR_CANCELLED = "memory.clear.cancelled"

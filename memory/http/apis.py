@@ -66,6 +66,7 @@ from memory.http.serializers import (
 from memory.models import MemoryEntry, MemoryNotice, MemoryRevision
 from memory.pauses import memory_pause, memory_resume
 from memory.policy.handles import ACTOR_HANDLE_PATTERN
+from memory.promotions import PromotionAnswer, memory_promotion_answer
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.selectors import (
     REVISION_TRAIL,
@@ -691,12 +692,16 @@ class MemoryNoticeAnswerApi(APIView):
     """Answer a question. A `conflict-question` takes `accept`: true takes the proposal
     (the old memory is superseded), false drops it. A `reconfirm` ("Is this still true?")
     takes `answer`: `confirm` makes it your confirmed word (its confidence rises and its
-    freshness starts afresh), `forget` forgets it everywhere. A question is answered once
-    (409 after)."""
+    freshness starts afresh), `forget` forgets it everywhere. A `promotion` (Iris put a
+    memory into "About you" on its own) takes `answer`: `keep` leaves it there as your
+    confirmed word, `forget` forgets it everywhere. A question is answered once (409
+    after); every answer is on the audit record (ids and the choice, never the words)."""
 
     class MemoryNoticeAnswerInputSerializer(StrictInputSerializer):
         accept = serializers.BooleanField(required=False)
-        answer = serializers.ChoiceField(choices=ReconfirmAnswer.CHOICES, required=False)
+        answer = serializers.ChoiceField(
+            choices=sorted({*ReconfirmAnswer.CHOICES, *PromotionAnswer.CHOICES}), required=False
+        )
 
     permission_classes = [IsMember]
 
@@ -717,6 +722,14 @@ class MemoryNoticeAnswerApi(APIView):
             if data["answer"] == ReconfirmAnswer.FORGET:
                 require_api_step_up(request)  # forgetting: a recent re-authentication
             notice = memory_reconfirm_answer(
+                notice=notice, answer=data["answer"], actor=Actor.of(request.user)
+            )
+        elif notice.kind == MemoryNotice.Kind.PROMOTION:
+            if data.get("answer") not in PromotionAnswer.CHOICES or "accept" in data:
+                raise InvalidInput(fields={"answer": ["Answer `keep` or `forget`."]})
+            if data["answer"] == PromotionAnswer.FORGET:
+                require_api_step_up(request)  # forgetting: a recent re-authentication
+            notice = memory_promotion_answer(
                 notice=notice, answer=data["answer"], actor=Actor.of(request.user)
             )
         else:

@@ -66,6 +66,7 @@ from memory.labels import (
 from memory.models import MemoryNotice
 from memory.pauses import memory_pause, memory_resume
 from memory.policy.scopes import evaluate_scope_change
+from memory.promotions import PromotionAnswer, memory_promotion_answer
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.scopes import member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
@@ -540,6 +541,21 @@ def notice_answer_view(request, notice_id):
             "Confirmed: Iris keeps it as your word."
             if answer == ReconfirmAnswer.CONFIRM
             else "Forgot 1 memory: the one the assistant asked about.",
+        )
+        return redirect("memory:notices")
+    if notice.kind == MemoryNotice.Kind.PROMOTION:
+        if answer == PromotionAnswer.FORGET:
+            confirm = step_up_page(request, action="forget the memory Iris added to About you")
+            if confirm is not None:
+                return confirm
+        _attempt(
+            request,
+            lambda: memory_promotion_answer(
+                notice=notice, answer=answer, actor=Actor.of(request.user)
+            ),
+            "Kept: it stays in “About you”, as your word."
+            if answer == PromotionAnswer.KEEP
+            else "Forgot 1 memory: the one Iris added to “About you”.",
         )
         return redirect("memory:notices")
     accept = answer == "update"

@@ -15,6 +15,9 @@ class MemoryNotice(models.Model):
         CONFLICT_QUESTION = "conflict-question"
         # A stale low-confidence inference awaits re-confirmation.
         RECONFIRM = "reconfirm"
+        # Iris put something into "About you" on its own (the promotion rule's third
+        # occurrence, or a consolidation that reached it): told, to keep, edit or forget.
+        PROMOTION = "promotion"
 
     class State(models.TextChoices):
         OPEN = "open"
@@ -24,6 +27,7 @@ class MemoryNotice(models.Model):
         CONFIRMED = "confirmed"  # yes: the inference became the member's confirmed word
         EDITED = "edited"  # the member restated it (an edit)
         FORGOTTEN = "forgotten"  # no: forgotten (the erasure removes the notice itself)
+        KEPT = "kept"  # a promotion the member kept in "About you"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     member = models.ForeignKey(

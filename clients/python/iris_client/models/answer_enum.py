@@ -1,10 +1,11 @@
 from typing import Literal
 
-AnswerEnum = Literal["confirm", "forget"]
+AnswerEnum = Literal["confirm", "forget", "keep"]
 
 ANSWER_ENUM_VALUES: set[AnswerEnum] = {
     "confirm",
     "forget",
+    "keep",
 }
 
 

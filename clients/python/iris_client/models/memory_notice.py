@@ -28,6 +28,7 @@ class MemoryNotice:
             id (UUID):
             kind (MemoryNoticeKindEnum): * `conflict-question` - Conflict Question
                 * `reconfirm` - Reconfirm
+                * `promotion` - Promotion
             entry_id (UUID):
             entry_body (str):
             proposed_entry_id (None | UUID):
@@ -42,6 +43,7 @@ class MemoryNotice:
                 * `confirmed` - Confirmed
                 * `edited` - Edited
                 * `forgotten` - Forgotten
+                * `kept` - Kept
             rule (str | Unset):
             answered_at (datetime.datetime | None | Unset):
     """

@@ -20,6 +20,7 @@ class MemoryNoticeAnswerInputRequest:
         accept (bool | Unset):
         answer (AnswerEnum | Unset): * `confirm` - confirm
             * `forget` - forget
+            * `keep` - keep
     """
 
     accept: bool | Unset = UNSET

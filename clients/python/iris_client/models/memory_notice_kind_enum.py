@@ -1,9 +1,10 @@
 from typing import Literal
 
-MemoryNoticeKindEnum = Literal["conflict-question", "reconfirm"]
+MemoryNoticeKindEnum = Literal["conflict-question", "promotion", "reconfirm"]
 
 MEMORY_NOTICE_KIND_ENUM_VALUES: set[MemoryNoticeKindEnum] = {
     "conflict-question",
+    "promotion",
     "reconfirm",
 }
 

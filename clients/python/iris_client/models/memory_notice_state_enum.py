@@ -1,6 +1,8 @@
 from typing import Literal
 
-MemoryNoticeStateEnum = Literal["accepted", "confirmed", "dismissed", "edited", "forgotten", "open"]
+MemoryNoticeStateEnum = Literal[
+    "accepted", "confirmed", "dismissed", "edited", "forgotten", "kept", "open"
+]
 
 MEMORY_NOTICE_STATE_ENUM_VALUES: set[MemoryNoticeStateEnum] = {
     "accepted",
@@ -8,6 +10,7 @@ MEMORY_NOTICE_STATE_ENUM_VALUES: set[MemoryNoticeStateEnum] = {
     "dismissed",
     "edited",
     "forgotten",
+    "kept",
     "open",
 }
 

@@ -71,8 +71,10 @@ def sync_detailed(
      Answer a question. A `conflict-question` takes `accept`: true takes the proposal
     (the old memory is superseded), false drops it. A `reconfirm` ("Is this still true?")
     takes `answer`: `confirm` makes it your confirmed word (its confidence rises and its
-    freshness starts afresh), `forget` forgets it everywhere. A question is answered once
-    (409 after).
+    freshness starts afresh), `forget` forgets it everywhere. A `promotion` (Iris put a
+    memory into "About you" on its own) takes `answer`: `keep` leaves it there as your
+    confirmed word, `forget` forgets it everywhere. A question is answered once (409
+    after); every answer is on the audit record (ids and the choice, never the words).
 
     Args:
         id (UUID):
@@ -110,8 +112,10 @@ def sync(
      Answer a question. A `conflict-question` takes `accept`: true takes the proposal
     (the old memory is superseded), false drops it. A `reconfirm` ("Is this still true?")
     takes `answer`: `confirm` makes it your confirmed word (its confidence rises and its
-    freshness starts afresh), `forget` forgets it everywhere. A question is answered once
-    (409 after).
+    freshness starts afresh), `forget` forgets it everywhere. A `promotion` (Iris put a
+    memory into "About you" on its own) takes `answer`: `keep` leaves it there as your
+    confirmed word, `forget` forgets it everywhere. A question is answered once (409
+    after); every answer is on the audit record (ids and the choice, never the words).
 
     Args:
         id (UUID):
@@ -144,8 +148,10 @@ async def asyncio_detailed(
      Answer a question. A `conflict-question` takes `accept`: true takes the proposal
     (the old memory is superseded), false drops it. A `reconfirm` ("Is this still true?")
     takes `answer`: `confirm` makes it your confirmed word (its confidence rises and its
-    freshness starts afresh), `forget` forgets it everywhere. A question is answered once
-    (409 after).
+    freshness starts afresh), `forget` forgets it everywhere. A `promotion` (Iris put a
+    memory into "About you" on its own) takes `answer`: `keep` leaves it there as your
+    confirmed word, `forget` forgets it everywhere. A question is answered once (409
+    after); every answer is on the audit record (ids and the choice, never the words).
 
     Args:
         id (UUID):
@@ -181,8 +187,10 @@ async def asyncio(
      Answer a question. A `conflict-question` takes `accept`: true takes the proposal
     (the old memory is superseded), false drops it. A `reconfirm` ("Is this still true?")
     takes `answer`: `confirm` makes it your confirmed word (its confidence rises and its
-    freshness starts afresh), `forget` forgets it everywhere. A question is answered once
-    (409 after).
+    freshness starts afresh), `forget` forgets it everywhere. A `promotion` (Iris put a
+    memory into "About you" on its own) takes `answer`: `keep` leaves it there as your
+    confirmed word, `forget` forgets it everywhere. A question is answered once (409
+    after); every answer is on the audit record (ids and the choice, never the words).
 
     Args:
         id (UUID):
