@@ -13,6 +13,7 @@ urlpatterns = [
     path("forget-category/", views.memory_forget_category_view, name="forget-category"),
     path("clear/", views.memory_clear_view, name="clear"),
     path("settings/", views.memory_settings_view, name="settings"),
+    path("controls/", views.memory_controls_view, name="controls"),
     path("forget-selected/", views.memory_forget_selected_view, name="forget-selected"),
     path("consents/", views.consent_index, name="consents"),
     path("consents/<str:consent_type>/grant/", views.consent_grant_view, name="consent-grant"),

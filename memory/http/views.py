@@ -10,12 +10,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from consent.enums import (
     CATEGORY_PREFIX,
     CONSENT_TYPES,
-    BaseConsentType,
     CaptureMethod,
     ConsentEventKind,
     LegalBasis,
@@ -39,13 +39,19 @@ from memory.controls import (
     auto_forget_shortens,
     member_memory_settings_get,
 )
-from memory.enums import ScopeKind, is_sensitive_category
+from memory.enums import ScopeKind
 from memory.forgetting.selected import memory_forget_selected, memory_forget_selection
 from memory.forgetting.services import (
     memory_clear_cancel,
     memory_clear_request,
     memory_forget_category,
     memory_tombstone,
+)
+from memory.http.consequences import (
+    consequence_of,
+    forgotten_count,
+    hidden_after,
+    member_usable_kinds,
 )
 from memory.http.forms import (
     EntryEditForm,
@@ -68,7 +74,7 @@ from memory.pauses import memory_pause, memory_resume
 from memory.policy.scopes import evaluate_scope_change
 from memory.promotions import PromotionAnswer, memory_promotion_answer
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
-from memory.scopes import member_scope_policies, opt_out_rows, scope_rows
+from memory.scopes import OPT_OUT_WORDS, member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
     memory_entry_get,
     memory_entry_list,
@@ -142,11 +148,45 @@ def memory_index(request):
             "query_string": query.urlencode(),
             "pending_clear": memory_pending_clear(member_id=request.user.pk),
             "open_notices": memory_notice_list(member_id=request.user.pk).filter(state="open"),
-            "scope_rows": scope_rows(member_scope_policies(member_id=request.user.pk)),
-            "opt_out_rows": opt_out_rows(member_id=request.user.pk),
-            "memory_settings": memory_settings_context(request.user.pk),
         },
     )
+
+
+CONTROLS = "memory:controls"
+
+
+def _plural(n: int, one: str = "memory", many: str = "memories") -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+@content_free
+@require_GET
+@member_required
+def memory_controls_view(request):
+    """What Iris may do (issue 47): the member's switches, apart from their memories, each
+    with what it does next to it. While a full clear waits, the page says so first and
+    offers only the cancel: no switch would mean anything until then."""
+    member_id = request.user.pk
+    pending = memory_pending_clear(member_id=member_id)
+    context = {"pending_clear": pending}
+    if pending is None:
+        rows = opt_out_rows(member_id=member_id)
+        context.update(
+            {
+                "scope_rows": scope_rows(member_scope_policies(member_id=member_id)),
+                "opt_out_rows": [
+                    {"row": row, "hides": None if row.opted_out else _opt_out_hides(member_id, row)}
+                    for row in rows
+                ],
+                "memory_settings": memory_settings_context(member_id),
+                "in_use": memory_entry_list(member_id=member_id).filter(lifecycle="active").count(),
+            }
+        )
+    return render(request, "memory/controls.html", context)
+
+
+def _opt_out_hides(member_id, row) -> int:
+    return consequence_of(member_id, opt_out=row.category).hidden
 
 
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
@@ -378,34 +418,65 @@ def memory_off_the_record_view(request):
         if active
         else "Back on the record.",
     )
-    return redirect(request.POST.get("next") or reverse("memory:index"))
+    target = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse(CONTROLS)
+    return redirect(target)
 
 
-@content_free
-@require_POST
+@content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
+@require_http_methods(["GET", "POST"])
 @member_required
 def memory_opt_out_view(request):
-    """Turn one category of memory off (`state=off`) or back on (`state=on`)."""
-    category, state = request.POST.get("category"), request.POST.get("state")
+    """Turn one category of memory off (`state=off`) or back on (`state=on`). Off is asked
+    first (GET, or a POST without `confirm`): the page says which kinds of memory stop and
+    how many of the member's memories every assistant stops seeing, with a few of them;
+    one confirmation turns it off, and the message says how many were hidden. Back on is
+    one click: it hides nothing."""
+    data = request.POST if request.method == "POST" else request.GET
+    category, state = data.get("category"), data.get("state")
     if category not in OptOutCategory.values or state not in ("on", "off"):
         messages.error(request, "Choose a kind of memory to turn off or back on.")
-        return redirect(reverse("memory:index") + "#what-iris-may-remember")
+        return redirect(CONTROLS)
     label = opt_out_label(category)
-    _attempt(
-        request,
-        lambda: opt_out_record(
+    if state == "off" and not (request.method == "POST" and "confirm" in request.POST):
+        if request.method == "POST":
+            return redirect(reverse("memory:opt-out") + f"?category={category}&state=off")
+        return render(
+            request,
+            "memory/opt_out_confirm.html",
+            {
+                "category": category,
+                "label": label,
+                "consequence": consequence_of(request.user.pk, opt_out=category),
+                "explanation": OPT_OUT_WORDS[category],
+            },
+        )
+    before = member_usable_kinds(request.user.pk)
+    try:
+        opt_out_record(
             member=request.user,
             category=category,
             opted_out=state == "off",
             witness="session",
             actor=Actor.of(request.user),
-        ),
-        f"Turned off “{label}”: nothing new is kept there, and what was kept there is "
-        "hidden from every assistant until you turn it back on."
-        if state == "off"
-        else f"“{label}” is back on.",
-    )
-    return redirect(reverse("memory:index") + "#what-iris-may-remember")
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect(CONTROLS)
+    if state == "off":
+        hidden = hidden_after(request.user.pk, before=before)
+        messages.success(
+            request,
+            f"Turned off “{label}”: nothing new is kept there, and "
+            f"{_plural(hidden)} {'is' if hidden == 1 else 'are'} hidden from every "
+            "assistant until you turn it back on. Nothing was erased.",
+        )
+    else:
+        messages.success(request, f"“{label}” is back on.")
+    return redirect(CONTROLS)
 
 
 def _consent_rows(member_id):
@@ -443,6 +514,7 @@ def consent_index(request):
 
 
 def _record_consent(request, consent_type: str, kind: str) -> None:
+    """A grant (a withdrawal goes through `consent_withdraw_view`'s confirmation)."""
     _attempt(
         request,
         lambda: consent_event_append(
@@ -475,36 +547,60 @@ def consent_grant_view(request, consent_type):
 @require_http_methods(["GET", "POST"])
 @member_required
 def consent_withdraw_view(request, consent_type):
-    """Withdrawal is one click; for a sensitive category the page first says how many
-    memories go with it (GDPR Art. 7(3): as easy as granting, with its consequences)."""
+    """Withdrawing any consent is one confirmation (GDPR Art. 7(3): as easy as granting,
+    with its consequences): the page first says what stops, which kinds of memory turn
+    off, and how many of the member's memories are hidden or forgotten, with a few of
+    them. A POST without `confirm` comes back here. The message after says what was done,
+    counted again from what the server holds."""
     if consent_type not in CONSENT_TYPES:
         raise Http404
-    category = consent_type.removeprefix(CATEGORY_PREFIX)
-    if is_sensitive_category(category) and consent_type.startswith(CATEGORY_PREFIX):
-        affected = memory_entry_list(
-            member_id=request.user.pk, filters={"category": category}
-        ).count()
-    elif consent_type == BaseConsentType.MULTI_ACTOR_SENSITIVE:
-        # Withdrawing it forgets every sensitive interaction with someone (issue 42).
-        affected = (
-            memory_entry_list(member_id=request.user.pk).filter(sensitive_interaction=True).count()
-        )
-    else:
-        affected = 0
-    if request.method == "POST" and (affected == 0 or "confirm" in request.POST):
-        if affected:  # the withdrawal forgets that memory: irreversible
+    member_id = request.user.pk
+    if request.method == "POST" and "confirm" in request.POST:
+        will_forget = forgotten_count(member_id, consent_type)
+        if will_forget:  # the withdrawal forgets that memory: irreversible
             confirm = step_up_page(request, action="withdraw and forget that memory")
             if confirm is not None:
                 return confirm
-        _record_consent(request, consent_type, ConsentEventKind.WITHDRAWAL)
+        before_kinds = member_usable_kinds(member_id)
+        before_forgettable = will_forget
+        label = consent_label(consent_type)
+        try:
+            consent_event_append(
+                member=request.user,
+                consent_type=consent_type,
+                kind=ConsentEventKind.WITHDRAWAL,
+                legal_basis=LegalBasis.CONSENT,
+                capture_method=CaptureMethod.SETTINGS_TOGGLE,
+                terms_version=CURRENT_TERMS_VERSION,
+                witness="session",
+                actor=Actor.of(request.user),
+            )
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            return redirect("memory:consents")
+        forgotten = before_forgettable - forgotten_count(member_id, consent_type)
+        hidden = hidden_after(member_id, before=before_kinds)
+        done = [f"Consent withdrawn: “{label}”."]
+        if forgotten:
+            done.append(f"Forgot {_plural(forgotten)}: their text is erased from Iris now.")
+        if hidden:
+            done.append(
+                f"{_plural(hidden).capitalize()} {'is' if hidden == 1 else 'are'} hidden from "
+                "every assistant until you allow it again."
+            )
+        if not (forgotten or hidden):
+            done.append("No memory was hidden or forgotten.")
+        messages.success(request, " ".join(done))
         return redirect("memory:consents")
+    if request.method == "POST":
+        return redirect("memory:consent-withdraw", consent_type=consent_type)
     return render(
         request,
         "memory/consent_withdraw.html",
         {
             "consent_type": consent_type,
             "label": consent_label(consent_type),
-            "affected": affected,
+            "consequence": consequence_of(member_id, withdraw=consent_type),
         },
     )
 
@@ -617,9 +713,6 @@ def _settings_with(member_id, **changes):
     return values
 
 
-SETTINGS_ANCHOR = "#how-iris-uses-your-memory"
-
-
 @content_free
 @require_POST
 @member_required
@@ -643,7 +736,7 @@ def memory_settings_view(request):
                 continue
             if not raw.isdigit() or int(raw) not in AUTO_FORGET_MONTHS:
                 messages.error(request, "Choose 3, 12 or 18 months, or never.")
-                return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
+                return redirect(CONTROLS)
             months[kind] = int(raw)
         changes = {"auto_forget_months": months}
         if auto_forget_shortens(member_memory_settings_get(member_id=member.pk), months):
@@ -671,7 +764,7 @@ def memory_settings_view(request):
         )
     else:
         messages.error(request, "Choose a setting to change.")
-        return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
+        return redirect(CONTROLS)
     _attempt(
         request,
         lambda: member_memory_settings_set(
@@ -681,7 +774,7 @@ def memory_settings_view(request):
         ),
         success,
     )
-    return redirect(reverse("memory:index") + SETTINGS_ANCHOR)
+    return redirect(CONTROLS)
 
 
 def forgotten_summary(by_category: dict[str, int]) -> str:

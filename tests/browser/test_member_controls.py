@@ -35,6 +35,9 @@ def test_keyboard_only_stop_using_pause_tara_and_forget_two_at_once(
     second = second.entry
     kept = remember(member, body="Keeps a tabby cat", subject="cat").entry
     sign_in_with_keyboard(page, live_server.url, member.email)
+    # the switches are on their own page, linked from My memory's header (issue 47)
+    tab_to(page, page.get_by_role("main").get_by_role("link", name="What Iris may do"), limit=40)
+    page.keyboard.press("Enter")
     expect(page.get_by_role("region", name="How Iris uses your memory")).to_be_visible()
     assert_accessible(page)
 

@@ -60,6 +60,9 @@ def member_paths(member) -> list[str]:
         "/profile/memory/clear/",
         "/profile/memory/consents/",
         "/profile/memory/consents/category:mental_health/withdraw/",
+        "/profile/memory/consents/data_storage/withdraw/",
+        "/profile/memory/controls/",
+        "/profile/memory/opt-outs/?category=personalization&state=off",
         "/profile/memory/notices/",
         "/profile/memory/data/",
         "/profile/memory/data/export/",
@@ -243,10 +246,14 @@ def test_after_each_action_focus_is_on_the_message_that_says_what_changed(
 
     # withdraw a consent (keyboard)
     page.goto(f"{live_server.url}/profile/memory/consents/")
-    withdraw = page.get_by_role("button", name="Withdraw Keeping memories between conversations")
+    withdraw = page.get_by_role("link", name="Withdraw Keeping memories between conversations")
     tab_to(page, withdraw, limit=120)
     page.keyboard.press("Enter")
+    expect(page.locator("#consequence")).to_contain_text("Hidden from every assistant: 2")
+    tab_to(page, page.get_by_role("button", name=re.compile("^Withdraw")), limit=40)
+    page.keyboard.press("Enter")
     announced(page, "Consent withdrawn: “Keeping memories between conversations”")
+    announced(page, "2 memories are hidden from every assistant")
 
     # erase everything, then cancel (keyboard)
     page.goto(f"{live_server.url}/profile/memory/clear/")

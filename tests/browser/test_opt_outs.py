@@ -32,14 +32,18 @@ def test_opting_out_on_the_page_refuses_a_surfaces_write_and_the_page_says_why(
     member = consenting_member()
     _, token = token_issue(owner=ServiceClientFactory(consumer="assistant"))
     sign_in_with_keyboard(page, live_server.url, member.email)
+    page.goto(f"{live_server.url}/profile/memory/controls/")
     section = page.get_by_role("region", name="What Iris may remember")
     expect(section).to_be_visible()
     session_row = section.get_by_role("row", name="The conversation you are in")
     expect(session_row).to_contain_text("On: kept only for the moment")
 
-    # when the member turns conversation history off, by keyboard
-    button = page.get_by_role("button", name="Turn off “Conversation history”")
-    tab_to(page, button, limit=120)
+    # when the member turns conversation history off, by keyboard: the page asks first
+    link = page.get_by_role("link", name="Turn off “Conversation history”")
+    tab_to(page, link, limit=120)
+    page.keyboard.press("Enter")
+    expect(page.locator("#consequence")).to_contain_text("Hidden from every assistant: none")
+    tab_to(page, page.get_by_role("button", name="Turn off “Conversation history”"), limit=40)
     page.keyboard.press("Enter")
 
     # then the page confirms it

@@ -438,7 +438,7 @@ def signed_in(user) -> Client:
 def test_the_page_controls_change_the_settings_the_server_enforces():
     member = consenting_member()
     client = signed_in(member)
-    page = client.get("/profile/memory/").content.decode()
+    page = client.get("/profile/memory/controls/").content.decode()
     assert "How Iris uses your memory" in page and "Stop using my memories" in page
     stopped = client.post(
         "/profile/memory/settings/", {"part": "stop-using", "stop_using": "on"}, follow=True

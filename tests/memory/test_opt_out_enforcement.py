@@ -309,15 +309,17 @@ def signed_in(user, **kwargs) -> Client:
 def test_the_page_turns_a_category_off_and_says_why_each_scope_is_off():
     member = consenting_member()
     client = signed_in(member)
-    page = client.get("/profile/memory/").content.decode()
+    page = client.get("/profile/memory/controls/").content.decode()
     assert "What Iris may remember" in page and "Turn off “Personalisation”" in page
-    # when
+    # when (turning off is confirmed on the page that says what it hides, issue 47)
     response = client.post(
-        "/profile/memory/opt-outs/", {"category": "personalization", "state": "off"}, follow=True
+        "/profile/memory/opt-outs/",
+        {"category": "personalization", "state": "off", "confirm": "1"},
+        follow=True,
     )
     # then
     html = response.content.decode()
-    assert response.redirect_chain[-1][0].endswith("/profile/memory/#what-iris-may-remember")
+    assert response.redirect_chain[-1][0].endswith("/profile/memory/controls/")
     assert "Turned off “Personalisation”" in html
     assert "Off because you turned off “Personalisation”" in html
     assert "Turn “Personalisation” back on" in html
@@ -337,7 +339,9 @@ def test_the_page_refuses_a_bad_category_and_a_missing_csrf_token():
     assert "Choose a kind of memory" in bad.content.decode()
     strict = signed_in(member, enforce_csrf_checks=True)
     assert (
-        strict.post("/profile/memory/opt-outs/", {"category": "memory", "state": "off"}).status_code
+        strict.post(
+            "/profile/memory/opt-outs/", {"category": "memory", "state": "off", "confirm": "1"}
+        ).status_code
         == 403
     )
     assert not OptOutEvent.objects.filter(member=member).exists()

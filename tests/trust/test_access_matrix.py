@@ -930,6 +930,15 @@ ROWS: tuple[Row, ...] = (
     # --- member pages: memory ---------------------------------------------------------------
     Row(PROFILE, "GET", member_page(200), page=True),
     Row(PROFILE + "off-the-record/", "POST", member_page(302), body={"active": "1"}, page=True),
+    # What Iris may do (issue 47): the switches' page, and the question before a kind goes off.
+    Row(PROFILE + "controls/", "GET", member_page(200), page=True),
+    Row(
+        PROFILE + "opt-outs/",
+        "GET",
+        member_page(200),
+        query={"category": "embodied", "state": "off"},
+        page=True,
+    ),
     Row(
         PROFILE + "opt-outs/",
         "POST",
