@@ -416,15 +416,16 @@ NOTIFIED_TIMES = ("first_notified_at", "last_notified_at", "acknowledged_at")
 
 def _in_words(event) -> dict:
     """What the operator did and why, in words (the member's page shows these)."""
-    from datarights.summary import WHY_WORDS, action_words
+    from datarights.summary import action_words, event_why, who_words, why_words
 
     payload = event.payload or {}
     # Why, in the event's own terms (an inspection's path, a reason code).
-    why = payload.get("path") or payload.get("reason_code") or payload.get("cover") or ""
+    why = event_why(payload)
     return {
+        "who": who_words(event.actor_role),
         "what": action_words(event.action, payload),
         "why": why,
-        "why_words": WHY_WORDS.get(why, why.replace("-", " ")),
+        "why_words": why_words(why),
     }
 
 

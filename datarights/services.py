@@ -385,12 +385,20 @@ def _mail_undelivered(request_id, mail: str, error: Exception) -> None:
         )
 
 
+# What the confirmation mail says was asked for, per kind (issue 47, item 8: never "a access").
+MAIL_ASKED_FOR = {
+    RequestKind.EXPORT: "for a copy (export) of your data",
+    RequestKind.ACCESS: "for an access report on your data",
+    RequestKind.DELETE: "to erase your data",
+}
+
+
 def _mail_code(email: str, code: str, request: DataRightsRequest, code_id) -> None:
     minutes = int(CODE_LIFETIME.total_seconds() // 60)
     try:
         send_mail(
             "Confirm your Iris data request",
-            f"Someone (hopefully you) asked Iris for a {request.kind} of your data.\n"
+            f"Someone (hopefully you) asked Iris {MAIL_ASKED_FOR[request.kind]}.\n"
             f"Your confirmation code is {code}. It works for {minutes} minutes.\n"
             f"Enter it on the 'Your data' page, or ignore this message.\n",
             None,

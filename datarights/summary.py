@@ -172,34 +172,108 @@ STATE_WORDS = {
     "denied": "was refused",
     "closed": "finished looking",
 }
+# What each event a member's report can show says was done, in a member's words (issue 47,
+# item 3): every operator step on the member's memory (inspections, working and long-term
+# memory, the audit record, data-rights work) has its own words; anything else is worded by
+# the part of Iris it belongs to (`APP_WORDS`). A code is never shown.
 ACTION_WORDS = {
+    AuditAction.INSPECTION_REQUEST_TRANSITIONED: "took a step in a recorded look at your memory",
     AuditAction.INSPECTION_SNAPSHOT_PINNED: "fixed which memories could be seen",
     AuditAction.INSPECTION_SNAPSHOT_READ: "looked at the memories allowed",
     AuditAction.INSPECTION_SNAPSHOT_READ_REFUSED: "tried to look and was refused",
     AuditAction.INSPECTION_REQUEST_TRANSITION_REJECTED: "tried a step that was refused",
     AuditAction.INSPECTION_COPILOT_NOTE_ADDED: "added a support note",
     AuditAction.INSPECTION_COPILOT_NOTE_REFUSED: "tried to add a note and was refused",
-    # The words these said under their former names (the verb alone says less).
-    AuditAction.INSPECTION_NOTICE_QUEUED: "notice queued",
-    AuditAction.INSPECTION_NOTICE_DELIVERED: "notice delivered",
-    AuditAction.HIERARCHY_LTM_HISTORY_READ: "history read",
-    AuditAction.HIERARCHY_STM_ADMIN_READ: "admin stm read",
-    AuditAction.HIERARCHY_STM_ADMIN_RESCOPED: "admin stm rescope",
-    AuditAction.HIERARCHY_STM_CONSOLIDATE_REQUESTED: "consolidate",
-    AuditAction.HIERARCHY_LTM_DEMOTE_REQUESTED: "demote",
+    AuditAction.INSPECTION_NOTICE_QUEUED: "prepared a message telling you someone looked",
+    AuditAction.INSPECTION_NOTICE_DELIVERED: "sent you a message telling you someone looked",
+    AuditAction.HIERARCHY_LTM_READ: "looked at your long-term memories",
+    AuditAction.HIERARCHY_LTM_HISTORY_READ: "looked at the history of a long-term memory",
+    AuditAction.HIERARCHY_STM_ADMIN_READ: "looked at your recent conversation notes",
+    AuditAction.HIERARCHY_STM_ADMIN_RESCOPED: "moved a recent conversation note to another place",
+    AuditAction.HIERARCHY_STM_CONSOLIDATE_REQUESTED: (
+        "asked for a recent conversation note to be kept as a memory"
+    ),
+    AuditAction.HIERARCHY_LTM_DEMOTE_REQUESTED: (
+        "asked for a long-term memory to go back to a conversation"
+    ),
     AuditAction.IRIS_SITE_AUDIT_EVENTS_LISTED: "listed the record of what happened to your memory",
+    AuditAction.DATARIGHTS_REQUEST_EXTENDED: "gave your data-rights request more time",
+    AuditAction.DATARIGHTS_REQUEST_HELD: "paused your data-rights request",
+    AuditAction.DATARIGHTS_REQUEST_REACTIVATED: "resumed your data-rights request",
+    AuditAction.DATARIGHTS_REQUEST_FAILED: "closed your data-rights request as not done",
+    AuditAction.DATARIGHTS_REQUEST_COMPLETED: "finished your data-rights request",
+    AuditAction.DATARIGHTS_REQUEST_IN_PROGRESS: "started work on your data-rights request",
+    AuditAction.DATARIGHTS_REQUEST_STEP_COMPLETED: "finished a step of your data-rights request",
+    AuditAction.DATARIGHTS_REQUEST_ARTIFACT_REMOVED: "removed a finished export file",
+    AuditAction.DATARIGHTS_REQUEST_CANCELLED: "cancelled your data-rights request",
+    AuditAction.DATARIGHTS_FORGET_CHECK_FAILED: "checked an erasure and found traces to remove",
+}
+# The part of Iris an event belongs to, for an event without words of its own.
+APP_WORDS = {
+    "iris_site": "acted on your account",
+    "consent": "recorded a change to your consents",
+    "memory": "acted on your memories",
+    "continuity": "acted on your conversations",
+    "datarights": "worked on your data-rights request",
+    "inspection": "took a step in a recorded look at your memory",
+    "hierarchy": "acted on your working memory",
+    "console": "acted on your account from the operator console",
+    "interfaces": "acted on how assistants reach your memory",
+    "webhooks": "acted on the notices Iris sends about your memory",
+}
+ROLE_WORDS = {
+    "support": "an Iris operator (support)",
+    "admin": "an Iris operator (administrator)",
+    "t&s": "an Iris operator (trust and safety)",
+    "legal": "an Iris operator (legal)",
 }
 
 
 def action_words(action: str, payload: dict) -> str:
-    """An audit action in plain words (the code itself is shown beside it). A row
-    stored under an action's former name reads as the action it became."""
+    """An audit action in plain words, never its code. A row stored under an action's
+    former name reads as the action it became."""
     action = current_name(action)
     if action == AuditAction.INSPECTION_REQUEST_TRANSITIONED and payload.get("to_state"):
-        return STATE_WORDS.get(payload["to_state"], payload["to_state"])
+        return STATE_WORDS.get(payload["to_state"], ACTION_WORDS[action])
     if action in ACTION_WORDS:
         return ACTION_WORDS[action]
-    return action.rsplit(".", 1)[-1].replace("_", " ")
+    return APP_WORDS.get(action.split(".", 1)[0], "acted on your memory")
+
+
+def who_words(role: str | None) -> str:
+    """Who acted, in words: an operator by their role (never their id)."""
+    return ROLE_WORDS.get(role or "", "an Iris operator")
+
+
+def why_words(why: str) -> str:
+    """Why, from the event's reason category (a code, never free text), in words."""
+    if not why:
+        return ""
+    return WHY_WORDS.get(why, "for a reason recorded as " + why.replace("-", " ").replace("_", " "))
+
+
+def event_why(payload: dict) -> str:
+    """The reason category an event states (an inspection's path, a reason code, a cover)."""
+    return str(payload.get("path") or payload.get("reason_code") or payload.get("cover") or "")
+
+
+def report_looks(events: Iterable[dict]) -> list[dict]:
+    """A stored access report's operator events as the member's page words them (who, what
+    kind of look, when, why), worded now: a report stored before these words reads the
+    same way, and no event code reaches the page."""
+    looks = []
+    for event in events:
+        payload = event.get("payload") or {}
+        payload = payload if isinstance(payload, dict) else {}
+        looks.append(
+            {
+                "occurred_at": event.get("occurred_at") or "",
+                "who": who_words(event.get("actor_role")),
+                "what": action_words(event.get("action") or "", payload),
+                "why": why_words(event_why(payload)),
+            }
+        )
+    return looks
 
 
 def operator_actions(member_id) -> list[dict]:
@@ -221,7 +295,8 @@ def operator_actions(member_id) -> list[dict]:
                 "actor_role": e.actor_role or "operator",
                 "occurred_at": iso(e.occurred_at),
                 "why": why,
-                "why_words": WHY_WORDS.get(why, why.replace("-", " ")),
+                "who": who_words(e.actor_role),
+                "why_words": why_words(why),
             }
         )
     return out
@@ -240,14 +315,14 @@ def _who_looked(write: Callable[[str], None], member_id) -> None:
         return
     write(
         '<div class="scroll"><table><caption>What operators did, newest first</caption>'
-        '<thead><tr><th scope="col">When</th><th scope="col">Role</th>'
-        '<th scope="col">Action</th><th scope="col">Why</th></tr></thead><tbody>\n'
+        '<thead><tr><th scope="col">When</th><th scope="col">Who</th>'
+        '<th scope="col">What they did</th><th scope="col">Why</th></tr></thead><tbody>\n'
     )
     for action in actions:
         write(
             f"<tr><td>{_e(_time(action['occurred_at']))}</td>"
-            f"<td>{_e(action['actor_role'])}</td>"
-            f"<td>{_e(action['what'])} <code>{_e(action['action'])}</code></td>"
+            f"<td>{_e(action['who'])}</td>"
+            f"<td>{_e(action['what'])}</td>"
             f"<td>{_e(action['why_words'] or '—')}</td></tr>\n"
         )
     write("</tbody></table></div></section>\n")

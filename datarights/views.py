@@ -12,6 +12,7 @@ requests made here are verified at once.
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -33,6 +34,7 @@ from datarights.services import (
     datarights_request_submit_or_join,
     datarights_verify_session,
 )
+from datarights.summary import report_looks
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.errors import DomainError
@@ -80,6 +82,9 @@ def _row(item, now) -> dict:
         "polling": item.status in POLLING_STATUSES
         and not (item.grace_ends_at is not None and now < item.grace_ends_at),
         "poll_seconds": POLL_SECONDS,
+        "page_url": reverse(f"datarights:{item.kind}"),
+        # The report's operator events in words, worded now (issue 47, item 3).
+        "looks": report_looks((item.access_report or {}).get("operator_actions") or []),
     }
 
 
@@ -88,7 +93,11 @@ def _rows(request, kind: str | None = None) -> list[dict]:
     items = datarights_request_list(member_id=request.user.pk)
     if kind is not None:
         items = items.filter(kind=kind)
-    return [_row(item, now) for item in items.order_by("-received_at")[:50]]
+    rows = [_row(item, now) for item in items.order_by("-received_at")[:50]]
+    for i, row in enumerate(rows):
+        # Open: the newest (its report or result readable at once), and any still at work.
+        row["open"] = i == 0 or row["polling"] or row["verifiable"]
+    return rows
 
 
 def _notices(rows: list[dict]) -> list[dict]:
@@ -146,7 +155,9 @@ def data_index(request):
 def data_status_view(request, request_id):
     """A request's status line (htmx polls it while the request is being worked on)."""
     own = _own_or_404(request, request_id)
-    return render(request, "datarights/_status.html", {"row": _row(own, timezone.now())})
+    row = _row(own, timezone.now())
+    # Polled by htmx: once finished, the report is swapped in beside the status (out of band).
+    return render(request, "datarights/_status.html", {"row": row, "live": True})
 
 
 def _submit(request, *, kind: str, form, form_name: str, passphrase=None, success: str):

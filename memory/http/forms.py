@@ -52,7 +52,10 @@ class PauseForm(forms.Form):
         label="Pause until (optional)",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="Leave empty to pause until you resume it.",
+        help_text=(
+            "While paused, no assistant recalls this memory; nothing is erased. Leave the "
+            "date empty to pause until you resume it."
+        ),
     )
 
 

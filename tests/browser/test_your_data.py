@@ -124,8 +124,10 @@ def test_your_data_pages_at_390px_live_export_status_download_and_offline_summar
     expect(memories).not_to_contain_text(FORGOTTEN)
     expect(offline.locator("body")).not_to_contain_text(FORGOTTEN)
     who = offline.locator("#who-looked")
-    expect(who).to_contain_text("inspection.request.transitioned")
-    expect(who).to_contain_text("legal")
+    # in words (who, what kind of look, why), never an event code (issue 47, item 3)
+    expect(who).to_contain_text("an Iris operator (legal)")
+    expect(who).to_contain_text("was allowed to look")
+    expect(who).not_to_contain_text("inspection.request")
     expect(who).to_contain_text("for a routine review")
     expect(offline.locator("#retention")).to_contain_text("Kept")
     assert all(url.startswith("file://") for url in requests_made), requests_made

@@ -94,7 +94,9 @@ def test_the_summary_is_self_contained_and_shows_what_is_remembered_not_what_was
     ):
         assert heading in summary
     # operator actions: role, action and why, never the operator's id
-    assert "inspection.request.transitioned" in summary and "legal" in summary
+    # in words, never an event code (issue 47, item 3)
+    assert "an Iris operator (legal)" in summary and "was allowed to look" in summary
+    assert "inspection.request.transitioned" not in summary
     assert "for a routine review" in summary and "was allowed to look" in summary
     # nothing to fetch: no external (or any) resource reference, no script
     assert not re.search(r"""(src|href)\s*=""", summary)

@@ -56,6 +56,9 @@ def test_a_token_request_says_where_the_code_went_and_the_code_verifies_it(live_
     assert verification["verify_url"] == f"{LIST}{response.body['id']}/verify/"
     (sent,) = mail.outbox
     assert sent.to == ["ana.lopez@example.com"]
+    # in plain grammar (issue 47, item 8): "an access report", never "a access"
+    assert "asked Iris for an access report on your data." in sent.body
+    assert "a access" not in sent.body
     code = re.search(r"code is (\d{6})", sent.body).group(1)
     verified = http_request(
         f"{live_server.url}{verification['verify_url']}",

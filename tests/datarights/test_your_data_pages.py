@@ -165,7 +165,9 @@ def test_the_access_report_page_shows_operator_actions_without_content():
     process(submit(member, "access", ACCESS))
     page = signed_in(member).get(PAGES["access"]).content.decode()
     assert "Who looked: what operators did" in page
-    assert "inspection.request.transitioned" in page and "for a routine review" in page
+    # in words, never an event code (issue 47, item 3)
+    assert "was allowed to look" in page and "for a routine review" in page
+    assert "inspection.request.transitioned" not in page
     assert "legal" in page
     assert "coffee black" not in page and str(legal.pk) not in page
 
