@@ -15,6 +15,7 @@ member's data key (`iris_site.keys.fields.SealedTextField`), never in audit payl
 logs.
 """
 
+import dataclasses
 import re
 import uuid
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from iris_site.crypto import ContentUnreadable, decrypt, keyed_digest
 from iris_site.errors import Conflict
 from memory.controls import member_memory_settings_get, months_to_days
 from memory.entities import policy as entity_policy
+from memory.entities.when import Stated, stated_times
 from memory.enums import EntityKind, EntityState, Lifecycle, Origin
 from memory.forgetting import fingerprints
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
@@ -198,7 +200,8 @@ def person_introduce(
 @dataclass(frozen=True, slots=True)
 class _Wanted:
     entities: dict[str, MemoryEntity]  # role (person / subject / self) → entity
-    relationships: set[tuple[uuid.UUID, uuid.UUID, str, str]]  # from, to, type, note
+    # (from, to, type) → (note, when the member said it was true)
+    relationships: dict[tuple[uuid.UUID, uuid.UUID, str], tuple[str, Stated]]
 
 
 def _wanted(entry: MemoryEntry, *, actor: Actor, now) -> _Wanted:
@@ -237,7 +240,8 @@ def _wanted(entry: MemoryEntry, *, actor: Actor, now) -> _Wanted:
             label=" ".join(entry.subject.split()),
         )
     entities = {role: e for role, e in found.items() if e is not None}
-    relationships: set = set()
+    relationships: dict = {}
+    told = entry.updated_at or now
     if live and (person := entities.get("person")):
         if entry.relationship_note:
             me = _entity(
@@ -248,10 +252,15 @@ def _wanted(entry: MemoryEntry, *, actor: Actor, now) -> _Wanted:
                 by_member=by_member,
                 now=now,
             )
+            # The note is the member's words about the relationship, times included
+            # ("my partner since 2019", "my ex, we broke up in March").
             note = entry.relationship_note
-            relationships.add((me.pk, person.pk, entity_policy.relationship_type(note), note))
+            key = (me.pk, person.pk, entity_policy.relationship_type(note))
+            relationships[key] = (note, stated_times(note, told=told))
         if subject := entities.get("subject"):
-            relationships.add((person.pk, subject.pk, entity_policy.ABOUT, ""))
+            # The fact itself says when the person and the topic went together.
+            key = (person.pk, subject.pk, entity_policy.ABOUT)
+            relationships[key] = ("", stated_times(entry.body, told=told))
     return _Wanted(entities=entities, relationships=relationships)
 
 
@@ -291,31 +300,79 @@ def entry_entities_sync(*, entry: MemoryEntry, actor: Actor, now: datetime) -> N
         MemoryEntryEntity(entry=entry, entity_id=pk, member_id=entry.member_id, created_at=now)
         for pk in entity_ids - have
     )
-    open_ = MemoryRelationship.objects.filter(source_entry=entry, valid_to=None)
-    keep: set = set()
-    for rel in open_:
-        key = (rel.from_entity_id, rel.to_entity_id, rel.type, rel.note)
-        if key in wanted.relationships:
-            keep.add(key)
-            if rel.decay_at != entry.decay_at:
-                rel.decay_at = entry.decay_at
-                rel.save(update_fields=["decay_at"])
+    stated = {}
+    for rel in MemoryRelationship.objects.filter(source_entry=entry):
+        key = (rel.from_entity_id, rel.to_entity_id, rel.type)
+        if key in wanted.relationships and key not in stated:
+            stated[key] = rel
+            note = wanted.relationships[key][0]
+            if (rel.decay_at, rel.note) != (entry.decay_at, note):
+                rel.decay_at, rel.note = entry.decay_at, note
+                rel.save(update_fields=["decay_at", "note"])
         else:
-            rel.valid_to = now
-            rel.save(update_fields=["valid_to"])
-    MemoryRelationship.objects.bulk_create(
-        MemoryRelationship(
-            member_id=entry.member_id,
-            from_entity_id=from_id,
-            to_entity_id=to_id,
-            source_entry=entry,
-            type=type_,
-            note=note,
-            valid_from=now,
-            decay_at=entry.decay_at,
-            created_at=now,
+            _statement_withdrawn(rel, now=now)
+    for key in wanted.relationships.keys() - stated.keys():
+        note, when = wanted.relationships[key]
+        _statement_made(entry, key, note=note, stated=when, now=now)
+
+
+_PERIOD_FIELDS = [f.name for f in dataclasses.fields(entity_policy.Period)]
+
+
+def _period(rel: MemoryRelationship) -> entity_policy.Period:
+    return entity_policy.Period(**{name: getattr(rel, name) for name in _PERIOD_FIELDS})
+
+
+def _period_set(period_id, period: entity_policy.Period) -> None:
+    """Every statement of one period carries its times."""
+    MemoryRelationship.objects.filter(period_id=period_id).update(**dataclasses.asdict(period))
+
+
+def _statement_withdrawn(rel: MemoryRelationship, *, now) -> None:
+    """The entry no longer states `rel` (superseded, forgotten, or its note changed): its
+    period ends now, as Iris learned, unless another live statement carries it on."""
+    carried = (
+        MemoryRelationship.objects.filter(
+            period_id=rel.period_id, source_entry__lifecycle__in=LIVE_LIFECYCLES
         )
-        for from_id, to_id, type_, note in wanted.relationships - keep
+        .exclude(source_entry_id=rel.source_entry_id)
+        .exists()
+    )
+    if not carried:
+        period = entity_policy.period_superseded(_period(rel), now=now)
+        if period != _period(rel):
+            _period_set(rel.period_id, period)
+
+
+def _statement_made(entry: MemoryEntry, key, *, note: str, stated: Stated, now) -> None:
+    """The entry states a relationship: a restatement of one whose period still holds (or
+    whose last statement this very write superseded) extends that period; anything else
+    is a new period, true from when the member said, else from now."""
+    from_id, to_id, type_ = key
+    latest = (
+        MemoryRelationship.objects.filter(
+            member_id=entry.member_id, from_entity_id=from_id, to_entity_id=to_id, type=type_
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if latest is not None and entity_policy.period_joins(_period(latest), now=now):
+        period_id = latest.period_id
+        period = entity_policy.period_restated(_period(latest), stated, now=now)
+        _period_set(period_id, period)
+    else:
+        period_id, period = uuid.uuid4(), entity_policy.period_told(stated, now=now)
+    MemoryRelationship.objects.create(
+        member_id=entry.member_id,
+        from_entity_id=from_id,
+        to_entity_id=to_id,
+        source_entry=entry,
+        type=type_,
+        note=note,
+        period_id=period_id,
+        decay_at=entry.decay_at,
+        created_at=now,
+        **dataclasses.asdict(period),
     )
 
 

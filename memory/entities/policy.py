@@ -12,9 +12,11 @@ Only the member brings a retired entity back, by introducing it again themselves
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
+from memory.entities.when import Stated
 from memory.enums import EntityState, ExpiryAction
 
 # (from, to) → whether only the member may make the move. Anything absent is refused.
@@ -99,9 +101,85 @@ def relationship_type(note: str) -> str:
 # --- Validity in time -------------------------------------------------------------------------
 
 
-def valid_at(*, valid_from: datetime, valid_to: datetime | None, at: datetime) -> bool:
-    """A relationship held at `at`: it had started and not yet stopped (half-open)."""
-    return valid_from <= at and (valid_to is None or at < valid_to)
+def valid_at(*, valid_from: datetime | None, valid_to: datetime | None, at: datetime) -> bool:
+    """A relationship held at `at`: it had started and not yet stopped (half-open). A start
+    the member never told (None) is not guessed: such a period held only before its end,
+    from a time no one knows, so no time is answered by it."""
+    return valid_from is not None and valid_from <= at and (valid_to is None or at < valid_to)
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """When a relationship was true (`valid_from`/`valid_to`, with the precision the member
+    said each to; "" when they said none) and when Iris learned it and its end."""
+
+    valid_from: datetime | None
+    valid_from_precision: str
+    valid_to: datetime | None
+    valid_to_precision: str
+    learned_at: datetime
+    end_learned_at: datetime | None
+
+
+def _tidy(period: Period) -> Period:
+    """An end at or before the start: the start the member did not say gives way (it is
+    unknown, not guessed); a start they said keeps and the end stays open."""
+    start, end = period.valid_from, period.valid_to
+    if start is None or end is None or start < end:
+        return period
+    if not period.valid_from_precision:
+        return replace(period, valid_from=None)
+    return replace(period, valid_to=None, valid_to_precision="", end_learned_at=None)
+
+
+def period_told(stated: Stated, *, now: datetime) -> Period:
+    """A relationship Iris hears of first at `now`: true from the start the member said,
+    else from `now` (it held at least since Iris heard it); ended when they said it did."""
+    start, end = stated.start, stated.end
+    return _tidy(
+        Period(
+            valid_from=start.at if start else now,
+            valid_from_precision=start.precision if start else "",
+            valid_to=end.at if end else None,
+            valid_to_precision=end.precision if end else "",
+            learned_at=now,
+            end_learned_at=now if end else None,
+        )
+    )
+
+
+def period_joins(period: Period, *, now: datetime) -> bool:
+    """Whether a statement at `now` restates this period rather than opening another:
+    it still holds, or its end is only that its statement was superseded by this very
+    write (so the new statement carries it on)."""
+    return period.valid_to is None or (
+        not period.valid_to_precision and period.end_learned_at == now
+    )
+
+
+def period_restated(period: Period, stated: Stated, *, now: datetime) -> Period:
+    """The period a restatement at `now` extends: the start the member now says (a said
+    start replaces one they did not say, and a later word corrects an earlier one), else
+    the period's; the end they now say, else none (it holds again). Learned first stays."""
+    start, end = stated.start, stated.end
+    return _tidy(
+        replace(
+            period,
+            valid_from=start.at if start else period.valid_from,
+            valid_from_precision=start.precision if start else period.valid_from_precision,
+            valid_to=end.at if end else None,
+            valid_to_precision=end.precision if end else "",
+            end_learned_at=now if end else None,
+        )
+    )
+
+
+def period_superseded(period: Period, *, now: datetime) -> Period:
+    """Its last statement was superseded at `now` and nothing restates it: it ends then,
+    as Iris learned; an end the member had said stands."""
+    if period.valid_to is not None:
+        return period
+    return _tidy(replace(period, valid_to=now, valid_to_precision="", end_learned_at=now))
 
 
 # --- Decay ------------------------------------------------------------------------------------

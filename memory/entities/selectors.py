@@ -18,7 +18,8 @@ from iris_site.errors import NotFound
 from iris_site.models import AuditEvent
 from iris_site.rawsql import RowReader, member_param, one_of, values_of
 from memory.entities.derive import LIVE_LIFECYCLES, entity_label, entity_relationships
-from memory.enums import EntityState, Lifecycle
+from memory.entities.policy import valid_at
+from memory.enums import EntityKind, EntityState, Lifecycle
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 
 
@@ -57,10 +58,14 @@ class RelationshipView:
     type: str
     note: str
     state: str
-    valid_from: datetime
+    valid_from: datetime | None
     valid_to: datetime | None
     decay_at: datetime | None
     source_entry_id: uuid.UUID | None
+    valid_from_precision: str = ""
+    valid_to_precision: str = ""
+    learned_at: datetime | None = None
+    end_learned_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +96,27 @@ def relationship_view(rel: MemoryRelationship) -> RelationshipView:
         valid_to=rel.valid_to,
         decay_at=rel.decay_at,
         source_entry_id=rel.source_entry_id,
+        valid_from_precision=rel.valid_from_precision,
+        valid_to_precision=rel.valid_to_precision,
+        learned_at=rel.learned_at,
+        end_learned_at=rel.end_learned_at,
     )
+
+
+def _by_valid_time(rel) -> tuple:
+    """Oldest first; a start the member never told first of all (it held before)."""
+    return (rel.valid_from is not None, rel.valid_from or rel.learned_at, rel.id)
+
+
+def periods(relationships) -> list:
+    """One relationship per period: its latest statement (every statement of a period
+    carries the period's times, `memory.entities.derive`)."""
+    latest: dict = {}
+    for rel in relationships:
+        key = getattr(rel, "period_id", None) or rel.id
+        if key not in latest or (rel.created_at, rel.id) > (latest[key].created_at, latest[key].id):
+            latest[key] = rel
+    return sorted(latest.values(), key=_by_valid_time)
 
 
 def _visible_entities(member):
@@ -111,9 +136,13 @@ def _summaries(entities) -> list[EntitySummary]:
         .values_list("entity_id", "n")
     )
     rels: dict = {}
-    for from_id, to_id in MemoryRelationship.objects.filter(
-        Q(from_entity_id__in=ids) | Q(to_entity_id__in=ids)
-    ).values_list("from_entity_id", "to_entity_id"):
+    # One per period, however often restated.
+    for from_id, to_id, _period in (
+        MemoryRelationship.objects.filter(Q(from_entity_id__in=ids) | Q(to_entity_id__in=ids))
+        .values_list("from_entity_id", "to_entity_id", "period_id")
+        .order_by()
+        .distinct()
+    ):
         for pk in {from_id, to_id}:
             rels[pk] = rels.get(pk, 0) + 1
     return [
@@ -159,9 +188,7 @@ def entity_detail(member, entity_id) -> EntityDetail:
         .exclude(lifecycle=Lifecycle.TOMBSTONED)
         .order_by("-updated_at", "id")
     )
-    relationships = [
-        relationship_view(r) for r in entity_relationships(entity).order_by("valid_from", "id")
-    ]
+    relationships = [relationship_view(r) for r in periods(entity_relationships(entity))]
     history = [
         EntityEvent(
             action=current_name(action),
@@ -223,8 +250,12 @@ def entities_export(*, member_id, scope_kinds: Sequence[str]) -> dict:
                 "type": r.type,
                 "note": r.note,
                 "state": r.state,
-                "valid_from": iso(r.valid_from),
+                "valid_from": iso(r.valid_from) if r.valid_from else None,
                 "valid_to": iso(r.valid_to) if r.valid_to else None,
+                "valid_from_precision": r.valid_from_precision,
+                "valid_to_precision": r.valid_to_precision,
+                "learned_at": iso(r.learned_at),
+                "end_learned_at": iso(r.end_learned_at) if r.end_learned_at else None,
                 "source_entry_id": str(r.source_entry_id) if r.source_entry_id else None,
             }
             for r in relationships
@@ -257,9 +288,15 @@ def recall_entity_entry_ids(*, member_id, entity_id) -> set[str]:
 
 
 def entries_live_at(*, member_id, at: datetime) -> tuple[set[str], set[str]]:
-    """The member's entries that held at `at`: created by then and neither superseded
-    nor forgotten by then. Returns (live now, superseded since): an entry superseded
-    after `at` was the member's fact then."""
+    """The member's entries that held at `at`. Returns (live now, superseded since): an
+    entry superseded after `at` was the member's fact then.
+
+    An entry stating the member's relationship to someone answers by when that was TRUE
+    (valid time): it held at `at` if the relationship did, even told later ("my partner
+    since 2019", said in 2026, held in 2020 — when the member said the start), and not
+    once it had ended ("we broke up in March"), whenever Iris heard it. Any other entry
+    answers by when Iris learned it: created by then and neither superseded nor
+    forgotten by then."""
     rows = MemoryEntry.objects.filter(member_id=member_id, created_at__lte=at)
     live = {str(i) for i in rows.filter(lifecycle__in=LIVE_LIFECYCLES).values_list("pk", flat=True)}
     superseded = rows.filter(lifecycle=Lifecycle.SUPERSEDED).annotate(
@@ -268,6 +305,32 @@ def entries_live_at(*, member_id, at: datetime) -> tuple[set[str], set[str]]:
     since = {
         str(pk) for pk, when in superseded.values_list("pk", "superseded_at") if when and when > at
     }
+    stated = MemoryRelationship.objects.filter(
+        member_id=member_id,
+        from_entity__kind=EntityKind.SELF,
+        source_entry__lifecycle__in=[*LIVE_LIFECYCLES, Lifecycle.SUPERSEDED],
+    ).values_list(
+        "source_entry_id",
+        "source_entry__lifecycle",
+        "source_entry__created_at",
+        "valid_from",
+        "valid_from_precision",
+        "valid_to",
+    )
+    held: dict[str, bool] = {}
+    told_late: dict[str, str] = {}
+    for entry_id, lifecycle, created_at, start, precision, end in stated:
+        key = str(entry_id)
+        now_held = valid_at(valid_from=start, valid_to=end, at=at)
+        held[key] = held.get(key, False) or now_held
+        if now_held and precision and created_at > at:
+            told_late[key] = lifecycle
+    for key, was in held.items():
+        if not was:
+            live.discard(key)
+            since.discard(key)
+    for key, lifecycle in told_late.items():
+        (since if lifecycle == Lifecycle.SUPERSEDED else live).add(key)
     return live, since
 
 
@@ -302,8 +365,9 @@ class RecalledGraph:
                     "to_entity_id": str(r.to_entity_id),
                     "type": r.type,
                     "note": r.note,
-                    "valid_from": iso(r.valid_from),
+                    "valid_from": iso(r.valid_from) if r.valid_from else None,
                     "valid_to": iso(r.valid_to) if r.valid_to else None,
+                    "learned_at": iso(r.learned_at),
                     "source_entry_id": str(r.source_entry_id),
                 }
                 for r in self.relationships
@@ -325,6 +389,10 @@ _RELATIONSHIP = RowReader(
         "valid_to",
         "decay_at",
         "source_entry_id",
+        "valid_from_precision",
+        "valid_to_precision",
+        "learned_at",
+        "end_learned_at",
     ],
 )
 
@@ -398,6 +466,6 @@ def recalled_graph(*, member_id, entry_ids: Sequence[str], as_of: datetime | Non
             entities[entity.id] = entity
     return RecalledGraph(
         entities=sorted(entities.values(), key=lambda e: (e.kind, e.created_at, e.id)),
-        relationships=sorted(relationships, key=lambda r: (r.valid_from, r.id)),
+        relationships=sorted(relationships, key=_by_valid_time),
         entry_entities=entry_entities,
     )

@@ -46,9 +46,27 @@ class RelationshipOutputSerializer(serializers.Serializer):
     )
     note = serializers.CharField(allow_blank=True)
     state = serializers.ChoiceField(choices=EntityState.choices)
-    valid_from = serializers.DateTimeField()
+    valid_from = serializers.DateTimeField(
+        allow_null=True,
+        help_text='When it became true, as you said it ("since 2019"), else when Iris '
+        "learned it; null when you told only of its end.",
+    )
+    valid_from_precision = serializers.CharField(
+        allow_blank=True,
+        help_text='What `valid_from` is known to: `year`, `month` or `day`, as you said it; "" '
+        "when you said no time (it is when Iris learned it).",
+    )
     valid_to = serializers.DateTimeField(
-        allow_null=True, help_text="When it stopped holding (its fact was superseded); null: holds."
+        allow_null=True,
+        help_text='When it stopped being true: as you said ("we broke up in March"), else '
+        "when its fact was superseded; null: holds.",
+    )
+    valid_to_precision = serializers.CharField(
+        allow_blank=True, help_text="What `valid_to` is known to, as `valid_from_precision`."
+    )
+    learned_at = serializers.DateTimeField(help_text="When Iris first learned it (for audit).")
+    end_learned_at = serializers.DateTimeField(
+        allow_null=True, help_text="When Iris learned it had ended (for audit)."
     )
     decay_at = serializers.DateTimeField(allow_null=True)
     source_entry_id = serializers.UUIDField(allow_null=True)

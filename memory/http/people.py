@@ -5,6 +5,7 @@ services as the member API (`memory.entities.services`)."""
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -51,21 +52,75 @@ def _relationship_text(rel, names: dict) -> str:
     return f"{text} ({rel.note})" if rel.note and said != rel.type.casefold() else text
 
 
+_FORMATS = {"year": "Y", "month": "F Y", "day": "j F Y", "": "j F Y"}
+
+
+def _on(when, precision: str) -> str:
+    """A time as precisely as the member said it: "2019", "March 2026", "3 June 2026"."""
+    return date_format(when, _FORMATS.get(precision, "j F Y"))
+
+
+def _period_text(period: dict) -> dict:
+    """When it was true, in the member's terms ("from 2019 until March 2026"), and when
+    Iris learned it where that differs (told late, or an end told later)."""
+    start, end = period["valid_from"], period["valid_to"]
+    if start is None:
+        when = _("until %(end)s (you did not say since when)") % {
+            "end": _on(end, period["valid_to_precision"])
+        }
+    elif end is None:
+        when = _("from %(start)s, still true") % {
+            "start": _on(start, period["valid_from_precision"])
+        }
+    else:
+        when = _("from %(start)s until %(end)s") % {
+            "start": _on(start, period["valid_from_precision"]),
+            "end": _on(end, period["valid_to_precision"]),
+        }
+    learned = []
+    if period["valid_from_precision"] or start is None:
+        learned.append(_("Iris learned this %(on)s") % {"on": _on(period["learned_at"], "")})
+    if end is not None and period["valid_to_precision"] and period["end_learned_at"]:
+        learned.append(
+            _("Iris learned it ended %(on)s") % {"on": _on(period["end_learned_at"], "")}
+        )
+    return {**period, "when": when, "learned": " · ".join(learned)}
+
+
 def _held(relationships, names: dict) -> list[dict]:
-    """One line per relationship as the member would say it, with the periods it held:
-    several memories stating the same relationship are one line, overlapping periods one
-    period."""
-    lines: dict[str, list[list]] = {}
-    for rel in sorted(relationships, key=lambda r: r.valid_from):
+    """One line per relationship as the member would say it, with the periods it was
+    true (`entity_detail` gives one per period). Periods Iris recorded before it kept
+    valid time apart (no time said, overlapping) read as one."""
+    lines: dict[str, list[dict]] = {}
+    for rel in relationships:
         periods = lines.setdefault(_relationship_text(rel, names), [])
         last = periods[-1] if periods else None
-        if last and (last[1] is None or rel.valid_from <= last[1]):
-            open_ = last[1] is None or rel.valid_to is None
-            last[1] = None if open_ else max(last[1], rel.valid_to)
-        else:
-            periods.append([rel.valid_from, rel.valid_to])
+        said = rel.valid_from_precision or rel.valid_to_precision
+        if (
+            last
+            and not said
+            and not (last["valid_from_precision"] or last["valid_to_precision"])
+            and rel.valid_from is not None
+            and (last["valid_to"] is None or rel.valid_from <= last["valid_to"])
+        ):
+            if last["valid_to"] is not None:
+                last["valid_to"] = (
+                    None if rel.valid_to is None else max(last["valid_to"], rel.valid_to)
+                )
+                last["end_learned_at"] = rel.end_learned_at
+            continue
+        periods.append(
+            {
+                "valid_from": rel.valid_from,
+                "valid_from_precision": rel.valid_from_precision,
+                "valid_to": rel.valid_to,
+                "valid_to_precision": rel.valid_to_precision,
+                "learned_at": rel.learned_at,
+                "end_learned_at": rel.end_learned_at,
+            }
+        )
     return [
-        {"text": text, "periods": [{"valid_from": a, "valid_to": b} for a, b in periods]}
+        {"text": text, "periods": [_period_text(p) for p in periods]}
         for text, periods in lines.items()
     ]
 

@@ -91,9 +91,19 @@ class MemoryEntryEntity(models.Model):
 
 
 class MemoryRelationship(models.Model):
-    """A relationship between two of the member's entities while it held: from
-    `valid_from` until `valid_to` (open while it holds). Superseding the fact that
-    carried it closes the interval; nothing rewrites it."""
+    """A relationship between two of the member's entities, with two clocks.
+
+    Valid time, when it was TRUE in the member's world: from `valid_from` until `valid_to`
+    (open while it holds), as the member said it ("since 2019", "we broke up in March":
+    `memory.entities.when`), each with the precision they said it to ("year", "month",
+    "day"; "" when they said nothing, and Iris's own learned time stands in). Learned
+    time, when IRIS HEARD it: `learned_at`, and `end_learned_at` for its end. Recall
+    `as_of` answers by valid time; the learned times are kept for audit.
+
+    One row is one statement of a period: a restatement of the same relationship (same
+    ends and type) joins its period (`period_id`, whose times every row of it shares)
+    instead of opening a second one. Superseding the fact that carried it, with nothing
+    restating it, ends the period when Iris learned so."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     member = models.ForeignKey(
@@ -117,8 +127,15 @@ class MemoryRelationship(models.Model):
     type = models.CharField(max_length=40, blank=True)
     note = SealedTextField(max_length=500, blank=True)
     state = models.CharField(max_length=16, choices=EntityState, default=EntityState.ACTIVE)
-    valid_from = models.DateTimeField()
+    # When it began to be true: the member's stated start, else when Iris learned it (it
+    # held at least since); null when the member told only of its end.
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_from_precision = models.CharField(max_length=8, blank=True, default="")
     valid_to = models.DateTimeField(null=True, blank=True)
+    valid_to_precision = models.CharField(max_length=8, blank=True, default="")
+    learned_at = models.DateTimeField()
+    end_learned_at = models.DateTimeField(null=True, blank=True)
+    period_id = models.UUIDField(default=uuid.uuid4)
     decay_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField()
 
@@ -127,6 +144,7 @@ class MemoryRelationship(models.Model):
         indexes = [
             models.Index(fields=["member", "from_entity"], name="memory_rel_from"),
             models.Index(fields=["member", "to_entity"], name="memory_rel_to"),
+            models.Index(fields=["period_id"], name="memory_rel_period"),
             models.Index(
                 fields=["decay_at"], name="memory_rel_decay", condition=Q(decay_at__isnull=False)
             ),

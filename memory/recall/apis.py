@@ -72,8 +72,13 @@ class RecalledRelationshipOutputSerializer(serializers.Serializer):
     to_entity_id = serializers.UUIDField()
     type = serializers.CharField(allow_blank=True)
     note = serializers.CharField(allow_blank=True)
-    valid_from = serializers.DateTimeField()
-    valid_to = serializers.DateTimeField(allow_null=True)
+    valid_from = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When it became true, as the member said (else when Iris learned it); "
+        "null when they told only of its end.",
+    )
+    valid_to = serializers.DateTimeField(allow_null=True, help_text="When it stopped being true.")
+    learned_at = serializers.DateTimeField(help_text="When Iris learned it (for audit).")
     source_entry_id = serializers.UUIDField()
 
 

@@ -115,9 +115,12 @@ def test_superseding_a_fact_closes_its_relationships_interval():
     new = sam(member, now=T2, body="Sam now works at the library", note="my colleague").entry
     old.refresh_from_db()
     assert old.lifecycle == "superseded"
-    closed = MemoryRelationship.objects.filter(source_entry=old)
-    assert closed.count() == 2 and {r.valid_to for r in closed} == {T2}
-    assert {r.valid_from for r in closed} == {T1}
+    closed = MemoryRelationship.objects.get(source_entry=old, type="sister")
+    assert (closed.valid_from, closed.valid_to, closed.end_learned_at) == (T1, T2, T2)
+    # Sam and the job still go together: the new fact restates that period, not a second
+    about = MemoryRelationship.objects.filter(type="about")
+    assert {(r.valid_from, r.valid_to) for r in about} == {(T1, None)}
+    assert len({r.period_id for r in about}) == 1
     current = MemoryRelationship.objects.get(source_entry=new, type="colleague")
     assert (current.valid_from, current.valid_to) == (T2, None)
     # nothing was deleted: the history says when each held

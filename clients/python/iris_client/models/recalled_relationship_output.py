@@ -20,8 +20,10 @@ class RecalledRelationshipOutput:
         to_entity_id (UUID):
         type_ (str):
         note (str):
-        valid_from (datetime.datetime):
-        valid_to (datetime.datetime | None):
+        valid_from (datetime.datetime | None): When it became true, as the member said (else when Iris learned it); null
+            when they told only of its end.
+        valid_to (datetime.datetime | None): When it stopped being true.
+        learned_at (datetime.datetime): When Iris learned it (for audit).
         source_entry_id (UUID):
     """
 
@@ -30,8 +32,9 @@ class RecalledRelationshipOutput:
     to_entity_id: UUID
     type_: str
     note: str
-    valid_from: datetime.datetime
+    valid_from: datetime.datetime | None
     valid_to: datetime.datetime | None
+    learned_at: datetime.datetime
     source_entry_id: UUID
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,13 +49,19 @@ class RecalledRelationshipOutput:
 
         note = self.note
 
-        valid_from = self.valid_from.isoformat()
+        valid_from: None | str
+        if isinstance(self.valid_from, datetime.datetime):
+            valid_from = self.valid_from.isoformat()
+        else:
+            valid_from = self.valid_from
 
         valid_to: None | str
         if isinstance(self.valid_to, datetime.datetime):
             valid_to = self.valid_to.isoformat()
         else:
             valid_to = self.valid_to
+
+        learned_at = self.learned_at.isoformat()
 
         source_entry_id = str(self.source_entry_id)
 
@@ -67,6 +76,7 @@ class RecalledRelationshipOutput:
                 "note": note,
                 "valid_from": valid_from,
                 "valid_to": valid_to,
+                "learned_at": learned_at,
                 "source_entry_id": source_entry_id,
             }
         )
@@ -86,7 +96,20 @@ class RecalledRelationshipOutput:
 
         note = d.pop("note")
 
-        valid_from = datetime.datetime.fromisoformat(d.pop("valid_from"))
+        def _parse_valid_from(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_from_type_0 = datetime.datetime.fromisoformat(data)
+
+                return valid_from_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        valid_from = _parse_valid_from(d.pop("valid_from"))
 
         def _parse_valid_to(data: object) -> datetime.datetime | None:
             if data is None:
@@ -103,6 +126,8 @@ class RecalledRelationshipOutput:
 
         valid_to = _parse_valid_to(d.pop("valid_to"))
 
+        learned_at = datetime.datetime.fromisoformat(d.pop("learned_at"))
+
         source_entry_id = UUID(d.pop("source_entry_id"))
 
         recalled_relationship_output = cls(
@@ -113,6 +138,7 @@ class RecalledRelationshipOutput:
             note=note,
             valid_from=valid_from,
             valid_to=valid_to,
+            learned_at=learned_at,
             source_entry_id=source_entry_id,
         )
 

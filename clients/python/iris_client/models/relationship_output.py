@@ -25,8 +25,15 @@ class RelationshipOutput:
         state (EntityStateEnum): * `active` - Active
             * `archived` - Archived
             * `retired` - Retired
-        valid_from (datetime.datetime):
-        valid_to (datetime.datetime | None): When it stopped holding (its fact was superseded); null: holds.
+        valid_from (datetime.datetime | None): When it became true, as you said it ("since 2019"), else when Iris
+            learned it; null when you told only of its end.
+        valid_from_precision (str): What `valid_from` is known to: `year`, `month` or `day`, as you said it; "" when you
+            said no time (it is when Iris learned it).
+        valid_to (datetime.datetime | None): When it stopped being true: as you said ("we broke up in March"), else when
+            its fact was superseded; null: holds.
+        valid_to_precision (str): What `valid_to` is known to, as `valid_from_precision`.
+        learned_at (datetime.datetime): When Iris first learned it (for audit).
+        end_learned_at (datetime.datetime | None): When Iris learned it had ended (for audit).
         decay_at (datetime.datetime | None):
         source_entry_id (None | UUID):
     """
@@ -37,8 +44,12 @@ class RelationshipOutput:
     type_: str
     note: str
     state: EntityStateEnum
-    valid_from: datetime.datetime
+    valid_from: datetime.datetime | None
+    valid_from_precision: str
     valid_to: datetime.datetime | None
+    valid_to_precision: str
+    learned_at: datetime.datetime
+    end_learned_at: datetime.datetime | None
     decay_at: datetime.datetime | None
     source_entry_id: None | UUID
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -56,13 +67,29 @@ class RelationshipOutput:
 
         state: str = self.state
 
-        valid_from = self.valid_from.isoformat()
+        valid_from: None | str
+        if isinstance(self.valid_from, datetime.datetime):
+            valid_from = self.valid_from.isoformat()
+        else:
+            valid_from = self.valid_from
+
+        valid_from_precision = self.valid_from_precision
 
         valid_to: None | str
         if isinstance(self.valid_to, datetime.datetime):
             valid_to = self.valid_to.isoformat()
         else:
             valid_to = self.valid_to
+
+        valid_to_precision = self.valid_to_precision
+
+        learned_at = self.learned_at.isoformat()
+
+        end_learned_at: None | str
+        if isinstance(self.end_learned_at, datetime.datetime):
+            end_learned_at = self.end_learned_at.isoformat()
+        else:
+            end_learned_at = self.end_learned_at
 
         decay_at: None | str
         if isinstance(self.decay_at, datetime.datetime):
@@ -87,7 +114,11 @@ class RelationshipOutput:
                 "note": note,
                 "state": state,
                 "valid_from": valid_from,
+                "valid_from_precision": valid_from_precision,
                 "valid_to": valid_to,
+                "valid_to_precision": valid_to_precision,
+                "learned_at": learned_at,
+                "end_learned_at": end_learned_at,
                 "decay_at": decay_at,
                 "source_entry_id": source_entry_id,
             }
@@ -110,7 +141,22 @@ class RelationshipOutput:
 
         state = check_entity_state_enum(d.pop("state"))
 
-        valid_from = datetime.datetime.fromisoformat(d.pop("valid_from"))
+        def _parse_valid_from(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_from_type_0 = datetime.datetime.fromisoformat(data)
+
+                return valid_from_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        valid_from = _parse_valid_from(d.pop("valid_from"))
+
+        valid_from_precision = d.pop("valid_from_precision")
 
         def _parse_valid_to(data: object) -> datetime.datetime | None:
             if data is None:
@@ -126,6 +172,25 @@ class RelationshipOutput:
             return cast(datetime.datetime | None, data)
 
         valid_to = _parse_valid_to(d.pop("valid_to"))
+
+        valid_to_precision = d.pop("valid_to_precision")
+
+        learned_at = datetime.datetime.fromisoformat(d.pop("learned_at"))
+
+        def _parse_end_learned_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                end_learned_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return end_learned_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        end_learned_at = _parse_end_learned_at(d.pop("end_learned_at"))
 
         def _parse_decay_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -165,7 +230,11 @@ class RelationshipOutput:
             note=note,
             state=state,
             valid_from=valid_from,
+            valid_from_precision=valid_from_precision,
             valid_to=valid_to,
+            valid_to_precision=valid_to_precision,
+            learned_at=learned_at,
+            end_learned_at=end_learned_at,
             decay_at=decay_at,
             source_entry_id=source_entry_id,
         )
