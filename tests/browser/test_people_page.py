@@ -3,7 +3,10 @@ what Iris holds and since when, forgets everything about them with one confirmat
 axe finds no WCAG 2.1 A/AA violation on each page, and the server holds what the page
 said (the person retired, their memories erased, the others kept)."""
 
+from datetime import UTC, datetime
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from memory.models import MemoryEntity, MemoryEntry
@@ -75,3 +78,44 @@ def test_keyboard_only_forget_everything_about_one_person(page: Page, live_serve
         entry.refresh_from_db()
         assert entry.lifecycle == "tombstoned" and "Sam" not in entry.body
     assert MemoryEntry.objects.get(pk=kept.pk).lifecycle == "active"
+
+
+def test_the_person_page_says_when_it_was_true_and_when_iris_learned_it(
+    page: Page, live_server, screenshot
+):
+    # given Sam, told of in January, and in June "we broke up in March"
+    year = timezone.now().year - 1
+    january, june = datetime(year, 1, 10, tzinfo=UTC), datetime(year, 6, 3, tzinfo=UTC)
+    member = consenting_member()
+    for now, note, body in (
+        (january, "my girlfriend", "Sam and I go climbing"),
+        (june, "my girlfriend, we broke up in March", "Sam and I still go climbing"),
+    ):
+        remember(
+            member,
+            category="relationship",
+            subject="climbing",
+            body=body,
+            multi_actor={"actor_name": NAME, "relationship_note": note},
+            now=now,
+        )
+    sign_in_with_keyboard(page, live_server.url, member.email)
+
+    # when the member opens Sam's page by keyboard
+    tab_to(page, page.get_by_role("link", name="People and topics"), limit=40)
+    page.keyboard.press("Enter")
+    tab_to(page, page.get_by_role("link", name=NAME), limit=40)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=NAME, level=1)).to_be_visible()
+
+    # then the period reads as the member said it, the month of its end and all, and says
+    # when Iris learned of that end, which was later
+    line = page.get_by_role("listitem").filter(has_text=f"Your girlfriend, {NAME}")
+    expect(line).to_contain_text(f"from 10 January {year} until March {year}")
+    expect(line).to_contain_text(f"Iris learned it ended 3 June {year}")
+    # a period true from when Iris heard it says one time only
+    about = page.get_by_role("listitem").filter(has_text="about climbing")
+    expect(about).to_contain_text(f"from 10 January {year}, still true")
+    expect(about).not_to_contain_text("Iris learned")
+    screenshot("two-clocks")
+    assert_accessible(page)

@@ -10,16 +10,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
 from django.utils import timezone
 
 from iris_site.services import token_issue
-from memory.entities.selectors import entity_detail
+from memory.entities.selectors import entity_detail, recalled_graph
 from memory.models import MemoryEntity, MemoryRelationship
 from tests.conftest import bearer_client, http_request
 from tests.interfaces.test_mcp import mcp, mcp_url  # noqa: F401 - the MCP server fixture
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member, remember
-from tests.memory.test_entities import recall, returned_bodies
+from tests.memory.test_entities import ENTITIES, recall, returned_bodies
+from tests.stepup import step_up, step_up_client
 
 YEAR = timezone.now().year - 1
 JAN = datetime(YEAR, 1, 10, 9, tzinfo=UTC)
@@ -52,8 +54,6 @@ def theirs(member, type_):
 
 
 def graph_types(member, result, as_of):
-    from memory.entities.selectors import recalled_graph
-
     graph = recalled_graph(
         member_id=member.pk, entry_ids=result.audit_envelope.returned_ids, as_of=as_of
     )
@@ -261,10 +261,6 @@ def test_existing_relationships_keep_their_learned_time_as_their_valid_time(migr
 
 @pytest.mark.django_db
 def test_the_person_page_shows_when_it_was_true_and_when_iris_learned_it_where_they_differ():
-    from django.test import Client
-
-    from tests.stepup import step_up
-
     member = consenting_member()
     sam(member, now=JAN, note="my girlfriend", body="Sam is my girlfriend")
     sam(member, now=JUNE, note="my girlfriend, we broke up in March", body="Sam and I split")
@@ -291,9 +287,6 @@ def test_the_person_page_shows_when_it_was_true_and_when_iris_learned_it_where_t
 
 @pytest.mark.django_db
 def test_the_entity_api_gives_both_clocks_and_one_relationship_per_period():
-    from tests.memory.test_entities import ENTITIES
-    from tests.stepup import step_up_client
-
     member = consenting_member()
     sam(member, now=JAN, note="my girlfriend", body="Sam is my girlfriend")
     sam(member, now=JUNE, note="my girlfriend, we broke up in March", body="Sam and I split")
