@@ -25,6 +25,14 @@ SESSION_WRITE = {
 }
 
 
+def open_scope_table(page: Page) -> None:
+    """The table of kinds of memory is a disclosure (issue 47): opened by keyboard."""
+    summary = page.get_by_text("Which kinds of memory are on now, and why")
+    tab_to(page, summary, limit=120)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("table")).to_be_visible()
+
+
 def test_opting_out_on_the_page_refuses_a_surfaces_write_and_the_page_says_why(
     page: Page, live_server, screenshot
 ):
@@ -35,6 +43,7 @@ def test_opting_out_on_the_page_refuses_a_surfaces_write_and_the_page_says_why(
     page.goto(f"{live_server.url}/profile/memory/controls/")
     section = page.get_by_role("region", name="What Iris may remember")
     expect(section).to_be_visible()
+    open_scope_table(page)
     session_row = section.get_by_role("row", name="The conversation you are in")
     expect(session_row).to_contain_text("On: kept only for the moment")
 
@@ -67,6 +76,7 @@ def test_opting_out_on_the_page_refuses_a_surfaces_write_and_the_page_says_why(
     # and the page shows the scope off, and why, in the member's words
     page.reload()
     section = page.get_by_role("region", name="What Iris may remember")
+    open_scope_table(page)
     session_row = section.get_by_role("row", name="The conversation you are in")
     expect(session_row).to_contain_text("Off")
     expect(session_row).to_contain_text("because you turned off “Conversation history”")
