@@ -2,6 +2,7 @@
 may do" holds the switches; every consent withdrawal and every kind-of-memory switch says
 what it will hide and forget before it happens, and the server then does exactly that."""
 
+import html as html_text
 import re
 
 import pytest
@@ -11,7 +12,7 @@ from consent.enums import CONSENT_TYPES, OptOutCategory
 from consent.models import OptOutEvent
 from consent.selectors import consent_gate_state
 from memory.enums import Lifecycle
-from memory.http.consequences import usable_kinds
+from memory.http.consequences import consent_stops, usable_kinds
 from memory.models import MemoryEntry
 from tests.iris_site.factories import PASSWORD
 from tests.memory.factories import consenting_member, remember
@@ -111,6 +112,8 @@ def test_each_consent_says_what_withdrawing_it_does_and_the_server_does_that(con
     page = client.get(url).content.decode()
     forgotten, hidden = previewed(page)
     assert "this is what happens at once" in page
+    assert consent_stops(consent_type)  # every consent says what stops
+    assert consent_stops(consent_type) in html_text.unescape(page)
     # nothing happened yet
     assert live(member) == before_live
     assert hidden_now(member, before_kinds) == 0
