@@ -2,6 +2,8 @@
 and selectors the API uses. Every form works without JavaScript (POST → redirect → GET);
 domain refusals come back as messages, never as errors pages."""
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Case, Value, When
@@ -38,6 +40,7 @@ from memory.controls import (
     AUTO_FORGET_MONTHS,
     auto_forget_shortens,
     member_memory_settings_get,
+    months_to_days,
 )
 from memory.enums import ScopeKind
 from memory.forgetting.selected import memory_forget_selected, memory_forget_selection
@@ -688,6 +691,11 @@ def memory_settings_context(member_id) -> dict:
                 "scope": kind,
                 "label": scope_label(kind),
                 "months": own.auto_forget_months.get(kind),
+                # What each choice forgets at once (issue 47): already unchanged that long.
+                "choices": [
+                    {"months": n, "older": _older_than(member_id, kind, n)}
+                    for n in AUTO_FORGET_MONTHS
+                ],
             }
             for kind in AUTO_FORGET_KINDS
         ],
@@ -700,6 +708,17 @@ def memory_settings_context(member_id) -> dict:
             label for value, label in Consumer.choices if value in own.paused_consumers
         ],
     }
+
+
+def _older_than(member_id, kind: str, months: int) -> int:
+    """How many of the member's memories of a kind the auto-forget sweep would erase at
+    once for this choice (`member_auto_forget_apply`: unchanged for longer)."""
+    cutoff = timezone.now() - timedelta(days=months_to_days(months))
+    return (
+        memory_entry_list(member_id=member_id)
+        .filter(scope_kind=kind, updated_at__lt=cutoff)
+        .count()
+    )
 
 
 def _settings_with(member_id, **changes):
@@ -765,15 +784,17 @@ def memory_settings_view(request):
     else:
         messages.error(request, "Choose a setting to change.")
         return redirect(CONTROLS)
-    _attempt(
-        request,
-        lambda: member_memory_settings_set(
-            member=member,
-            actor=Actor.of(member),
-            **_settings_with(member.pk, **changes),
-        ),
-        success,
-    )
+    before = memory_entry_list(member_id=member.pk).count()
+    try:
+        member_memory_settings_set(
+            member=member, actor=Actor.of(member), **_settings_with(member.pk, **changes)
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect(CONTROLS)
+    if part == "auto-forget" and (gone := before - memory_entry_list(member_id=member.pk).count()):
+        success += f" Forgot {_plural(gone)} already older than that: erased now."
+    messages.success(request, success)
     return redirect(CONTROLS)
 
 

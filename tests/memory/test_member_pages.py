@@ -4,9 +4,11 @@ what it will hide and forget before it happens, and the server then does exactly
 
 import html as html_text
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from consent.enums import CONSENT_TYPES, OptOutCategory
 from consent.models import OptOutEvent
@@ -181,3 +183,24 @@ def test_while_a_clear_waits_the_pages_say_so_first_and_hide_the_switches():
             assert contradiction not in html, (path, contradiction)
         # the banner comes before anything else on the page
         assert html.index("Everything is about to be erased") < html.index("page-links")
+
+
+def test_each_automatic_forgetting_choice_says_what_it_forgets_at_once_and_does_that():
+    member = member_with_memories()
+    old = MemoryEntry.objects.get(member=member, scope_kind="profile", category="preference")
+    MemoryEntry.objects.filter(pk=old.pk).update(
+        updated_at=timezone.now() - timedelta(days=200)  # over 3 months, under 12
+    )
+    client = signed_in(member)
+    controls = client.get("/profile/memory/controls/").content.decode()
+    assert '<option value="3">After 3 months (forgets 1 now)</option>' in controls
+    assert '<option value="12">After 12 months</option>' in controls
+    done = client.post(
+        "/profile/memory/settings/",
+        {"part": "auto-forget", "auto_forget_profile": "3"},
+        follow=True,
+    ).content.decode()
+    assert "Forgot 1 memory already older than that: erased now." in done
+    old.refresh_from_db()
+    assert old.lifecycle == "tombstoned"
+    assert live(member) == 2
