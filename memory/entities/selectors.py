@@ -256,6 +256,8 @@ def entities_export(*, member_id, scope_kinds: Sequence[str]) -> dict:
                 "valid_to_precision": r.valid_to_precision,
                 "learned_at": iso(r.learned_at),
                 "end_learned_at": iso(r.end_learned_at) if r.end_learned_at else None,
+                # the statements of one period share it (a restatement joins its period)
+                "period_id": str(r.period_id),
                 "source_entry_id": str(r.source_entry_id) if r.source_entry_id else None,
             }
             for r in relationships
