@@ -13,7 +13,7 @@ from consent.enums import CaptureMethod, category_consent_type
 from consent.selectors import consent_active, consent_gate_state, consent_latest_event
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
-from iris_site.audit.events import Actor, audit_event_append, iso
+from iris_site.audit.events import Actor, audit_event_append, iso, member_chain_lock
 from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.keys.envelope import unreadable
@@ -193,7 +193,18 @@ def _restated(entry: MemoryEntry) -> MemoryEntry | None:
         .order_by("-updated_at", "id")
     )
     fact = fact_of(entry.body)
-    return next((row for row in rows if fact_of(row.body) == fact), None)
+    # The same words with another note on the person ("we broke up in March") say more:
+    # a change for the ladder, not a restatement.
+    return next(
+        (
+            row
+            for row in rows
+            if fact_of(row.body) == fact
+            and row.relationship_note == entry.relationship_note
+            and row.sensitive_interaction == entry.sensitive_interaction
+        ),
+        None,
+    )
 
 
 def _supersede_session_copies(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
@@ -446,8 +457,12 @@ def _remember(
     # One remember per member at a time, and consent is read under the same lock the
     # consent cascade takes: a withdrawal either commits before this reads it (refused)
     # or its cascade waits for this write to commit and then forgets it. The lock also
-    # keeps two writers that both find no conflicting row from each creating one.
+    # keeps two writers that both find no conflicting row from each creating one. The
+    # chain next, before any entry row is locked (a restatement, the conflict ladder, a
+    # promotion's session copies): a recall holds the chain while it counts the entries
+    # it returned, so rows first and then the chain deadlocked against it (bench_load).
     member_lock(member_id=member.pk)
+    member_chain_lock(member.pk)
     ensure_no_pending_clear(member_id=member.pk)
     _check_suppression(write=write, actor=actor)
     evidence = _evidence(member_id=member.pk, write=write, actor=actor)

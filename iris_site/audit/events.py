@@ -107,6 +107,22 @@ def chain_lock_key(chain: str) -> int:
     return int.from_bytes(hashlib.sha256(chain.encode()).digest()[:4], "big", signed=True)
 
 
+def member_chain_lock(member_id) -> None:
+    """Take the member's chain lock now, for the rest of the transaction (PostgreSQL; a
+    no-op on SQLite, whose IMMEDIATE transaction already holds the only write lock).
+
+    For a writer that will lock the member's rows and then append to their chain: taking
+    the chain first keeps one order with a recall, whose single statement takes the chain
+    and then counts the entries it returned, so the two wait for each other instead of
+    deadlocking."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)",
+                [CHAIN_LOCK_CLASS, chain_lock_key(chain_key_of(member_id))],
+            )
+
+
 def _lock_chain(chain: str) -> int:
     """Take this chain's lock for the rest of the transaction; return the event's
     platform-wide sequence number.
