@@ -264,3 +264,19 @@ def test_the_same_words_about_two_people_or_in_two_categories_are_both_recalled(
     bundled = bundle_recall(member, assistant)
     assert {e["id"] for e in rest} == {str(a.entry.pk), str(b.entry.pk)}
     assert {e["id"] for e in bundled} == {str(a.entry.pk), str(b.entry.pk)}
+
+
+def test_the_same_words_with_a_new_note_on_the_person_are_a_change_not_a_restatement():
+    member = consenting_member()
+    about_sam = {"actor_name": "Sam", "relationship_note": "my girlfriend"}
+    first = remember(member, body="Sam and I go climbing", multi_actor=about_sam)
+    again = remember(member, body="Sam and I go climbing", multi_actor=about_sam)
+    assert again.outcome == "unchanged" and again.entry.pk == first.entry.pk
+    ended = remember(
+        member,
+        body="Sam and I go climbing",
+        multi_actor={**about_sam, "relationship_note": "my ex, we broke up in March"},
+    )
+    assert ended.outcome != "unchanged"
+    [live] = MemoryEntry.objects.filter(member=member, lifecycle=Lifecycle.ACTIVE)
+    assert live.relationship_note == "my ex, we broke up in March"
