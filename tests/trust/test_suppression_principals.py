@@ -4,11 +4,8 @@ consumer memory, onto the tenant's own memory, a pause for the member, the crisi
 or the sensitive hold that only Iris sets. Each is a 403 with a stable code, audited as a
 refused write, and nothing is stored (`memory.access.suppressions`)."""
 
-import inspect
-
 import pytest
 
-from interfaces.mcp import server as mcp_server
 from iris_site.models import AuditEvent
 from iris_site.services import token_issue
 from memory.enums import SuppressionReason
@@ -118,7 +115,3 @@ def test_the_member_cannot_write_a_suppression_through_the_write_either(live_ser
     # (they pause through the pause action; a write carries no suppression)
     assert response.status == 400 and "suppression" in response.body["error"]["fields"]
     assert not MemoryEntry.objects.filter(member=member).exists()
-
-
-def test_mcps_remember_tool_carries_no_suppression():
-    assert "suppression" not in inspect.signature(mcp_server.remember).parameters
