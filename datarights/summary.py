@@ -162,7 +162,18 @@ WHY_WORDS = {
     "inspection": "within a granted inspection",
     "data-rights-request": "to handle your data-rights request",
     "none": "special categories not shown",
+    # Why a look ended as it did (`inspection.enums.ReasonCode`), in words.
+    "cross-tenant": "because you are outside that operator's organisation",
+    "scope-out-of-bounds": "because what they asked to see was not theirs to review",
+    "no-legitimate-interest": "because no valid reason was given",
+    "consent-not-current": "because you have not allowed your sensitive memories to be seen",
+    "expired": "because no one decided in time",
+    "declined": "because an operator said no",
+    "grant-expired": "because the time allowed to look ran out",
 }
+# A reason without words of its own: said as such, never echoed from the event (a code
+# is not a member's word, and a payload value is not known to be a code).
+WHY_UNWORDED = "for a reason Iris recorded"
 STATE_WORDS = {
     "requested": "asked to look at your memory",
     "routine-review": "chose a routine review",
@@ -249,7 +260,7 @@ def why_words(why: str) -> str:
     """Why, from the event's reason category (a code, never free text), in words."""
     if not why:
         return ""
-    return WHY_WORDS.get(why, "for a reason recorded as " + why.replace("-", " ").replace("_", " "))
+    return WHY_WORDS.get(why, WHY_UNWORDED)
 
 
 def event_why(payload: dict) -> str:

@@ -101,6 +101,9 @@ _PHRASE = re.compile(
     rf"\b(?:(?P<starts>{_STARTS})|(?P<ends>{_ENDS}))(?:\s+(?:in|on|at))?\s+(?:{_TIME})\b",
     re.IGNORECASE,
 )
+# A time before this year is not a member's relationship ("since 0001-01-01"): not read.
+# The bare-year form already reads only 19xx and 20xx; a dated form keeps to the same.
+EARLIEST_YEAR = 1900
 # "until" and "from" also speak of the future: only a month already past when said is read.
 _FORWARD = {"until", "till", "til", "up to", "from"}
 
@@ -157,7 +160,7 @@ def stated_times(text: str, *, told: datetime) -> Stated:
     for match in _PHRASE.finditer(text or ""):
         word = " ".join((match["starts"] or match["ends"]).casefold().split())
         point = _point(match, told=told, forward=word in _FORWARD)
-        if point is None or point.at > told:
+        if point is None or point.at > told or point.at.year < EARLIEST_YEAR:
             continue
         (starts if match["starts"] else ends).add(point)
     start = next(iter(starts)) if len(starts) == 1 else None

@@ -188,6 +188,20 @@ def memory_controls_view(request):
     return render(request, "memory/controls.html", context)
 
 
+def _refused_while_clear_pending(request):
+    """While a full clear waits, the switches are put aside (the page hides them and says
+    so): one posted anyway is refused, nothing changed, and the page says why. The page
+    and the server agree: what the member cannot see, they cannot change unseen."""
+    if memory_pending_clear(member_id=request.user.pk) is None:
+        return None
+    messages.error(
+        request,
+        "Everything is about to be erased, so your settings are put aside: nothing was "
+        "changed. Cancel the erase first to change them.",
+    )
+    return redirect(CONTROLS)
+
+
 def _opt_out_hides(member_id, row) -> int:
     return consequence_of(member_id, opt_out=row.category).hidden
 
@@ -438,10 +452,17 @@ def memory_opt_out_view(request):
     how many of the member's memories every assistant stops seeing, with a few of them;
     one confirmation turns it off, and the message says how many were hidden. Back on is
     one click: it hides nothing."""
+    refused = _refused_while_clear_pending(request)
+    if refused is not None:
+        return refused
     data = request.POST if request.method == "POST" else request.GET
     category, state = data.get("category"), data.get("state")
     if category not in OptOutCategory.values or state not in ("on", "off"):
         messages.error(request, "Choose a kind of memory to turn off or back on.")
+        return redirect(CONTROLS)
+    if request.method != "POST" and state == "on":
+        # A GET changes nothing: only the page's own form (a POST, CSRF-checked) turns a
+        # kind of memory back on; a link or an image elsewhere cannot.
         return redirect(CONTROLS)
     label = opt_out_label(category)
     if state == "off" and not (request.method == "POST" and "confirm" in request.POST):
@@ -560,6 +581,16 @@ def consent_withdraw_view(request, consent_type):
     member_id = request.user.pk
     if request.method == "POST" and "confirm" in request.POST:
         will_forget = forgotten_count(member_id, consent_type)
+        shown = request.POST.get("forgets")
+        if shown is not None and (not shown.isdigit() or will_forget > int(shown)):
+            # Forgetting cannot be undone: a memory kept after the page counted what goes
+            # is not forgotten unseen. Nothing is withdrawn; the page counts again.
+            messages.error(
+                request,
+                "Since this page was shown, Iris kept more memories that withdrawing this "
+                "would forget. Nothing was withdrawn: check what it forgets now.",
+            )
+            return redirect("memory:consent-withdraw", consent_type=consent_type)
         if will_forget:  # the withdrawal forgets that memory: irreversible
             confirm = step_up_page(request, action="withdraw and forget that memory")
             if confirm is not None:
@@ -657,6 +688,11 @@ def notice_answer_view(request, notice_id):
             else "Forgot 1 memory: the one Iris added to “About you”.",
         )
         return redirect("memory:notices")
+    if answer not in ("update", "keep"):
+        # A conflict question is answered "update" or "keep" only: another question's
+        # choice ("forget", "confirm") or none is refused, the question left open.
+        messages.error(request, "Choose “Update my memory” or “Keep what I said”.")
+        return redirect("memory:notices")
     accept = answer == "update"
     _attempt(
         request,
@@ -737,6 +773,9 @@ def _settings_with(member_id, **changes):
 @member_required
 def memory_settings_view(request):
     """One of the three controls of "How Iris uses your memory" (`part`), the others kept."""
+    refused = _refused_while_clear_pending(request)
+    if refused is not None:
+        return refused
     part, member = request.POST.get("part"), request.user
     if part == "stop-using":
         stop = request.POST.get("stop_using") == "on"
