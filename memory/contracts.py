@@ -313,6 +313,11 @@ class MemoryEntry(Contract):
     audit_chain: tuple[AuditEntry, ...] = ()
     created_at: AwareDatetime
     updated_at: AwareDatetime
+    # When it was true, as the member's words said (issue 47); None/"" where unsaid.
+    valid_from: AwareDatetime | None = None
+    valid_from_precision: Literal["", "year", "month", "day"] = ""
+    valid_to: AwareDatetime | None = None
+    valid_to_precision: Literal["", "year", "month", "day"] = ""
 
     @model_validator(mode="after")
     def _consistent(self) -> "MemoryEntry":

@@ -574,6 +574,10 @@ def entry_contract(
         ],
         created_at=entry.created_at,
         updated_at=entry.updated_at,
+        valid_from=entry.valid_from,
+        valid_from_precision=entry.valid_from_precision,
+        valid_to=entry.valid_to,
+        valid_to_precision=entry.valid_to_precision,
     )
 
 

@@ -26,6 +26,8 @@ from memory.access.suppressions import evaluate_suppression
 from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.controls import surface_pause_check
 from memory.entities.derive import person_introduce
+from memory.entities.policy import fact_told
+from memory.entities.when import stated_times
 from memory.enums import (
     ConflictOutcome,
     ConsentSource,
@@ -140,6 +142,14 @@ def _conflicts_with(entry: MemoryEntry):
         actor_handle=entry.actor_handle,
         subject=entry.subject,
     )
+
+
+def _fact_time_set(entry: MemoryEntry, *, told: datetime) -> None:
+    """When the fact was true, as its words say it, told at `told` ("since 2019"; an
+    unclear time stays open): `memory.entities.when`, kept apart from when Iris learned it."""
+    time = fact_told(stated_times(entry.body, told=told))
+    entry.valid_from, entry.valid_from_precision = time.valid_from, time.valid_from_precision
+    entry.valid_to, entry.valid_to_precision = time.valid_to, time.valid_to_precision
 
 
 def _create(entry: MemoryEntry, *, actor: Actor, now: datetime) -> None:
@@ -545,6 +555,7 @@ def _remember(
         created_at=now,
         updated_at=now,
     )
+    _fact_time_set(entry, told=now)
     if write.suppression is not None:
         entry.suppression_reason = write.suppression.reason
         entry.suppression_started_at = write.suppression.started_at
@@ -830,6 +841,7 @@ def memory_edit(
         )
         entry.body = body
         entry.term_stats = stats
+        _fact_time_set(entry, told=now)
         entry_terms_index(member_id=entry.member_id, entries=[entry])
     if subject is not None:
         entry.subject = subject

@@ -182,6 +182,55 @@ def period_superseded(period: Period, *, now: datetime) -> Period:
     return _tidy(replace(period, valid_to=now, valid_to_precision="", end_learned_at=now))
 
 
+@dataclass(frozen=True, slots=True)
+class FactTime:
+    """When a fact about the member was TRUE, as they said it in its words (`"I've lived
+    in Lisbon since 2019"`): what an entry keeps beside when Iris learned it (its
+    `created_at`). A time they did not say is None, its precision "" (never guessed)."""
+
+    valid_from: datetime | None = None
+    valid_from_precision: str = ""
+    valid_to: datetime | None = None
+    valid_to_precision: str = ""
+
+
+def fact_told(stated: Stated) -> FactTime:
+    """The times a fact's words said (`memory.entities.when.stated_times`), as kept."""
+    start, end = stated.start, stated.end
+    return FactTime(
+        valid_from=start.at if start else None,
+        valid_from_precision=start.precision if start else "",
+        valid_to=end.at if end else None,
+        valid_to_precision=end.precision if end else "",
+    )
+
+
+def fact_held_at(
+    *, time: FactTime, learned_at: datetime, superseded_at: datetime | None, at: datetime
+) -> bool:
+    """Whether a fact held at `at`, by the relationship rule (`period_told`,
+    `period_superseded`, `valid_at`): true from the start the member said, else from when
+    Iris learned it; until the end they said, else until Iris learned it was superseded.
+    Told late counts when they said the start; an end they said excludes it after,
+    whenever Iris heard it; an end without a start they said leaves the start unknown,
+    so it answers no time. A time without its precision was not said and is ignored."""
+    said_start = time.valid_from if time.valid_from_precision else None
+    said_end = time.valid_to if time.valid_to_precision else None
+    period = _tidy(
+        Period(
+            valid_from=said_start or learned_at,
+            valid_from_precision=time.valid_from_precision if said_start else "",
+            valid_to=said_end,
+            valid_to_precision=time.valid_to_precision if said_end else "",
+            learned_at=learned_at,
+            end_learned_at=learned_at if said_end else None,
+        )
+    )
+    if superseded_at is not None:
+        period = period_superseded(period, now=superseded_at)
+    return valid_at(valid_from=period.valid_from, valid_to=period.valid_to, at=at)
+
+
 # --- Decay ------------------------------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from iris_site.errors import NotFound
 from iris_site.models import AuditEvent
 from iris_site.rawsql import RowReader, member_param, one_of, values_of
 from memory.entities.derive import LIVE_LIFECYCLES, entity_label, entity_relationships
-from memory.entities.policy import valid_at
+from memory.entities.policy import FactTime, fact_held_at, valid_at
 from memory.enums import EntityKind, EntityState, Lifecycle
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
 
@@ -297,15 +297,35 @@ def entries_live_at(*, member_id, at: datetime) -> tuple[set[str], set[str]]:
     (valid time): it held at `at` if the relationship did, even told later ("my partner
     since 2019", said in 2026, held in 2020 — when the member said the start), and not
     once it had ended ("we broke up in March"), whenever Iris heard it. Any other entry
-    answers by when Iris learned it: created by then and neither superseded nor
-    forgotten by then."""
-    rows = MemoryEntry.objects.filter(member_id=member_id, created_at__lte=at)
-    live = {str(i) for i in rows.filter(lifecycle__in=LIVE_LIFECYCLES).values_list("pk", flat=True)}
+    answers by when its own words said it was true, where they said ("I've lived in
+    Lisbon since 2019" told in 2026 held in 2020; "I worked at Acme until March 2025"
+    did not hold in April 2025, whenever Iris heard it), else by when Iris learned it:
+    created by then and neither superseded nor forgotten by then — the same rule
+    (`fact_held_at`). The two statements read the entries learned by then and those whose
+    said start was by then, with their times; the rule is applied here, per row."""
+    rows = MemoryEntry.objects.filter(member_id=member_id).filter(
+        Q(created_at__lte=at) | (~Q(valid_from_precision="") & Q(valid_from__lte=at))
+    )
+    times = ("created_at", "valid_from", "valid_from_precision", "valid_to", "valid_to_precision")
+
+    def held(row, superseded_at=None) -> bool:
+        learned_at, *time = row
+        return fact_held_at(
+            time=FactTime(*time), learned_at=learned_at, superseded_at=superseded_at, at=at
+        )
+
+    live = {
+        str(pk)
+        for pk, *row in rows.filter(lifecycle__in=LIVE_LIFECYCLES).values_list("pk", *times)
+        if held(row)
+    }
     superseded = rows.filter(lifecycle=Lifecycle.SUPERSEDED).annotate(
         superseded_at=Max("revisions__created_at", filter=Q(revisions__action="superseded"))
     )
     since = {
-        str(pk) for pk, when in superseded.values_list("pk", "superseded_at") if when and when > at
+        str(pk)
+        for pk, when, *row in superseded.values_list("pk", "superseded_at", *times)
+        if when and held(row, when)
     }
     stated = MemoryRelationship.objects.filter(
         member_id=member_id,

@@ -131,6 +131,9 @@ def _erase_entry_text(entry: MemoryEntry) -> None:
         category=entry.category, actor_handle=entry.actor_handle, subject=None
     )
     entry.term_stats = {}
+    # When it was true came from its words ("since 2019"): it goes with them.
+    entry.valid_from = entry.valid_to = None
+    entry.valid_from_precision = entry.valid_to_precision = ""
 
 
 ERASED_FIELDS = (
@@ -141,6 +144,10 @@ ERASED_FIELDS = (
     "suppression_notes",
     "conflict_key",
     "term_stats",
+    "valid_from",
+    "valid_from_precision",
+    "valid_to",
+    "valid_to_precision",
 )
 
 

@@ -111,8 +111,26 @@ class MemoryEntrySerializer(serializers.Serializer):
     suppression = MemorySuppressionSerializer(allow_null=True)
     multi_actor = MemoryMultiActorSerializer(allow_null=True)
     audit_chain = MemoryAuditEntrySerializer(many=True)
-    created_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(help_text="When Iris first learned it.")
     updated_at = serializers.DateTimeField()
+    valid_from = serializers.DateTimeField(
+        allow_null=True,
+        help_text='When it became true, as the member\'s words said ("since 2019": the '
+        "first instant of the year, month or day they named); null when they did not say.",
+    )
+    valid_from_precision = serializers.CharField(
+        allow_blank=True,
+        help_text="What `valid_from` was said to; empty when unsaid.",
+    )
+    valid_to = serializers.DateTimeField(
+        allow_null=True,
+        help_text='When it stopped being true, as the member said ("until March"); null '
+        "when they did not say.",
+    )
+    valid_to_precision = serializers.CharField(
+        allow_blank=True,
+        help_text="What `valid_to` was said to; empty when unsaid.",
+    )
 
 
 class MemoryRecentRecallSerializer(serializers.Serializer):

@@ -206,6 +206,27 @@ def _opt_out_hides(member_id, row) -> int:
     return consequence_of(member_id, opt_out=row.category).hidden
 
 
+_SAID = {"year": "Y", "month": "F Y", "day": "j F Y"}
+
+
+def fact_time_text(entry) -> str:
+    """When the memory was true, as the member said it ("true since 2019 · Iris learned
+    this 3 June 2026"); "" where they said no time (then it is when Iris learned it, which
+    the page already says)."""
+    start, end = entry.valid_from_precision, entry.valid_to_precision
+    if not (start or end):
+        return ""
+    since = date_format(entry.valid_from, _SAID[start]) if start else ""
+    until = date_format(entry.valid_to, _SAID[end]) if end else ""
+    if since and until:
+        when = f"true from {since} until {until}"
+    elif since:
+        when = f"true since {since}"
+    else:
+        when = f"true until {until} (you did not say since when)"
+    return f"{when} · Iris learned this {date_format(entry.created_at, 'j F Y')}"
+
+
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)
 @require_GET
 @member_required
@@ -221,6 +242,7 @@ def memory_detail(request, entry_id):
             "recalls": memory_recall_list(member_id=request.user.pk, entry_id=entry.pk)[:10],
             "revision_count": entry.revision_count,
             "pause_form": PauseForm(),
+            "fact_time": fact_time_text(entry),
         },
     )
 

@@ -84,8 +84,18 @@ class MemoryEntry(models.Model):
     decay_at = models.DateTimeField(null=True, blank=True)
     last_referenced_at = models.DateTimeField(null=True, blank=True)
     reference_count = models.PositiveIntegerField(default=0)
+    # When Iris LEARNED it: `created_at` (first told) and `updated_at` (last restated).
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    # When it was TRUE, as the member's words said it ("since 2019", "until March":
+    # `memory.entities.when`), each with the precision they said it to ("year", "month",
+    # "day"); None and "" when they said none, and the learned time stands in. Recall
+    # `as_of` answers by these (`memory.entities.policy.fact_held_at`). Dates, not words:
+    # stored in plain (docs/encryption.md).
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_from_precision = models.CharField(max_length=8, blank=True, default="")
+    valid_to = models.DateTimeField(null=True, blank=True)
+    valid_to_precision = models.CharField(max_length=8, blank=True, default="")
 
     class Meta:
         verbose_name_plural = "memory entries"

@@ -58,6 +58,28 @@ class RecalledEntryOutputSerializer(serializers.Serializer):
         child=serializers.UUIDField(),
         help_text="The ids of the entities it is about (listed under entities).",
     )
+    valid_from = serializers.DateTimeField(
+        allow_null=True,
+        help_text='When it became true, as the member\'s words said ("since 2019"); null '
+        "when they did not say. The first instant of the year, month or day they named.",
+    )
+    valid_from_precision = serializers.CharField(
+        allow_blank=True,
+        help_text="What `valid_from` was said to: `year`, `month` or `day`; empty when unsaid.",
+    )
+    valid_to = serializers.DateTimeField(
+        allow_null=True,
+        help_text='When it stopped being true, as the member said ("until March"); null '
+        "when they did not say.",
+    )
+    valid_to_precision = serializers.CharField(
+        allow_blank=True,
+        help_text="What `valid_to` was said to; empty when unsaid.",
+    )
+    learned_at = serializers.DateTimeField(
+        help_text="When Iris first learned it (for audit); `as_of` answers by the valid "
+        "times where the member said them, else by this."
+    )
 
 
 class RecalledEntityOutputSerializer(serializers.Serializer):
@@ -138,6 +160,11 @@ def _entry_output(entry, *, now, graph) -> dict:
         else None,
         "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
         "entity_ids": graph.entry_entities.get(str(entry.entry_id), []),
+        "valid_from": entry.valid_from,
+        "valid_from_precision": entry.valid_from_precision,
+        "valid_to": entry.valid_to,
+        "valid_to_precision": entry.valid_to_precision,
+        "learned_at": entry.learned_at,
     }
     if entry.rationale is not None:
         output["rationale"] = entry.rationale

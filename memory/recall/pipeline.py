@@ -138,6 +138,13 @@ class RecallCandidate:
     reference_count: int = 0
     last_referenced_at: datetime | None = None
     held: bool = False  # held for a pending (soft) deletion
+    # When it was true, as the member said it (precision "" where they said nothing),
+    # and when Iris learned it (issue 47; `memory.entities.policy.FactTime`).
+    valid_from: datetime | None = None
+    valid_from_precision: str = ""
+    valid_to: datetime | None = None
+    valid_to_precision: str = ""
+    learned_at: datetime | None = None
 
     @property
     def effective_tenant_id(self) -> str | None:
@@ -280,6 +287,11 @@ class RecalledEntry:
     reference_count: int
     last_referenced_at: datetime | None
     updated_at: datetime
+    valid_from: datetime | None = None
+    valid_from_precision: str = ""
+    valid_to: datetime | None = None
+    valid_to_precision: str = ""
+    learned_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -661,6 +673,11 @@ def resolve(
                 reference_count=candidate.reference_count,
                 last_referenced_at=candidate.last_referenced_at,
                 updated_at=candidate.updated_at,
+                valid_from=candidate.valid_from,
+                valid_from_precision=candidate.valid_from_precision,
+                valid_to=candidate.valid_to,
+                valid_to_precision=candidate.valid_to_precision,
+                learned_at=candidate.learned_at,
             )
         )
     envelope = RecallAuditEnvelope(

@@ -64,6 +64,11 @@ CONTRACT_FIELDS = {
     "audit_chain",
     "created_at",
     "updated_at",
+    # when it was true, as the member said it (issue 47), apart from when Iris learned it
+    "valid_from",
+    "valid_from_precision",
+    "valid_to",
+    "valid_to_precision",
 }
 
 

@@ -45,6 +45,11 @@ CANDIDATE_COLUMNS = (
     "provenance_chain",
     "reference_count",
     "last_referenced_at",
+    "created_at",
+    "valid_from",
+    "valid_from_precision",
+    "valid_to",
+    "valid_to_precision",
     # The entry's deletion hold (its key, through a join on the primary key), if held.
     "deletion_hold",
 )
@@ -101,4 +106,9 @@ def candidate_of(row: CandidateRow) -> RecallCandidate:
         reference_count=row.reference_count,
         last_referenced_at=row.last_referenced_at,
         held=row.deletion_hold is not None,
+        valid_from=row.valid_from,
+        valid_from_precision=row.valid_from_precision,
+        valid_to=row.valid_to,
+        valid_to_precision=row.valid_to_precision,
+        learned_at=row.created_at,
     )

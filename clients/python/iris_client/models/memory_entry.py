@@ -86,8 +86,14 @@ class MemoryEntry:
         suppression (MemorySuppression | None):
         multi_actor (MemoryMultiActor | None):
         audit_chain (list[MemoryAuditEntry]):
-        created_at (datetime.datetime):
+        created_at (datetime.datetime): When Iris first learned it.
         updated_at (datetime.datetime):
+        valid_from (datetime.datetime | None): When it became true, as the member's words said ("since 2019": the first
+            instant of the year, month or day they named); null when they did not say.
+        valid_from_precision (str): What `valid_from` was said to; empty when unsaid.
+        valid_to (datetime.datetime | None): When it stopped being true, as the member said ("until March"); null when
+            they did not say.
+        valid_to_precision (str): What `valid_to` was said to; empty when unsaid.
     """
 
     id: UUID
@@ -112,6 +118,10 @@ class MemoryEntry:
     audit_chain: list[MemoryAuditEntry]
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    valid_from: datetime.datetime | None
+    valid_from_precision: str
+    valid_to: datetime.datetime | None
+    valid_to_precision: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -196,6 +206,22 @@ class MemoryEntry:
 
         updated_at = self.updated_at.isoformat()
 
+        valid_from: None | str
+        if isinstance(self.valid_from, datetime.datetime):
+            valid_from = self.valid_from.isoformat()
+        else:
+            valid_from = self.valid_from
+
+        valid_from_precision = self.valid_from_precision
+
+        valid_to: None | str
+        if isinstance(self.valid_to, datetime.datetime):
+            valid_to = self.valid_to.isoformat()
+        else:
+            valid_to = self.valid_to
+
+        valid_to_precision = self.valid_to_precision
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -222,6 +248,10 @@ class MemoryEntry:
                 "audit_chain": audit_chain,
                 "created_at": created_at,
                 "updated_at": updated_at,
+                "valid_from": valid_from,
+                "valid_from_precision": valid_from_precision,
+                "valid_to": valid_to,
+                "valid_to_precision": valid_to_precision,
             }
         )
 
@@ -379,6 +409,40 @@ class MemoryEntry:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
+        def _parse_valid_from(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_from_type_0 = datetime.datetime.fromisoformat(data)
+
+                return valid_from_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        valid_from = _parse_valid_from(d.pop("valid_from"))
+
+        valid_from_precision = d.pop("valid_from_precision")
+
+        def _parse_valid_to(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_to_type_0 = datetime.datetime.fromisoformat(data)
+
+                return valid_to_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        valid_to = _parse_valid_to(d.pop("valid_to"))
+
+        valid_to_precision = d.pop("valid_to_precision")
+
         memory_entry = cls(
             id=id,
             revision_id=revision_id,
@@ -402,6 +466,10 @@ class MemoryEntry:
             audit_chain=audit_chain,
             created_at=created_at,
             updated_at=updated_at,
+            valid_from=valid_from,
+            valid_from_precision=valid_from_precision,
+            valid_to=valid_to,
+            valid_to_precision=valid_to_precision,
         )
 
         memory_entry.additional_properties = d

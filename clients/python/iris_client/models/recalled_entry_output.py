@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
@@ -35,6 +36,14 @@ class RecalledEntryOutput:
         freshness (float): 0.5 ** (age / half-life) of its source tier (`memory.policy.freshness`), the age counted from
             its last revision: 1.0 just asserted, 0.5 one half-life ago.
         entity_ids (list[UUID]): The ids of the entities it is about (listed under entities).
+        valid_from (datetime.datetime | None): When it became true, as the member's words said ("since 2019"); null when
+            they did not say. The first instant of the year, month or day they named.
+        valid_from_precision (str): What `valid_from` was said to: `year`, `month` or `day`; empty when unsaid.
+        valid_to (datetime.datetime | None): When it stopped being true, as the member said ("until March"); null when
+            they did not say.
+        valid_to_precision (str): What `valid_to` was said to; empty when unsaid.
+        learned_at (datetime.datetime): When Iris first learned it (for audit); `as_of` answers by the valid times where
+            the member said them, else by this.
         rationale (str | Unset): Present only where the surface's budget shows it.
     """
 
@@ -50,6 +59,11 @@ class RecalledEntryOutput:
     multi_actor: None | RecalledEntryOutputMultiActorType0
     freshness: float
     entity_ids: list[UUID]
+    valid_from: datetime.datetime | None
+    valid_from_precision: str
+    valid_to: datetime.datetime | None
+    valid_to_precision: str
+    learned_at: datetime.datetime
     rationale: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -92,6 +106,24 @@ class RecalledEntryOutput:
             entity_ids_item = str(entity_ids_item_data)
             entity_ids.append(entity_ids_item)
 
+        valid_from: None | str
+        if isinstance(self.valid_from, datetime.datetime):
+            valid_from = self.valid_from.isoformat()
+        else:
+            valid_from = self.valid_from
+
+        valid_from_precision = self.valid_from_precision
+
+        valid_to: None | str
+        if isinstance(self.valid_to, datetime.datetime):
+            valid_to = self.valid_to.isoformat()
+        else:
+            valid_to = self.valid_to
+
+        valid_to_precision = self.valid_to_precision
+
+        learned_at = self.learned_at.isoformat()
+
         rationale = self.rationale
 
         field_dict: dict[str, Any] = {}
@@ -110,6 +142,11 @@ class RecalledEntryOutput:
                 "multi_actor": multi_actor,
                 "freshness": freshness,
                 "entity_ids": entity_ids,
+                "valid_from": valid_from,
+                "valid_from_precision": valid_from_precision,
+                "valid_to": valid_to,
+                "valid_to_precision": valid_to_precision,
+                "learned_at": learned_at,
             }
         )
         if rationale is not UNSET:
@@ -173,6 +210,42 @@ class RecalledEntryOutput:
 
             entity_ids.append(entity_ids_item)
 
+        def _parse_valid_from(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_from_type_0 = datetime.datetime.fromisoformat(data)
+
+                return valid_from_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        valid_from = _parse_valid_from(d.pop("valid_from"))
+
+        valid_from_precision = d.pop("valid_from_precision")
+
+        def _parse_valid_to(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_to_type_0 = datetime.datetime.fromisoformat(data)
+
+                return valid_to_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        valid_to = _parse_valid_to(d.pop("valid_to"))
+
+        valid_to_precision = d.pop("valid_to_precision")
+
+        learned_at = datetime.datetime.fromisoformat(d.pop("learned_at"))
+
         rationale = d.pop("rationale", UNSET)
 
         recalled_entry_output = cls(
@@ -188,6 +261,11 @@ class RecalledEntryOutput:
             multi_actor=multi_actor,
             freshness=freshness,
             entity_ids=entity_ids,
+            valid_from=valid_from,
+            valid_from_precision=valid_from_precision,
+            valid_to=valid_to,
+            valid_to_precision=valid_to_precision,
+            learned_at=learned_at,
             rationale=rationale,
         )
 
