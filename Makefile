@@ -54,7 +54,9 @@ CHROMIUM ?= /usr/bin/chromium
 
 test: install
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
-	@if [ -x "$(CHROMIUM)" ]; then \
+	@if [ "$(BROWSER_TESTS)" = "no" ]; then \
+	  echo "Browser tests not run (BROWSER_TESTS=no)."; \
+	elif [ -x "$(CHROMIUM)" ]; then \
 	  echo "Browser tests (Chromium at $(CHROMIUM)):"; \
 	  IRIS_CHROMIUM="$(CHROMIUM)" DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser tests/browser; \
 	else \
