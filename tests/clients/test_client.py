@@ -246,7 +246,8 @@ def test_the_change_feed_page_by_page_then_acknowledged(live_server):
     assert {page.events[0].entry_ids[0] for page in feed[:3]} == {e.id for e in given}
     acked = ack_changes.sync(client=iris, body=ChangeFeedAckRequest(cursor=feed[-1].next_))
     assert acked.acknowledged_count == 3
-    assert list(change_pages(iris, after=feed[-1].next_)) == [feed[-1]]
+    # Nothing after the last page; its cursor is re-signed each time, so compare the events.
+    assert [page.events for page in change_pages(iris, after=feed[-1].next_)] == [[]]
 
 
 def test_a_list_page_by_page(live_server):
