@@ -400,6 +400,20 @@ def memory_forget_category_view(request):
     if form.is_valid():
         category = form.cleaned_data["category"]
         count = memory_entry_list(member_id=request.user.pk, filters={"category": category}).count()
+        shown = request.POST.get("forgets")
+        if (
+            request.method == "POST"
+            and shown is not None
+            and (not shown.isdigit() or count > int(shown))
+        ):
+            # Forgetting cannot be undone: a memory kept after the page counted what goes
+            # is not forgotten unseen. Nothing is forgotten; the page counts again.
+            messages.error(
+                request,
+                "Since this page was shown, Iris kept more memories of this category. "
+                "Nothing was forgotten: check how many it forgets now.",
+            )
+            return redirect(reverse("memory:forget-category") + f"?category={category}")
         if request.method == "POST" and "confirm" in request.POST:
             confirm = step_up_page(request, action="forget every memory of this category")
             if confirm is not None:
@@ -415,7 +429,12 @@ def memory_forget_category_view(request):
                 "a note that they were forgotten, and when, remains.",
             )
             return redirect("memory:index")
-    return render(request, "memory/forget_category.html", {"form": form, "count": count})
+    label = category_label(form.cleaned_data["category"]) if count is not None else ""
+    return render(
+        request,
+        "memory/forget_category.html",
+        {"form": form, "count": count, "category_label": label},
+    )
 
 
 @content_view(reads=[ContentKind.ENTRY], through=MEMBER_OWN)

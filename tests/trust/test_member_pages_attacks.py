@@ -164,6 +164,39 @@ def test_a_memory_kept_after_the_preview_is_not_forgotten_unseen():
     assert "category:medical" in consents(member2)
 
 
+FORGET_CATEGORY = "/profile/memory/forget-category/"
+
+
+def test_forgetting_a_category_forgets_only_what_its_page_counted():
+    """Hole: "Forget everything in one category" forgot what the confirm found, so a
+    memory kept after the page said "This forgets 1" went too, unseen and for good; and
+    the confirm page kept the category choosable, so "Forget 1 memory" could be sent for
+    another category whose count was never shown. The category is now fixed on the
+    confirm and the count goes with it: more by then, and nothing is forgotten."""
+    member = consenting_member("category:medical")
+    remember(member, category="medical", subject="asthma", body="I use an inhaler")
+    client = signed_in(member)
+    page = client.get(FORGET_CATEGORY, {"category": "medical"}).content.decode()
+    assert 'name="forgets" value="1"' in page
+    assert '<select name="category"' not in page
+    assert 'type="hidden" name="category" value="medical"' in page
+    remember(member, category="medical", subject="knee", body="My left knee hurts")
+    response = client.post(
+        FORGET_CATEGORY, {"category": "medical", "confirm": "1", "forgets": "1"}, follow=True
+    )
+    assert "Nothing was forgotten" in messages_of(response)
+    assert live(member) == 2
+    assert 'name="forgets" value="2"' in response.content.decode()
+    for garbled in ("-1", "one", ""):
+        client.post(FORGET_CATEGORY, {"category": "medical", "confirm": "1", "forgets": garbled})
+        assert live(member) == 2
+    done = client.post(
+        FORGET_CATEGORY, {"category": "medical", "confirm": "1", "forgets": "2"}, follow=True
+    )
+    assert "Forgot 2 memories" in messages_of(done)
+    assert live(member) == 0
+
+
 def test_a_preview_shows_only_the_members_own_memories_and_logs_no_words(caplog):
     """Held: the examples are the member's own, never another member's; nothing of the
     words reaches the log or the audit record of the withdrawal."""
