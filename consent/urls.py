@@ -7,5 +7,4 @@ me_api_urlpatterns = [
     path("consents/events/", apis.ConsentEventListCreateApi.as_view(), name="consent-events"),
     path("consents/events/<uuid:pk>/", apis.ConsentEventDetailApi.as_view(), name="consent-event"),
     path("consents/verify/", apis.ConsentLedgerVerifyApi.as_view(), name="consent-verify"),
-    path("opt-outs/", apis.OptOutListCreateApi.as_view(), name="opt-outs"),
 ]

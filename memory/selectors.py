@@ -246,6 +246,22 @@ def ensure_no_pending_clear(*, member_id) -> None:
         )
 
 
+SETTINGS_PUT_ASIDE = (
+    "Everything is about to be erased, so your settings are put aside: nothing was "
+    "changed. Cancel the erase first to change them."
+)
+
+
+def ensure_settings_open(*, member_id) -> None:
+    """While a full clear waits, the member's switches (how Iris uses my memory, the
+    kinds of memory) are put aside: the page hides them and says so, and every door (the
+    pages, `/api/v1/me/memory-settings/`, `/api/v1/me/opt-outs/`) refuses a change with
+    409 `clear-pending`, nothing changed. Called under the member lock, which the clear
+    request takes too."""
+    if memory_pending_clear(member_id=member_id) is not None:
+        raise Conflict(SETTINGS_PUT_ASIDE, code=CLEAR_PENDING)
+
+
 def principal_capabilities(principal) -> Capabilities:
     """An authenticated service client's capabilities: its consumer's row of the table,
     narrowed by a platform operator's setting for this client. Anything else (a member,

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from consent.enums import CaptureMethod, category_consent_type
 from consent.selectors import consent_active, consent_gate_state, consent_latest_event
+from consent.services import opt_out_record
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
 from iris_site.audit.events import Actor, audit_event_append, iso, member_chain_lock
@@ -59,6 +60,7 @@ from memory.revisions import POLICY_ID, entry_lock, refuse_tombstoned, revision_
 from memory.selectors import (
     SCOPE_COLUMNS,
     ensure_no_pending_clear,
+    ensure_settings_open,
     memory_cited_turns,
     memory_conflicting_entries,
     memory_off_the_record,
@@ -891,6 +893,19 @@ def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEnt
     _apply_scope(entry, scope)
     revision_append(entry, action=EntryAuditAction.SCOPE_CHANGED, actor=actor, now=timezone.now())
     return entry
+
+
+@transaction.atomic
+def member_opt_out_set(*, member: User, category: str, opted_out: bool, witness: str, actor: Actor):
+    """Turn a kind of memory off or back on (`consent.services.opt_out_record`, the
+    ledger), unless a full clear waits: then the switches are put aside and the change is
+    refused, nothing recorded (`ensure_settings_open`). The pages and the API both come
+    here."""
+    member_lock(member_id=member.pk)
+    ensure_settings_open(member_id=member.pk)
+    return opt_out_record(
+        member=member, category=category, opted_out=opted_out, witness=witness, actor=actor
+    )
 
 
 @transaction.atomic

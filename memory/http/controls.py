@@ -68,7 +68,9 @@ class MemorySettingsApi(APIView):
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three."""
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed."""
 
     permission_classes = [IsMember]
 
@@ -82,7 +84,7 @@ class MemorySettingsApi(APIView):
     @extend_schema(
         summary="Change how Iris uses my memory",
         request=MemorySettingsInputSerializer,
-        responses={200: MemorySettingsSerializer, **step_up_responses(400)},
+        responses={200: MemorySettingsSerializer, **step_up_responses(400, 409)},
     )
     def put(self, request):
         serializer = MemorySettingsInputSerializer(data=request.data)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory.http import apis, changes, controls, surfaces
+from memory.http import apis, changes, controls, opt_outs, surfaces
 from memory.http import conversations as conversation_apis
 from memory.http import entities as entity_apis
 from memory.http import notebooks as notebook_apis
@@ -74,6 +74,7 @@ me_api_urlpatterns = [
     ),
     path("off-the-record/", apis.OffTheRecordApi.as_view(), name="off-the-record"),
     path("memory-settings/", controls.MemorySettingsApi.as_view(), name="memory-settings"),
+    path("opt-outs/", opt_outs.OptOutListCreateApi.as_view(), name="opt-outs"),
     path("scope-policies/", policy_apis.MyScopePolicyListApi.as_view(), name="scope-policies"),
     path("notices/", apis.MemoryNoticeListApi.as_view(), name="memory-notices"),
     path(

@@ -25,12 +25,12 @@ from consent.enums import (
 )
 from consent.policy import is_in_force
 from consent.selectors import consent_states
-from consent.services import consent_event_append, opt_out_record
+from consent.services import consent_event_append
 from consent.terms import CURRENT_TERMS_VERSION
 from iris_site.api.gated import MEMBER_OWN, content_free, content_view
 from iris_site.audit.events import Actor
 from iris_site.enums import Consumer
-from iris_site.errors import DomainError, NotFound
+from iris_site.errors import Conflict, DomainError, NotFound
 from iris_site.permissions import member_required
 from iris_site.stepup import PasswordConfirmForm, mark_stepped_up, step_up_page
 from memory.access.gate import ContentKind
@@ -79,6 +79,7 @@ from memory.promotions import PromotionAnswer, memory_promotion_answer
 from memory.reconfirm import ReconfirmAnswer, memory_reconfirm_answer
 from memory.scopes import OPT_OUT_WORDS, member_scope_policies, opt_out_rows, scope_rows
 from memory.selectors import (
+    ensure_settings_open,
     memory_entry_get,
     memory_entry_list,
     memory_notebook_ids,
@@ -91,6 +92,7 @@ from memory.selectors import (
     suppression_of,
 )
 from memory.services import (
+    member_opt_out_set,
     memory_change_scope,
     memory_edit,
     memory_edit_preview,
@@ -192,14 +194,12 @@ def _refused_while_clear_pending(request):
     """While a full clear waits, the switches are put aside (the page hides them and says
     so): one posted anyway is refused, nothing changed, and the page says why. The page
     and the server agree: what the member cannot see, they cannot change unseen."""
-    if memory_pending_clear(member_id=request.user.pk) is None:
-        return None
-    messages.error(
-        request,
-        "Everything is about to be erased, so your settings are put aside: nothing was "
-        "changed. Cancel the erase first to change them.",
-    )
-    return redirect(CONTROLS)
+    try:
+        ensure_settings_open(member_id=request.user.pk)
+    except Conflict as refused:
+        messages.error(request, refused.message)
+        return redirect(CONTROLS)
+    return None
 
 
 def _opt_out_hides(member_id, row) -> int:
@@ -521,7 +521,7 @@ def memory_opt_out_view(request):
         )
     before = member_usable_kinds(request.user.pk)
     try:
-        opt_out_record(
+        member_opt_out_set(
             member=request.user,
             category=category,
             opted_out=state == "off",

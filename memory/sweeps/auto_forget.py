@@ -27,6 +27,7 @@ from memory.enums import (
 )
 from memory.forgetting.erasure import memory_erase
 from memory.models import MemoryEntry
+from memory.selectors import ensure_settings_open
 from memory.sweeps.base import POLICY_ID, RETENTION_ACTOR
 
 
@@ -113,6 +114,7 @@ def member_memory_settings_set(
     never recalled again once the member has chosen."""
     now = now or timezone.now()
     member_lock(member_id=member.pk)
+    ensure_settings_open(member_id=member.pk)
     before = member_memory_settings_get(member_id=member.pk)
     wanted = member_memory_settings_save(
         member=member,

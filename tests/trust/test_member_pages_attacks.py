@@ -7,14 +7,17 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from consent.enums import OptOutCategory
 from consent.selectors import consent_gate_state
 from datarights.summary import WHY_UNWORDED, report_looks, why_words
 from inspection.enums import ReasonCode
+from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.controls import member_memory_settings_get
 from memory.entities.when import stated_times
+from memory.forgetting.services import memory_clear_cancel, memory_clear_request
 from memory.models import MemoryEntry, MemoryNotice
 from memory.selectors import memory_pending_clear
 from tests.iris_site.factories import PASSWORD
@@ -28,6 +31,7 @@ OPT_OUTS = "/profile/memory/opt-outs/"
 SETTINGS = "/profile/memory/settings/"
 CLEAR = "/profile/memory/clear/"
 MEDICAL = "/profile/memory/consents/category:medical/withdraw/"
+ME_API = "/api/v1/me/"
 
 
 def signed_in(member, *, csrf: bool = False) -> Client:
@@ -123,6 +127,37 @@ def test_while_an_erase_waits_the_hidden_switches_are_refused_by_the_server():
     client.post(CLEAR, {"cancel": "1"})
     assert memory_pending_clear(member_id=member.pk) is None
     client.post(OPT_OUTS, {"category": category, "state": "off", "confirm": "1"})
+    assert category in opted_out(member)
+
+
+def test_while_an_erase_waits_the_api_refuses_the_same_switches():
+    """Hole: the pages refused the hidden switches while a full clear waited, but
+    `PUT /api/v1/me/memory-settings/` and `POST /api/v1/me/opt-outs/` changed them: one
+    rule for one door. Both now come through the same services, which refuse with 409
+    `clear-pending` and the same words, nothing changed; reading them still works."""
+    member = consenting_member()
+    remember(member, subject="coffee", body="I take my coffee black")
+    api = APIClient()
+    api.force_login(member)
+    memory_clear_request(member=member, actor=Actor.of(member))
+    before = member_memory_settings_get(member_id=member.pk)
+    category = OptOutCategory.values[0]
+    for method, url, body in (
+        ("put", ME_API + "memory-settings/", {**before.as_dict(), "stop_using": True}),
+        ("post", ME_API + "opt-outs/", {"category": category, "opted_out": True}),
+    ):
+        response = getattr(api, method)(url, body, format="json")
+        assert response.status_code == 409, url
+        assert response.json()["error"]["code"] == "clear-pending"
+        assert "settings are put aside: nothing was changed" in response.json()["error"]["message"]
+        assert api.get(url).status_code == 200
+    assert member_memory_settings_get(member_id=member.pk) == before
+    assert category not in opted_out(member)
+    memory_clear_cancel(member=member, actor=Actor.of(member))
+    response = api.post(
+        ME_API + "opt-outs/", {"category": category, "opted_out": True}, format="json"
+    )
+    assert response.status_code == 201
     assert category in opted_out(member)
 
 

@@ -72,7 +72,9 @@ def sync_detailed(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Args:
         body (OptOutInputRequest):
@@ -109,7 +111,9 @@ def sync(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Args:
         body (OptOutInputRequest):
@@ -141,7 +145,9 @@ async def asyncio_detailed(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Args:
         body (OptOutInputRequest):
@@ -176,7 +182,9 @@ async def asyncio(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Args:
         body (OptOutInputRequest):

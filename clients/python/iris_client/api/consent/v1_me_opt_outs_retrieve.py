@@ -56,7 +56,9 @@ def sync_detailed(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -87,7 +89,9 @@ def sync(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,7 +118,9 @@ async def asyncio_detailed(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,7 +149,9 @@ async def asyncio(
     An opted-out category suppresses every memory scope that lists it
     (`GET /api/v1/me/scope-policies/`): surfaces' writes there are refused with 422
     `scope-suppressed`, and recall withholds what is stored there. Repeating the current
-    state is a 200 that writes nothing; a change is a 201.
+    state is a 200 that writes nothing; a change is a 201. While a full clear of my
+    memory waits, the switches are put aside: a POST answers 409 `clear-pending`, nothing
+    recorded.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -56,7 +56,9 @@ def sync_detailed(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -87,7 +89,9 @@ def sync(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,7 +118,9 @@ async def asyncio_detailed(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,7 +149,9 @@ async def asyncio(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

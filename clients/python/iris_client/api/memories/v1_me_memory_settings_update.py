@@ -67,7 +67,9 @@ def sync_detailed(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Args:
         body (MemorySettingsInputRequest): Refuses fields it does not know, so a client never
@@ -105,7 +107,9 @@ def sync(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Args:
         body (MemorySettingsInputRequest): Refuses fields it does not know, so a client never
@@ -138,7 +142,9 @@ async def asyncio_detailed(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Args:
         body (MemorySettingsInputRequest): Refuses fields it does not know, so a client never
@@ -174,7 +180,9 @@ async def asyncio(
     18 months are not used from that instant (`member-auto-forget`) and the retention
     sweep erases them within the hour (it can only shorten retention). *Pause a
     surface*: that surface reads nothing of mine (`surface-paused`) and its writes are
-    refused with 422 `surface-paused`, until I resume it. PUT replaces all three.
+    refused with 422 `surface-paused`, until I resume it. PUT replaces all three; while
+    a full clear of my memory waits, settings are put aside and a PUT answers 409
+    `clear-pending`, nothing changed.
 
     Args:
         body (MemorySettingsInputRequest): Refuses fields it does not know, so a client never
