@@ -196,6 +196,12 @@ def _entry(entry, revisions: list, consents: ConsentLedgerView) -> dict:
         "origin": entry.origin,
         "lifecycle": entry.lifecycle,
         "confidence": entry.confidence,
+        # When it was true, as the member said it ("since 2019"), apart from when Iris
+        # learned it (`created_at`); null and "" when they said no time.
+        "valid_from": _time(entry.valid_from),
+        "valid_from_precision": entry.valid_from_precision,
+        "valid_to": _time(entry.valid_to),
+        "valid_to_precision": entry.valid_to_precision,
         "suppression": suppression.model_dump(mode="json") if suppression else None,
         "multi_actor": multi_actor.model_dump(mode="json") if multi_actor else None,
         "provenance_chain": entry.provenance_chain,

@@ -6,6 +6,9 @@ rule (`memory.entities.policy.fact_held_at`), over REST and MCP alike; an unclea
 stays open; entries stored before keep learned time as the rule (migration 0031); the
 memory page shows both where they differ."""
 
+import io
+import json
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,6 +19,8 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
+from datarights.contracts import ExportPayload
+from datarights.export import write_bundle
 from iris_site.audit.events import Actor
 from iris_site.services import token_issue
 from memory.entities.policy import FactTime, fact_held_at, fact_told
@@ -235,6 +240,33 @@ def test_existing_entries_keep_learned_time_as_their_rule(migrate):
     assert returned_bodies(recall(member, as_of=Y2020)) == []
     assert returned_bodies(recall(member, as_of=JULY)) == [LISBON]
     assert MemoryEntry.objects.get(pk=entry.pk).created_at == JUNE
+
+
+@pytest.mark.django_db
+def test_the_export_carries_both_clocks_and_a_forgotten_fact_neither():
+    member = consenting_member()
+    lisbon = fact(member, LISBON, now=JUNE)
+    acme = fact(member, ACME, now=JUNE)
+    forgotten = fact(member, "I've had a cat since 2015", now=JUNE)
+    memory_erase(
+        member_id=member.pk, entry_ids=[forgotten.pk], actor=Actor.of(member), reason="member"
+    )
+    out = io.BytesIO()
+    write_bundle(
+        request_id=uuid.uuid4(),
+        member_id=member.pk,
+        payload=ExportPayload.model_validate({"scopes": ["profile"]}),
+        generated_at=timezone.now(),
+        out=out,
+    )
+    entries = {e["id"]: e for e in json.loads(out.getvalue())["entries"]}
+    told = entries[str(lisbon.pk)]
+    assert told["valid_from"].startswith("2019-01-01") and told["valid_from_precision"] == "year"
+    assert (told["valid_to"], told["valid_to_precision"]) == (None, "")
+    assert told["created_at"].startswith(f"{YEAR}-06-03")
+    ended = entries[str(acme.pk)]
+    assert ended["valid_to"].startswith(f"{YEAR}-03") and ended["valid_to_precision"] == "month"
+    assert "valid_from" not in entries[str(forgotten.pk)]
 
 
 @pytest.mark.django_db
