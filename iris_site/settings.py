@@ -476,7 +476,13 @@ LOGGING = {
         },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["quiet_jobs"]},
+        # A refused request (any 4xx: a 403 or 404 of `django.request`, a 400 of
+        # `django.security.*` such as a bad Host) is one line; a server error keeps its
+        # traceback.
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["quiet_jobs", "refusals_in_one_line"],
+        },
         "server": {"class": "logging.StreamHandler", "filters": ["no_request_lines"]},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
@@ -485,7 +491,6 @@ LOGGING = {
         # it goes through ours, so the filters above hold for it too.
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
-        # A refused request (403, 404) is one line; a server error keeps its traceback.
-        "django.request": {"filters": ["route_not_path", "refusals_in_one_line"]},
+        "django.request": {"filters": ["route_not_path"]},
     },
 }

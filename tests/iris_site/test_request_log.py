@@ -1,6 +1,7 @@
-"""Django's request log (`django.request`, as `iris_site.settings.LOGGING` configures it):
-a refused request (403, 404) is one line naming its route, never a traceback or the
-path; a real server error keeps its traceback."""
+"""Django's request log (`django.request` and `django.security.*`, as
+`iris_site.settings.LOGGING` configures them): a refused request (403, 404, a 400 for a
+bad Host) is one line naming its route, never a traceback or the path; a real server
+error keeps its traceback."""
 
 import logging
 import uuid
@@ -27,14 +28,22 @@ urlpatterns = [path("test-fault/", _fault, name="test-fault"), *site_urls.urlpat
 
 @pytest.fixture
 def request_log(caplog):
-    """What `django.request` logs, formatted as the console shows it."""
-    caplog.set_level(logging.INFO, logger="django.request")
+    """What `django.request` and `django.security` log, as the console shows it."""
+    caplog.set_level(logging.INFO, logger="django")
     return caplog
 
 
 def _printed(caplog) -> list[str]:
-    console = logging.Formatter()  # the console handler's: the message, then any traceback
-    return [console.format(r) for r in caplog.records if r.name == "django.request"]
+    """Each record through the configured console handler: its filters, then its format
+    (the message, then any traceback)."""
+    console = next(
+        h for h in logging.getLogger("django").handlers if type(h) is logging.StreamHandler
+    )
+    return [
+        console.format(r)
+        for r in caplog.records
+        if r.name.startswith(("django.request", "django.security")) and console.filter(r)
+    ]
 
 
 def test_a_forbidden_page_logs_one_line_naming_the_route(request_log):
@@ -72,3 +81,11 @@ def test_a_server_error_keeps_its_traceback(request_log):
     [line] = _printed(request_log)
     assert line.startswith("Internal Server Error: ")
     assert "Traceback" in line and "RuntimeError: a real bug" in line
+
+
+def test_a_bad_host_logs_one_line(request_log, settings):
+    settings.ALLOWED_HOSTS = ["iris.example"]
+    response = Client(raise_request_exception=False).get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    [line] = _printed(request_log)
+    assert line.startswith("Invalid HTTP_HOST header: 'evil.example'") and "\n" not in line
