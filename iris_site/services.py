@@ -7,6 +7,7 @@ not chained; token use is visible through `ApiToken.last_used_at` and `revoked_a
 from django.db import transaction
 from django.utils import timezone
 
+from iris_site.audit.events import member_chain_lock
 from iris_site.enums import UserKind
 from iris_site.models import (
     ApiToken,
@@ -27,10 +28,17 @@ def member_lock(*, member_id) -> None:
     not the FOR KEY SHARE that PostgreSQL's deferred foreign-key checks take on the
     member row at COMMIT. With FOR UPDATE, a transaction holding the audit chain's lock
     and committing a row that references the member deadlocked against a member-locked
-    writer waiting for the chain (tests/trust/test_concurrency.py)."""
+    writer waiting for the chain (tests/trust/test_concurrency.py).
+
+    Then the member's audit chain (`member_chain_lock`), before the writer locks any of
+    their rows: a recall holds the chain while it counts the entries it returned, so a
+    writer that locked an entry (an edit, a forget) and then waited for the chain to
+    record it deadlocked against that recall. One order for every member-locked writer:
+    member, chain, rows."""
     User.objects.select_for_update(no_key=True).filter(pk=member_id).values_list(
         "pk", flat=True
     ).first()
+    member_chain_lock(member_id)
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from consent.selectors import consent_active, consent_gate_state, consent_latest
 from consent.services import opt_out_record
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import ActorType, Severity
-from iris_site.audit.events import Actor, audit_event_append, iso, member_chain_lock
+from iris_site.audit.events import Actor, audit_event_append, iso
 from iris_site.audit.refusals import WriteKind, audit_write_refused
 from iris_site.errors import Conflict, DomainError, InvalidInput, NotPermitted, PolicyRefusal
 from iris_site.keys.envelope import unreadable
@@ -469,12 +469,9 @@ def _remember(
     # One remember per member at a time, and consent is read under the same lock the
     # consent cascade takes: a withdrawal either commits before this reads it (refused)
     # or its cascade waits for this write to commit and then forgets it. The lock also
-    # keeps two writers that both find no conflicting row from each creating one. The
-    # chain next, before any entry row is locked (a restatement, the conflict ladder, a
-    # promotion's session copies): a recall holds the chain while it counts the entries
-    # it returned, so rows first and then the chain deadlocked against it (bench_load).
+    # keeps two writers that both find no conflicting row from each creating one (and it
+    # takes the member's audit chain before any entry row is locked: `member_lock`).
     member_lock(member_id=member.pk)
-    member_chain_lock(member.pk)
     ensure_no_pending_clear(member_id=member.pk)
     _check_suppression(write=write, actor=actor)
     evidence = _evidence(member_id=member.pk, write=write, actor=actor)

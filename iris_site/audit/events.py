@@ -111,10 +111,10 @@ def member_chain_lock(member_id) -> None:
     """Take the member's chain lock now, for the rest of the transaction (PostgreSQL; a
     no-op on SQLite, whose IMMEDIATE transaction already holds the only write lock).
 
-    For a writer that will lock the member's rows and then append to their chain: taking
-    the chain first keeps one order with a recall, whose single statement takes the chain
-    and then counts the entries it returned, so the two wait for each other instead of
-    deadlocking."""
+    Every member-locked writer takes it (`iris_site.services.member_lock`): it will lock
+    the member's rows and then append to their chain, and taking the chain first keeps
+    one order with a recall, whose single statement takes the chain and then counts the
+    entries it returned, so the two wait for each other instead of deadlocking."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(

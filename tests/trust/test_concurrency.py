@@ -26,8 +26,11 @@ from iris_site.audit.events import Actor
 from iris_site.audit.selectors import audit_chain_verify
 from iris_site.errors import Conflict
 from iris_site.models import AuditEvent
+from memory.access.capabilities import capabilities_for
 from memory.enums import Lifecycle
+from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryEntry, MemoryRevision
+from memory.recall.service import recall_request_build, recall_run
 from memory.services import memory_edit
 from tests.consent.factories import record
 from tests.datarights.factories import submit, trail_events
@@ -111,6 +114,52 @@ def test_parallel_edits_of_one_entry_never_lose_a_revision():
     )
     assert edited.count() == THREADS
     assert audit_chain_verify().valid
+
+
+@race_db
+def test_recalls_racing_edits_and_forgets_of_what_they_return_never_deadlock():
+    """A recall holds the member's audit chain while it counts the entries it returned; an
+    edit or a forget locks an entry and then records it in that chain. Every
+    member-locked writer takes the chain before any row (`member_lock`), so each waits
+    for the other instead of PostgreSQL aborting one as a deadlock."""
+    member = consenting_member()
+    actor = Actor.of(member)
+
+    def look():
+        return recall_run(request=_recall_request(member), actor=Actor.system())
+
+    for _ in range(3):
+        entries = [
+            remember(member, subject=f"tea {n}", body=f"I drink green tea number {n}").entry
+            for n in range(4)
+        ]
+        calls = [
+            look,
+            look,
+            look,
+            lambda e=entries[0]: memory_edit(
+                entry=MemoryEntry.objects.get(pk=e.pk), actor=actor, body="I drink black tea"
+            ),
+            lambda e=entries[1]: memory_tombstone(
+                entry=MemoryEntry.objects.get(pk=e.pk), actor=actor
+            ),
+            lambda e=entries[2]: memory_tombstone(
+                entry=MemoryEntry.objects.get(pk=e.pk), actor=actor
+            ),
+        ]
+        results, errors = race(calls)
+        assert errors == [] and len(results) == len(calls)
+    assert audit_chain_verify().valid
+
+
+def _recall_request(member):
+    return recall_request_build(
+        member_id=member.pk,
+        capabilities=capabilities_for("assistant"),
+        surface="assistant",
+        scope={"kind": "profile"},
+        query="green tea",
+    )
 
 
 @race_db
