@@ -76,6 +76,12 @@ def _ltm_output(entry, now: datetime, entity_ids: list[str]) -> dict:
         "score": round(entry.score, 6),
         "freshness": freshness(origin=entry.origin, asserted_at=entry.updated_at, now=now),
         "entity_ids": entity_ids,
+        # When it was true as the member said it, apart from when Iris learned it (recall's).
+        "valid_from": iso(entry.valid_from) if entry.valid_from else None,
+        "valid_from_precision": entry.valid_from_precision,
+        "valid_to": iso(entry.valid_to) if entry.valid_to else None,
+        "valid_to_precision": entry.valid_to_precision,
+        "learned_at": iso(entry.learned_at) if entry.learned_at else None,
     }
     if entry.rationale is not None:
         output["rationale"] = entry.rationale

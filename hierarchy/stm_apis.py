@@ -296,7 +296,10 @@ class ContextBundleOutputSerializer(serializers.Serializer):
     )
     ltm = serializers.DictField(
         help_text='{"entries": [...], "entities": [...], "relationships": [...], '
-        '"audit_envelope": {...}}: each entry has its `freshness` and `entity_ids`; the '
+        '"audit_envelope": {...}}: each entry has its `freshness` and `entity_ids`, when '
+        "it was true as the member said it (`valid_from`, `valid_to`, null when unsaid, "
+        "with what each was said to in `valid_from_precision`, `valid_to_precision`) and "
+        "when Iris learned it (`learned_at`), as recall gives them; the "
         "entities and relationships are those of the returned entries; the envelope's "
         "`suppression_counts` count the withheld entries by reason."
     )

@@ -94,6 +94,20 @@ def test_a_bundle_blends_working_memory_recall_and_the_events_about_them():
     assert result["cached"] is False
 
 
+def test_a_bundle_entry_says_when_it_was_true_apart_from_when_iris_learned_it():
+    member = member_with()
+    remember(member, subject="home", body="I've lived in Lisbon since 2019")
+    remember(member, subject="walks", body="I walk every morning")
+    entries = {e["body"]: e for e in bundle(member, query="Lisbon morning")["ltm"]["entries"]}
+    lisbon, walks = entries["I've lived in Lisbon since 2019"], entries["I walk every morning"]
+    assert (
+        lisbon["valid_from"].startswith("2019-01-01") and lisbon["valid_from_precision"] == "year"
+    )
+    assert (lisbon["valid_to"], lisbon["valid_to_precision"]) == (None, "")
+    assert lisbon["learned_at"] is not None
+    assert (walks["valid_from"], walks["valid_from_precision"]) == (None, "")
+
+
 def test_a_repeat_within_30_seconds_is_served_from_the_cache_and_still_audited():
     # given
     member = member_with()

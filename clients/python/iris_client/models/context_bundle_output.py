@@ -25,7 +25,9 @@ class ContextBundleOutput:
         stm (list[ContextBundleOutputStmItem]):
         stm_withheld (ContextBundleOutputStmWithheld): Short-term rows the read gate withheld, by reason (never named).
         ltm (ContextBundleOutputLtm): {"entries": [...], "entities": [...], "relationships": [...], "audit_envelope":
-            {...}}: each entry has its `freshness` and `entity_ids`; the entities and relationships are those of the
+            {...}}: each entry has its `freshness` and `entity_ids`, when it was true as the member said it (`valid_from`,
+            `valid_to`, null when unsaid, with what each was said to in `valid_from_precision`, `valid_to_precision`) and
+            when Iris learned it (`learned_at`), as recall gives them; the entities and relationships are those of the
             returned entries; the envelope's `suppression_counts` count the withheld entries by reason.
         episodic (list[ContextBundleOutputEpisodicItem]):
         resolved_at (datetime.datetime):
