@@ -10,7 +10,7 @@ from datetime import datetime
 
 from iris_site.audit.actions import AuditAction
 from iris_site.audit.enums import Severity
-from iris_site.audit.events import Actor, actor_token, audit_event_append, iso
+from iris_site.audit.events import Actor, actor_token, audit_event_append, iso, member_chain_lock
 from iris_site.errors import Conflict
 from memory.changes import entry_corrected
 from memory.entities.derive import entry_entities_sync
@@ -130,7 +130,13 @@ def revision_append(
 
 
 def entry_lock(entry: MemoryEntry) -> MemoryEntry:
-    """Re-read the entry under a row lock so concurrent edits queue, never interleave."""
+    """Re-read the entry under a row lock so concurrent edits queue, never interleave.
+
+    The member's audit chain first (`member_chain_lock`, re-entrant: a member-locked
+    writer already holds it): a recall holds the chain while it counts the entries it
+    returned, so a pause or resume that locked the entry and then waited for the chain
+    to record it deadlocked against that recall."""
+    member_chain_lock(entry.member_id)
     # The head revision is read after the lock, never joined into the locking query: on
     # PostgreSQL a waiter re-checks only the locked row and would keep the joined (old)
     # revision, linking its new revision to the wrong predecessor.

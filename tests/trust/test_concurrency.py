@@ -30,6 +30,7 @@ from memory.access.capabilities import capabilities_for
 from memory.enums import Lifecycle
 from memory.forgetting.services import memory_tombstone
 from memory.models import MemoryEntry, MemoryRevision
+from memory.pauses import memory_pause
 from memory.recall.service import recall_request_build, recall_run
 from memory.services import memory_edit
 from tests.consent.factories import record
@@ -119,8 +120,8 @@ def test_parallel_edits_of_one_entry_never_lose_a_revision():
 @race_db
 def test_recalls_racing_edits_and_forgets_of_what_they_return_never_deadlock():
     """A recall holds the member's audit chain while it counts the entries it returned; an
-    edit or a forget locks an entry and then records it in that chain. Every
-    member-locked writer takes the chain before any row (`member_lock`), so each waits
+    edit, a forget or a pause locks an entry and then records it in that chain. Every
+    writer takes the chain before any row (`member_lock`, `entry_lock`), so each waits
     for the other instead of PostgreSQL aborting one as a deadlock."""
     member = consenting_member()
     actor = Actor.of(member)
@@ -128,9 +129,11 @@ def test_recalls_racing_edits_and_forgets_of_what_they_return_never_deadlock():
     def look():
         return recall_run(request=_recall_request(member), actor=Actor.system())
 
-    for _ in range(3):
+    for round_ in range(3):
         entries = [
-            remember(member, subject=f"tea {n}", body=f"I drink green tea number {n}").entry
+            remember(
+                member, subject=f"tea {round_}.{n}", body=f"I drink green tea {round_}.{n}"
+            ).entry
             for n in range(4)
         ]
         calls = [
@@ -146,6 +149,7 @@ def test_recalls_racing_edits_and_forgets_of_what_they_return_never_deadlock():
             lambda e=entries[2]: memory_tombstone(
                 entry=MemoryEntry.objects.get(pk=e.pk), actor=actor
             ),
+            lambda e=entries[3]: memory_pause(entry=MemoryEntry.objects.get(pk=e.pk), actor=actor),
         ]
         results, errors = race(calls)
         assert errors == [] and len(results) == len(calls)
