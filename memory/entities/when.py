@@ -117,15 +117,19 @@ def _month_before(month: int, *, told: datetime, forward: bool) -> datetime | No
 
 
 def _point(match: re.Match, *, told: datetime, forward: bool) -> Point | None:
-    g = match.groupdict()
+    """The time one phrase names; None when it names none (31 February, year 0000)."""
     try:
-        if g["iso"]:
-            return Point(datetime.fromisoformat(g["iso"]).replace(tzinfo=UTC), DAY)
-        if g["day"]:
-            month = _MONTHS[g["dmonth"].casefold()]
-            return Point(datetime(int(g["dyear"]), month, int(g["day"]), tzinfo=UTC), DAY)
-    except ValueError:  # 31 February: not a day, so not a time
+        return _named(match.groupdict(), told=told, forward=forward)
+    except ValueError:
         return None
+
+
+def _named(g: dict, *, told: datetime, forward: bool) -> Point | None:
+    if g["iso"]:
+        return Point(datetime.fromisoformat(g["iso"]).replace(tzinfo=UTC), DAY)
+    if g["day"]:
+        month = _MONTHS[g["dmonth"].casefold()]
+        return Point(datetime(int(g["dyear"]), month, int(g["day"]), tzinfo=UTC), DAY)
     if g["month"]:
         month = _MONTHS[g["month"].casefold()]
         if g["myear"]:

@@ -2,6 +2,7 @@
 and selectors the API uses. Every form works without JavaScript (POST → redirect → GET);
 domain refusals come back as messages, never as errors pages."""
 
+import re
 from datetime import timedelta
 
 from django.contrib import messages
@@ -188,6 +189,15 @@ def memory_controls_view(request):
             }
         )
     return render(request, "memory/controls.html", context)
+
+
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+def shown_count(value: str) -> int | None:
+    """A whole number as a form sends it (ASCII digits only: "²" is a digit to
+    `str.isdigit` but not to `int`); None for anything else."""
+    return int(value) if _DIGITS.fullmatch(value) else None
 
 
 def _refused_while_clear_pending(request):
@@ -404,7 +414,7 @@ def memory_forget_category_view(request):
         if (
             request.method == "POST"
             and shown is not None
-            and (not shown.isdigit() or count > int(shown))
+            and (shown_count(shown) is None or count > shown_count(shown))
         ):
             # Forgetting cannot be undone: a memory kept after the page counted what goes
             # is not forgotten unseen. Nothing is forgotten; the page counts again.
@@ -623,7 +633,7 @@ def consent_withdraw_view(request, consent_type):
     if request.method == "POST" and "confirm" in request.POST:
         will_forget = forgotten_count(member_id, consent_type)
         shown = request.POST.get("forgets")
-        if shown is not None and (not shown.isdigit() or will_forget > int(shown)):
+        if shown is not None and (shown_count(shown) is None or will_forget > shown_count(shown)):
             # Forgetting cannot be undone: a memory kept after the page counted what goes
             # is not forgotten unseen. Nothing is withdrawn; the page counts again.
             messages.error(
@@ -833,7 +843,7 @@ def memory_settings_view(request):
             raw = request.POST.get(f"auto_forget_{kind}", "never")
             if raw == "never":
                 continue
-            if not raw.isdigit() or int(raw) not in AUTO_FORGET_MONTHS:
+            if shown_count(raw) not in AUTO_FORGET_MONTHS:
                 messages.error(request, "Choose 3, 12 or 18 months, or never.")
                 return redirect(CONTROLS)
             months[kind] = int(raw)

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from consent.enums import OptOutCategory
@@ -16,7 +18,7 @@ from inspection.enums import ReasonCode
 from iris_site.audit.events import Actor
 from iris_site.models import AuditEvent
 from memory.controls import member_memory_settings_get
-from memory.entities.when import stated_times
+from memory.entities.when import EARLIEST_YEAR, stated_times
 from memory.forgetting.services import memory_clear_cancel, memory_clear_request
 from memory.models import MemoryEntry, MemoryNotice
 from memory.selectors import memory_pending_clear
@@ -192,11 +194,25 @@ def test_a_memory_kept_after_the_preview_is_not_forgotten_unseen():
     assert not MemoryEntry.objects.filter(pk__in=[first.entry.pk, later.entry.pk]).exclude(
         lifecycle="tombstoned"
     )
-    # a garbled count is not a licence either
+    # a garbled count is not a licence either, nor an error
     member2 = consenting_member("category:medical")
     remember(member2, category="medical", subject="asthma", body="I use an inhaler")
-    response = signed_in(member2).post(MEDICAL, {"confirm": "1", "forgets": "-1"})
+    for garbled in ("-1", "²"):
+        response = signed_in(member2).post(MEDICAL, {"confirm": "1", "forgets": garbled})
+        assert response.status_code == 302
     assert "category:medical" in consents(member2)
+
+
+@pytest.mark.parametrize("months", ["²", "١٢", "-3", "3.0", "99"])
+def test_a_garbled_number_of_months_is_refused_not_an_error(months):
+    """Hole: "²" passed `str.isdigit` and then failed `int`, a 500."""
+    member = consenting_member()
+    before = member_memory_settings_get(member_id=member.pk)
+    response = signed_in(member).post(
+        SETTINGS, {"part": "auto-forget", "auto_forget_profile": months}, follow=True
+    )
+    assert "Choose 3, 12 or 18 months, or never." in messages_of(response)
+    assert member_memory_settings_get(member_id=member.pk) == before
 
 
 FORGET_CATEGORY = "/profile/memory/forget-category/"
@@ -222,7 +238,7 @@ def test_forgetting_a_category_forgets_only_what_its_page_counted():
     assert "Nothing was forgotten" in messages_of(response)
     assert live(member) == 2
     assert 'name="forgets" value="2"' in response.content.decode()
-    for garbled in ("-1", "one", ""):
+    for garbled in ("-1", "one", "", "²", "\uff11"):
         client.post(FORGET_CATEGORY, {"category": "medical", "confirm": "1", "forgets": garbled})
         assert live(member) == 2
     done = client.post(
@@ -312,12 +328,36 @@ TOLD = datetime(2026, 6, 3, tzinfo=UTC)
         "we met on 1 January 0001",
         "married 1066-10-14",
         "since 1899-12-31",
+        "since March 0000",
+        "since 0000-01-01",
+        "we met on 1 January 0000",
+        "until 0000-00-00",
     ],
 )
 def test_an_absurd_dated_time_stays_open(note):
     """Hole: a dated form ("since 0001-01-01") was read as true from the year 1 (the bare
     year form already read only 19xx and 20xx). It now stays open, as any unclear time."""
     assert stated_times(note, told=TOLD).start is None
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["since", "until", "married", "met on", "broke up", "from"]),
+            st.sampled_from(["March", "1", "31", "February", "last", "year", "ago", "two"]),
+            st.integers(0, 9999).map(lambda y: f"{y:04d}"),
+            st.from_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", fullmatch=True),
+            st.text(max_size=5),
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
+def test_no_words_make_reading_a_time_fail(note):
+    """Hole: "since March 0000" raised (year 0 is no date) and a write answered 500. Any
+    words now read as a time or stay open, never an error."""
+    stated = stated_times(note, told=TOLD)
+    for point in (stated.start, stated.end):
+        assert point is None or EARLIEST_YEAR <= point.at.year <= TOLD.year
 
 
 @pytest.mark.parametrize(
