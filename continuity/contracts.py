@@ -9,11 +9,9 @@ run of visible characters without whitespace, so a sentence cannot pass as an an
 import json
 import uuid
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,6 +25,7 @@ from pydantic_core import PydanticCustomError
 from consent.enums import SensitiveCategory
 from continuity.enums import Posture, Surface
 from continuity.policy import RECENT_DEFAULT, RECENT_MAX
+from iris_site.api.contracts import Instant
 
 SCOPE_KEY_MAX_LENGTH = 160
 DEVICE_ID_MAX_LENGTH = 96
@@ -100,13 +99,8 @@ class ContinuationToken(Contract):
         description="The write's idempotency key: the same key and token answer the first "
         "answer again; an `Idempotency-Key` header, when sent, must equal it."
     )
-    last_updated_at: AwareDatetime = Field(description="The device's clock; never ordered by.")
-
-    @field_validator("last_updated_at")
-    @classmethod
-    def _in_utc(cls, value: datetime) -> datetime:
-        # One spelling per instant, so equal bodies fingerprint equally and read back as sent.
-        return value.astimezone(UTC)
+    # One spelling per instant (UTC), so equal bodies fingerprint equally and read back as sent.
+    last_updated_at: Instant = Field(description="The device's clock; never ordered by.")
 
     @field_validator("sensitive_categories")
     @classmethod

@@ -6,11 +6,11 @@ tools take."""
 import uuid
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hierarchy.enums import StmScopeKind
 from hierarchy.stm_policy import MAX_RELATED_ENTRY_IDS
-from iris_site.api.contracts import CursorPageQuery
+from iris_site.api.contracts import CursorPageQuery, Instant
 from memory.access.capabilities import CONTEXT_NOT_ALLOWED
 from memory.contracts import MAX_SUBJECT_LENGTH, CategoryValue
 from memory.enums import Origin, RecallContext
@@ -139,7 +139,7 @@ class ContextBundleRequest(Input):
         description="Only long-term entries about this entity of the member (an id a recall "
         "listed under `entities`); another member's, a forgotten one or none is 404.",
     )
-    as_of: AwareDatetime | None = Field(
+    as_of: Instant | None = Field(
         default=None,
         description="Long-term recall of what held then (an ISO time with its zone): entries "
         "not superseded by then, relationships valid then.",

@@ -19,6 +19,8 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
 
 import pydantic
 from django.db import models
@@ -204,6 +206,21 @@ def contract(
         return extend_schema(**documented)(wrapper) if documented else wrapper
 
     return decorate
+
+
+def _one_instant(value: datetime) -> datetime:
+    try:
+        utc = value.astimezone(UTC)
+        _ = (utc - timedelta(days=1), utc + timedelta(days=1))
+    except OverflowError:
+        raise ValueError("Give a time between the years 1 and 9999.") from None
+    return utc
+
+
+# An input time: ISO 8601 with its zone, read as one UTC instant (so equal bodies are equal
+# and read back as sent); a time at the calendar's very edge ("0001-01-01T00:00+05:00",
+# a day before year 1 in UTC) is the caller's 400, never arithmetic that fails later.
+Instant = Annotated[pydantic.AwareDatetime, pydantic.AfterValidator(_one_instant)]
 
 
 class CursorPageQuery(pydantic.BaseModel):

@@ -4,8 +4,9 @@ the request, documents it, and is what the MCP `recall` tool takes."""
 import uuid
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
+from iris_site.api.contracts import Instant
 from memory.access.capabilities import CONTEXT_NOT_ALLOWED, KIND_NOT_ALLOWED, SURFACE_NOT_ALLOWED
 from memory.contracts import MemberScoped, MemberScopeKey
 from memory.enums import RecallContext
@@ -49,7 +50,7 @@ class RecallRequest(MemberScoped):
         description="Only the entries about this entity of the member (an id a recall listed "
         "under `entities`); another member's, a forgotten one or none is 404.",
     )
-    as_of: AwareDatetime | None = Field(
+    as_of: Instant | None = Field(
         default=None,
         description="Recall what held then (an ISO time with its zone): entries created by "
         "then and not superseded by then, relationships valid then. Today's consent, pauses "

@@ -16,17 +16,22 @@ import urllib.request
 
 import pytest
 import uvicorn
+from pydantic import TypeAdapter, ValidationError
 from rest_framework.settings import api_settings
 
+from iris_site.api.contracts import Instant
 from iris_site.services import token_issue
 from memory.models import ConversationTurn
-from tests.conftest import http_request
+from tests.conftest import bearer_client, http_request
 from tests.interfaces.test_mcp import mcp, mcp_url  # noqa: F401
 from tests.interfaces.test_mcp_budgets import INITIALIZE, LOOPBACK, spend_failures
 from tests.iris_site.factories import ServiceClientFactory
 from tests.memory.factories import consenting_member
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+Instants = TypeAdapter(Instant)
 
 
 def _assistant_token() -> str:
@@ -208,3 +213,32 @@ def test_a_guesser_cannot_name_a_new_address_per_try(served_as_mcp_serve, settin
     assert _guess(served_as_mcp_serve, "203.0.113.1") == 401  # the last failure allowed
     for n in range(2, 5):
         assert _guess(served_as_mcp_serve, f"203.0.113.{n}") == 429
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("at", ["0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00"])
+@pytest.mark.parametrize("operation", ["recall", "context-bundle"])
+def test_a_time_at_the_calendars_edge_is_refused_not_an_error(at, operation):
+    """Hole: `as_of` a day from the calendar's edge in UTC passed the contract and failed
+    in the query (500, OverflowError) on recall and the context bundle, so on MCP too. An
+    input time is now one UTC instant inside the calendar (`Instant`), else the 400."""
+    member = consenting_member()
+    client = bearer_client(ServiceClientFactory(consumer="assistant"))
+    body = {"query": "coffee", "as_of": at}
+    if operation == "recall":
+        body |= {"surface": "assistant", "scope": {"kind": "profile"}}
+    else:
+        body |= {"scope_id": "s-1"}
+    response = client.post(f"/api/v1/members/{member.pk}/{operation}/", body, format="json")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "invalid" and "as_of" in error["fields"]
+
+
+def test_a_device_clock_at_the_calendars_edge_is_refused_not_an_error():
+    with pytest.raises(ValidationError) as refused:
+        Instants.validate_python("0001-01-01T00:00:00+05:00")
+    assert "between the years 1 and 9999" in str(refused.value)
+    assert Instants.validate_python("2026-06-01T12:00:00+02:00").isoformat() == (
+        "2026-06-01T10:00:00+00:00"
+    )
