@@ -307,8 +307,11 @@ def entry_entities_sync(*, entry: MemoryEntry, actor: Actor, now: datetime) -> N
             stated[key] = rel
             note = wanted.relationships[key][0]
             if (rel.decay_at, rel.note) != (entry.decay_at, note):
+                reworded = rel.note != note
                 rel.decay_at, rel.note = entry.decay_at, note
                 rel.save(update_fields=["decay_at", "note"])
+                if reworded:  # the times it said may be others, or none
+                    period_replay(rel.period_id)
         else:
             _statement_withdrawn(rel, now=now)
     for key in wanted.relationships.keys() - stated.keys():
@@ -326,6 +329,19 @@ def _period(rel: MemoryRelationship) -> entity_policy.Period:
 def _period_set(period_id, period: entity_policy.Period) -> None:
     """Every statement of one period carries its times."""
     MemoryRelationship.objects.filter(period_id=period_id).update(**dataclasses.asdict(period))
+
+
+def period_replay(period_id) -> None:
+    """Tell one period again from the statements still stored for it, each read from its
+    own words as said (`entity_policy.period_replayed`): after a statement was forgotten
+    or reworded, no time only it gave remains on the others."""
+    rows = list(MemoryRelationship.objects.filter(period_id=period_id).order_by("created_at", "id"))
+    if not rows:
+        return
+    statements = [(stated_times(rel.note, told=rel.created_at), rel.created_at) for rel in rows]
+    period = entity_policy.period_replayed(statements, was=_period(rows[0]))
+    if period != _period(rows[0]):
+        _period_set(period_id, period)
 
 
 def _statement_withdrawn(rel: MemoryRelationship, *, now) -> None:

@@ -11,7 +11,7 @@ Only the member brings a retired entity back, by introducing it again themselves
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from types import MappingProxyType
@@ -172,6 +172,27 @@ def period_restated(period: Period, stated: Stated, *, now: datetime) -> Period:
             end_learned_at=now if end else None,
         )
     )
+
+
+def period_replayed(statements: Sequence[tuple[Stated, datetime]], *, was: Period) -> Period:
+    """The period told again from the statements that still make it (each with when it
+    was said, oldest first), after one was forgotten or reworded: only their words give
+    its times, so a start or an end that only a gone statement said goes with it (back to
+    when Iris learned it, or open). An end Iris learned from a supersession stands."""
+    (first, at), *rest = statements
+    period = period_told(first, now=at)
+    for stated, said_at in rest:
+        period = period_restated(period, stated, now=said_at)
+    if period.valid_to is None and was.valid_to is not None and not was.valid_to_precision:
+        period = _tidy(
+            replace(
+                period,
+                valid_to=was.valid_to,
+                valid_to_precision="",
+                end_learned_at=was.end_learned_at,
+            )
+        )
+    return period
 
 
 def period_superseded(period: Period, *, now: datetime) -> Period:

@@ -34,6 +34,7 @@ from memory.entities.derive import (
     entity_label,
     entity_relationships,
     entity_transition,
+    period_replay,
 )
 from memory.entities.selectors import member_entity_get
 from memory.enums import EntityKind, EntityState, Lifecycle
@@ -237,7 +238,11 @@ def _entity_store_erase(erasure: Erasure) -> int:
         rels, _ = MemoryRelationship.objects.filter(member_id=erasure.member_id).delete()
         rest, _ = MemoryEntity.objects.filter(member_id=erasure.member_id).delete()
         return rels + rest
-    rels, _ = _doomed_relationships(erasure).delete()
+    doomed = _doomed_relationships(erasure)
+    periods = set(doomed.values_list("period_id", flat=True))
+    rels, _ = doomed.delete()
+    for period_id in periods:  # what only the forgotten statements said goes with them
+        period_replay(period_id)
     links, _ = _doomed_links(erasure).delete()
     orphans, _ = _orphans(erasure.member_id).delete()
     return rels + links + orphans

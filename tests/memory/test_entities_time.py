@@ -12,10 +12,16 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.utils import timezone
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
+from iris_site.audit.events import Actor
 from iris_site.services import token_issue
+from memory.entities.policy import period_replayed, period_restated, period_told
 from memory.entities.selectors import entity_detail, recalled_graph
-from memory.models import MemoryEntity, MemoryRelationship
+from memory.entities.when import Point, Stated
+from memory.forgetting.services import memory_tombstone
+from memory.models import MemoryEntity, MemoryEntry, MemoryRelationship
 from tests.conftest import bearer_client, http_request
 from tests.interfaces.test_mcp import mcp, mcp_url  # noqa: F401 - the MCP server fixture
 from tests.iris_site.factories import ServiceClientFactory
@@ -97,6 +103,57 @@ def test_a_restatement_extends_its_period_instead_of_opening_a_second():
         "year",
     )
     assert (girlfriend.learned_at, girlfriend.valid_to) == (JAN, None)
+
+
+@pytest.mark.django_db
+def test_forgetting_the_statement_that_said_when_takes_its_time_with_it():
+    """Found by review: a restatement carries the period's start onto its own row, so
+    forgetting the one statement that said "since 2019" left 2019 on the person page, the
+    entity API, `as_of` and the export. The period is now told again from the statements
+    that remain: the start goes back to when Iris learned it from them."""
+    member = consenting_member()
+    said = sam(member, now=APRIL, note="my partner since 2019", body="Sam and I live together")
+    sam(member, now=JUNE, note="my partner", body="Sam and I cook on Sundays")
+    [partner] = theirs(member, "partner")
+    assert (partner.valid_from, partner.valid_from_precision) == (Y2019, "year")
+    memory_tombstone(entry=MemoryEntry.objects.get(pk=said.pk), actor=Actor.of(member))
+    [partner] = theirs(member, "partner")
+    assert (partner.valid_from, partner.valid_from_precision) == (JUNE, "")
+    assert partner.learned_at == JUNE
+    assert not MemoryRelationship.objects.filter(member=member, valid_from=Y2019).exists()
+
+
+Y2019 = datetime(2019, 1, 1, tzinfo=UTC)
+MAY_2021 = Point(datetime(2021, 5, 1, tzinfo=UTC), "month")
+_STARTS = st.sampled_from([None, Point(Y2019, "year"), MAY_2021])
+_ENDS = st.sampled_from([None, Point(datetime(2022, 3, 1, tzinfo=UTC), "month")])
+_HISTORIES = st.lists(
+    st.tuples(st.builds(Stated, start=_STARTS, end=_ENDS), st.sampled_from([APRIL, JUNE])),
+    min_size=1,
+    max_size=5,
+).map(lambda told: sorted(told, key=lambda s: s[1]))
+
+
+@given(history=_HISTORIES, gone=st.integers(0, 4))
+def test_a_replayed_period_keeps_no_time_only_a_gone_statement_said(history, gone):
+    """Over random histories: told again without one statement, every time the period
+    says it was said by a statement that remains; with all of them, it is what telling
+    them one by one gave."""
+    assume(len(history) > 1)
+    gone %= len(history)
+    (first, at), *rest = history
+    was = period_told(first, now=at)
+    for stated, said_at in rest:
+        was = period_restated(was, stated, now=said_at)
+    assert period_replayed(history, was=was) == was
+    left = history[:gone] + history[gone + 1 :]
+    period = period_replayed(left, was=was)
+    said_starts = {s.start for s, _ in left if s.start}
+    said_ends = {s.end for s, _ in left if s.end}
+    if period.valid_from_precision:
+        assert Point(period.valid_from, period.valid_from_precision) in said_starts
+    if period.valid_to_precision:
+        assert Point(period.valid_to, period.valid_to_precision) in said_ends
 
 
 @pytest.mark.django_db
