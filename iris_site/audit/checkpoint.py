@@ -16,7 +16,11 @@ name no database: a sink may begin with them only if this database holds each on
 sealed, and the first seal adopts the old default file (`<AUDIT_CHECKPOINT_DIR>/
 checkpoints.jsonl`) into the database's own on that condition. A restored copy served
 beside its original gets a new id (`audit_deployment_renew`, `manage.py audit_deployment
---new`): its checkpoints carry on from the last one it inherited, in a sink of its own.
+--new`): its checkpoints carry on from the last one it inherited, in a sink of its own,
+and that inherited checkpoint (its signature on its row) stands as the sink's first
+record, so a new id never leaves the chains checked against no checkpoint. An id the
+command did not give (no `iris_site.deployment.renewed` event names it: a row inserted by
+hand) is reported by `audit_verify` and refused by the seal.
 
 Settings (docs/design.md, "Tamper evidence"):
 - `AUDIT_SIGNING_KEY`: the Ed25519 private key, PEM or base64 of its 32 raw bytes. Unset:
@@ -45,7 +49,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from iris_site.audit.actions import AuditAction
+from iris_site.audit.actions import AuditAction, stored_names
 from iris_site.audit.events import Actor, audit_event_append, iso, link_of
 from iris_site.audit.policy import GENESIS_HASH, SealedHead
 from iris_site.audit.seal import (
@@ -120,6 +124,44 @@ def deployment_current(*, create: bool = False) -> Deployment | None:
     if row is None and create:
         row = Deployment.objects.create(created_at=timezone.now())
     return row
+
+
+def deployment_unrecorded() -> Deployment | None:
+    """The first of this database's deployment ids that `audit_deployment --new` did not
+    give it; None when every one was.
+
+    A database's first id (made by migration, or by the first seal of a database emptied
+    since) inherits no checkpoint and needs no record. Any other, and any that inherits a
+    checkpoint, must be named, with the checkpoint it inherited, by an
+    `iris_site.deployment.renewed` event (`audit_deployment_renew` writes the row and the
+    event in one transaction). A row inserted by hand is not.
+    """
+    rows = list(Deployment.objects.order_by("id"))
+    if len(rows) == 1 and rows[0].inherited is None:
+        return None
+    events = AuditEvent.objects.filter(
+        action__in=stored_names(AuditAction.IRIS_SITE_DEPLOYMENT_RENEWED)
+    )
+    renewals = {
+        (str(payload.get("deployment")), payload.get("inherited_checkpoint"))
+        for payload in events.values_list("payload", flat=True)
+        if isinstance(payload, dict)
+    }
+    for index, row in enumerate(rows):
+        if index == 0 and row.inherited is None:
+            continue
+        if (str(row.deployment_id), row.inherited) not in renewals:
+            return row
+    return None
+
+
+def unrecorded_message(row: Deployment) -> str:
+    inherits = f", inheriting checkpoint {row.inherited}," if row.inherited is not None else ""
+    return (
+        f"deployment {row.deployment_id}{inherits} was not given by manage.py "
+        "audit_deployment --new: no iris_site.deployment.renewed event names it (a row "
+        "added to iris_site_deployment by hand)"
+    )
 
 
 # --- the sink ------------------------------------------------------------------------------
@@ -321,6 +363,12 @@ def _seal(now: datetime, *, force: bool = False) -> AuditCheckpoint | None:
     current = deployment_current(create=True)
     latest = AuditCheckpoint.objects.order_by("-number").first()
     sunk = _last(_own_records(checkpoint_sink(current), current))
+    unrecorded = deployment_unrecorded()
+    if unrecorded is not None:  # sealing under it would hide what it inherited
+        raise Conflict(
+            f"{unrecorded_message(unrecorded)}; not sealing",
+            code="audit_deployment_unrecorded",
+        )
     if sunk is not None and sunk["number"] > (latest.number if latest else 0):
         raise Conflict(
             f"the checkpoint sink holds checkpoint {sunk['number']}, the database does not: "

@@ -12,8 +12,10 @@ from iris_site.audit.checkpoint import (
     CheckpointSink,
     checkpoint_sink,
     deployment_current,
+    deployment_unrecorded,
     record_of,
     sink_records,
+    unrecorded_message,
     verify_keys,
 )
 from iris_site.audit.events import link_of
@@ -23,6 +25,7 @@ from iris_site.audit.seal import (
     heads_from_rows,
     merkle_root,
     sequence_check,
+    signature_check,
     statement_of,
 )
 from iris_site.models import AuditCheckpoint, AuditEvent
@@ -70,10 +73,16 @@ class ChainReport:
 def _sealed_heads(
     sink: CheckpointSink | None, *, copy: bool
 ) -> tuple[dict[str, SealedHead], int | None, int | None]:
-    """The heads of the latest checkpoint in the sink (`copy`: the latest the database
-    holds, a restored copy's sink running ahead of it), after checking that the sink is
-    this database's, every statement's signature and link, and that the database's copy
-    of its heads makes its root. Also the sink's last checkpoint number."""
+    """The heads of the latest signed checkpoint (`copy`: the latest the database holds, a
+    restored copy's sink running ahead of it), after checking that the sink is this
+    database's, every statement's signature and link, and that the database's copy of its
+    heads makes its root. Also the sink's last checkpoint number.
+
+    A renewed deployment never lowers the bar: its sink carries on from the checkpoint it
+    inherited (`Deployment.inherited`, which the database must hold), and that checkpoint
+    counts as the sink's first record, its signature (stored on its row) checked with
+    `verify_keys()` like every other. So with nothing sealed since the renewal, the
+    chains are checked against the inherited checkpoint, never against none."""
     current = deployment_current()
     if current is None:  # emptied since its migration: its first seal makes one
         sink = sink or (checkpoint_sink(None) if settings.AUDIT_CHECKPOINT_PATH else None)
@@ -86,7 +95,10 @@ def _sealed_heads(
     if copy:
         held = AuditCheckpoint.objects.order_by("-number").values_list("number", flat=True)
         records = [r for r in records if r["number"] <= (held.first() or 0)]
-    last = sequence_check(records, verify_keys(), after=after)
+    keys = verify_keys()
+    if after is not None:
+        signature_check(after, keys)
+    last = sequence_check(records, keys, after=after) or after
     if last is None:
         if AuditCheckpoint.objects.filter(number__gt=current.inherited or 0).exists():
             raise SealError(f"the database holds checkpoints, the sink none ({sink.where})")
@@ -111,6 +123,13 @@ def audit_chain_verify(
     there. Without a checkpoint (or with one that does not hold) the chains are checked
     on their own, which a rewrite that recomputes every hash passes.
 
+    The checkpoint is the sink's latest; for a database given a new deployment id with
+    nothing sealed since, the one it inherited (`_sealed_heads`). Every deployment id
+    after the database's first must have been given by `audit_deployment --new` (an
+    `iris_site.deployment.renewed` event names it and what it inherited): a row added by
+    hand is a `checkpoint_problem`, and the chains are still checked against the
+    checkpoint.
+
     `sink`: another than this database's (its original's, for a restored copy); `copy`:
     checkpoints in the sink past the database's latest are not missing (the copy was
     taken before they were sealed), and the chains are checked against its latest.
@@ -118,7 +137,8 @@ def audit_chain_verify(
     current = deployment_current()
     try:
         sealed, number, sunk = _sealed_heads(sink, copy=copy)
-        problem = None
+        unrecorded = deployment_unrecorded()
+        problem = unrecorded_message(unrecorded) if unrecorded is not None else None
     except (SealError, OSError, ValueError) as exc:  # an unreadable sink, a bad line or key
         sealed, number, sunk, problem = {}, None, None, str(exc)
     counted = chains = broken_chains = 0
