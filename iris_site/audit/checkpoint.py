@@ -297,6 +297,27 @@ def audit_chain_heads() -> list[SealedHead]:
     return heads_from_rows(rows)
 
 
+def _sealed_heads_gone(checkpoint: AuditCheckpoint, *, batch: int = 500) -> int:
+    """How many of the heads `checkpoint` sealed are no longer in their chains as sealed
+    (the event gone, moved, or its hash changed). Each checkpoint is sealed only over the
+    last one's heads, so verifying the chains against the latest checks them all."""
+    sealed = heads_from_rows(checkpoint.heads)
+    gone = 0
+    for start in range(0, len(sealed), batch):
+        chunk = sealed[start : start + batch]
+        found = {
+            (chain, sequence, str(event_id), hash_)
+            for chain, sequence, event_id, hash_ in AuditEvent.objects.filter(
+                id__in=[head.event_id for head in chunk]
+            ).values_list("chain_key", "chain_sequence", "id", "hash")
+        }
+        gone += sum(
+            (head.chain, head.chain_sequence, head.event_id, head.hash) not in found
+            for head in chunk
+        )
+    return gone
+
+
 def _rows(heads: list[SealedHead]) -> list[list[Any]]:
     return [[h.chain, h.chain_sequence, h.event_id, h.hash] for h in heads]
 
@@ -380,6 +401,13 @@ def _seal(now: datetime, *, force: bool = False) -> AuditCheckpoint | None:
     heads = audit_chain_heads()
     if not heads or (not force and latest is not None and latest.heads == _rows(heads)):
         return None  # nothing new to seal
+    gone = _sealed_heads_gone(latest) if latest is not None else 0
+    if gone:  # a new checkpoint over them would launder the rewrite
+        raise Conflict(
+            f"{gone} chain head(s) sealed by checkpoint {latest.number} are no longer in "
+            "their chains as sealed: not sealing over them (audit_verify names the first)",
+            code="audit_chain_broken",
+        )
     key = signing_key()
     if key is None:
         raise ImproperlyConfigured(

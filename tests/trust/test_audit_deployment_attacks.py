@@ -180,3 +180,33 @@ def test_a_second_genuine_renewal_verifies(signer):
     assert Deployment.objects.count() == 3
     report = audit_chain_verify()
     assert (report.valid, report.checkpoint, report.checkpoint_problem) == (True, 4, None)
+
+
+def test_the_seal_never_seals_over_a_chain_rewritten_since_the_last_checkpoint(signer):
+    """Found with the review: without a new id, erasing a sealed chain and waiting for the
+    next seal (every ten minutes) laundered it, since the new checkpoint sealed the heads
+    as they then were and `audit_verify` checks against the latest. The seal now refuses
+    while a head the last checkpoint sealed is not in its chain as sealed."""
+    checkpoint = sealed_then_erased()
+    append_events(1)  # something new, so there is something to seal
+    with pytest.raises(Conflict) as refused:
+        audit_checkpoint_seal()
+    assert refused.value.code == "audit_chain_broken"
+    assert AuditCheckpoint.objects.order_by("-number").first().number == checkpoint.number
+    report = audit_chain_verify()
+    assert (report.valid, report.checkpoint) == (False, checkpoint.number)
+
+
+def test_a_rewritten_sealed_event_also_stops_the_seal(signer):
+    append_events(3, member_id=MEMBER)
+    audit_checkpoint_seal()
+    head = AuditEvent.objects.filter(chain_key=str(MEMBER)).order_by("-chain_sequence").first()
+    with tampering():
+        AuditEvent.objects.filter(pk=head.pk).update(hash="0" * 64)
+    append_events(1)
+    with pytest.raises(Conflict):
+        audit_checkpoint_seal()
+    # an untouched history seals on as before
+    with tampering():
+        AuditEvent.objects.filter(pk=head.pk).update(hash=head.hash)
+    assert audit_checkpoint_seal().number == 2
