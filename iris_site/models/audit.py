@@ -79,7 +79,8 @@ class AuditCheckpoint(models.Model):
     """A signed seal over every audit chain's head (`iris_site.audit.checkpoint`).
 
     The signed statement also goes to a sink outside the database; that copy is the one
-    `audit_verify` trusts. This row keeps the heads the Merkle root was computed over
+    `audit_verify` trusts (a renewed database with nothing sealed since is checked against
+    the checkpoint it inherited, by the signature this row keeps). This row keeps the heads the Merkle root was computed over
     (`[chain, chain_sequence, event_id, hash]`, sorted by chain), so verification and a
     member's inclusion proof need no second copy of them; the signed root vouches for them.
     """
