@@ -8,9 +8,13 @@ send is merely malformed:
 - a NUL character (`\\u0000`) is valid JSON, but PostgreSQL refuses it in text columns
   (SQLite stores it), so the same body would be a 500 on one database and stored on the
   other; a lone surrogate (`\\ud800`) is valid JSON too, but no UTF-8 text at all, so
-  neither database can store it. Both are refused here, with the place they were found.
+  neither database can store it. Both are refused here, with the place they were found;
+- a number too large for a float (`1e999`) is valid JSON that Python reads as infinity,
+  which no field means and which fails later (JSON out, SQL): refused here too, with its
+  place.
 """
 
+import math
 import re
 
 from rest_framework import exceptions, parsers
@@ -41,6 +45,10 @@ def _check_structure(data) -> None:
             stack.extend((inner, (*path, str(i)), depth + 1) for i, inner in enumerate(value))
         elif isinstance(value, str) and UNSTORABLE.search(value):
             raise _unstorable_error(path)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise exceptions.ValidationError(
+                {".".join(path) or "non_field_errors": ["A number this large is not allowed."]}
+            )
 
 
 def _unstorable_error(path: tuple[str, ...]) -> exceptions.ValidationError:

@@ -304,6 +304,39 @@ def test_nul_and_lone_surrogates_are_400_on_every_database(body, field):
     assert not MemoryEntry.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("operation", "body", "field"),
+    [
+        (
+            "recall/",
+            '{"surface": "assistant", "scope": {"kind": "profile"}, "limit": 1e999}',
+            "limit",
+        ),
+        (
+            "recall/",
+            '{"surface": "assistant", "scope": {"kind": "profile"}, "as_of": -1e999}',
+            "as_of",
+        ),
+        ("context-bundle/", '{"scope_id": "s-1", "budget": 1e999}', "budget"),
+        (
+            "short-term/",
+            '{"scope_kind": "user_session", "scope_id": "s-1", "ttl_seconds": 1e999}',
+            "ttl_seconds",
+        ),
+    ],
+)
+def test_a_number_too_large_for_a_float_is_400_not_500(operation, body, field):
+    """Found by review: `1e999` is valid JSON that Python reads as infinity; the contracts
+    re-serialise the body and failed there, a 500 with no envelope. The parser refuses it,
+    naming its place."""
+    member = consenting_member()
+    response = surface().post(
+        f"/api/v1/members/{member.pk}/{operation}", body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert field in error(response)["fields"]
+
+
 def test_nul_in_any_service_text_field_is_400():
     member = consenting_member()
     client = surface("tara")
