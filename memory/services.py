@@ -28,7 +28,7 @@ from memory.contracts import SCOPE_KEY_ADAPTER, MemoryWriteRequest, scope_key
 from memory.controls import surface_pause_check
 from memory.entities.derive import person_introduce
 from memory.entities.policy import fact_told
-from memory.entities.when import stated_times
+from memory.entities.when import stated_times, time_words
 from memory.enums import (
     ConflictOutcome,
     ConsentSource,
@@ -838,9 +838,12 @@ def memory_edit(
             added=[(entry.pk, stats)],
             removed=[(entry.pk, entry.term_stats)],
         )
+        # Time words the edit kept ("until March") mean what they meant when first told;
+        # new ones are read as of now, when the member wrote them.
+        same_words = time_words(body) == time_words(entry.body)
         entry.body = body
         entry.term_stats = stats
-        _fact_time_set(entry, told=now)
+        _fact_time_set(entry, told=entry.created_at if same_words else now)
         entry_terms_index(member_id=entry.member_id, entries=[entry])
     if subject is not None:
         entry.subject = subject

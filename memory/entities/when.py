@@ -152,6 +152,12 @@ def _named(g: dict, *, told: datetime, forward: bool) -> Point | None:
     return Point(datetime(year, month + 1, 1, tzinfo=UTC), MONTH)
 
 
+def time_words(text: str) -> tuple[str, ...]:
+    """The phrases of `text` that say a time ("since 2019", "until March"), as written
+    (case and spacing aside): two texts with the same say the same times, told alike."""
+    return tuple(" ".join(m[0].casefold().split()) for m in _PHRASE.finditer(text or ""))
+
+
 def stated_times(text: str, *, told: datetime) -> Stated:
     """When the relationship `text` speaks of began and/or ended, as said at `told`.
 

@@ -27,6 +27,7 @@ from memory.entities.policy import FactTime, fact_held_at, fact_told
 from memory.entities.when import stated_times
 from memory.forgetting.erasure import memory_erase
 from memory.models import MemoryEntry
+from memory.services import memory_edit
 from tests.conftest import bearer_client
 from tests.interfaces.test_mcp import mcp, mcp_url  # noqa: F401 - the MCP server fixture
 from tests.iris_site.factories import ServiceClientFactory
@@ -151,6 +152,25 @@ def test_an_explicit_end_is_not_recalled_after_it_even_when_heard_later():
     plain = fact(member, "I take my coffee black", now=JAN, subject="coffee")
     for when in (APRIL, JULY):
         assert returned_bodies(recall(member, as_of=when)) == [plain.body]
+
+
+@pytest.mark.django_db
+def test_an_edit_that_keeps_the_time_words_keeps_the_time_they_said():
+    """Found by review: fixing "Acme" to "ACME" in December re-read "until March" as of
+    December, so the job ended a year later on every door. Time words the edit kept mean
+    what they meant when first told; words the member writes anew are read as of now."""
+    member = consenting_member()
+    entry = fact(member, ACME, now=JUNE, subject="work")
+    edited = memory_edit(entry=entry, actor=Actor.of(member), body="I worked at ACME until March")
+    assert (edited.valid_to, edited.valid_to_precision) == (MARCH, "month")
+    assert returned_bodies(recall(member, as_of=JULY)) == []
+    now = timezone.now()
+    rewritten = memory_edit(
+        entry=edited, actor=Actor.of(member), body="I worked at ACME until last month"
+    )
+    year, month = divmod(now.year * 12 + now.month - 2, 12)
+    last_month = datetime(year, month + 1, 1, tzinfo=UTC)
+    assert (rewritten.valid_to, rewritten.valid_to_precision) == (last_month, "month")
 
 
 @pytest.mark.django_db
