@@ -80,9 +80,10 @@ class AuditCheckpoint(models.Model):
 
     The signed statement also goes to a sink outside the database; that copy is the one
     `audit_verify` trusts (a renewed database with nothing sealed since is checked against
-    the checkpoint it inherited, by the signature this row keeps). This row keeps the heads the Merkle root was computed over
-    (`[chain, chain_sequence, event_id, hash]`, sorted by chain), so verification and a
-    member's inclusion proof need no second copy of them; the signed root vouches for them.
+    the checkpoint it inherited, by the signature this row keeps). This row keeps the
+    heads the Merkle root was computed over (`[chain, chain_sequence, event_id, hash]`,
+    sorted by chain), so verification and a member's inclusion proof need no second copy
+    of them; the signed root vouches for them.
     """
 
     number = models.BigIntegerField(unique=True, editable=False)
