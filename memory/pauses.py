@@ -10,8 +10,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from iris_site.audit.events import Actor
+from iris_site.audit.events import Actor, member_chain_lock
 from iris_site.errors import Conflict, InvalidInput
+from iris_site.services import member_lock
 from memory.enums import (
     EntryAuditAction,
     Lifecycle,
@@ -21,12 +22,22 @@ from memory.models import (
     MemoryEntry,
 )
 from memory.revisions import entry_lock, revision_append
+from memory.selectors import ensure_no_pending_clear
+
+
+def _member_change(entry: MemoryEntry) -> None:
+    """A member's change to one of their memories: under the member lock, and refused
+    while a full clear waits (409 `clear-pending`: what is hidden stays as it was, so a
+    cancel brings back exactly that)."""
+    member_lock(member_id=entry.member_id)
+    ensure_no_pending_clear(member_id=entry.member_id)
 
 
 @transaction.atomic
 def memory_pause(
     *, entry: MemoryEntry, actor: Actor, ends_at: datetime | None = None
 ) -> MemoryEntry:
+    _member_change(entry)
     entry = entry_lock(entry)
     now = timezone.now()
     if entry.lifecycle != Lifecycle.ACTIVE:
@@ -44,6 +55,11 @@ def memory_pause(
 
 @transaction.atomic
 def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
+    _member_change(entry)
+    return _resumed(entry, actor=actor)
+
+
+def _resumed(entry: MemoryEntry, *, actor: Actor) -> MemoryEntry:
     entry = entry_lock(entry)
     if entry.lifecycle != Lifecycle.PAUSED:
         raise Conflict("Only a paused memory can be resumed.", code="not-paused")
@@ -59,18 +75,20 @@ def memory_resume(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
 
 def memory_pause_expire_due(*, now: datetime | None = None, member_id=None) -> int:
     """Resume every timed pause that has ended (only ``member_id``'s, when given), each
-    through `memory_resume` as a revision by the system. Idempotent: an entry resumed,
-    re-paused or forgotten meanwhile is left as it is. Returns how many were resumed."""
+    as `memory_resume` does, a revision by the system (a pause ends when it said, a full
+    clear waiting or not). Idempotent: an entry resumed, re-paused or forgotten meanwhile
+    is left as it is. Returns how many were resumed."""
     now = now or timezone.now()
     due = MemoryEntry.objects.filter(lifecycle=Lifecycle.PAUSED, suppression_ends_at__lte=now)
     if member_id is not None:
         due = due.filter(member_id=member_id)
     resumed = 0
-    for entry_id in due.order_by().values_list("pk", flat=True):
+    for entry_id, owner in due.order_by().values_list("pk", "member_id"):
         with transaction.atomic():
+            member_chain_lock(owner)  # before the row, as every writer (`entry_lock`)
             # Re-checked under the row lock: a pause the member renewed since stands.
             entry = due.select_for_update().filter(pk=entry_id).first()
             if entry is not None:
-                memory_resume(entry=entry, actor=Actor.system("pause-expired"))
+                _resumed(entry, actor=Actor.system("pause-expired"))
                 resumed += 1
     return resumed

@@ -19,6 +19,7 @@ from memory.forgetting.services import FORGET_REASON, entry_forget
 from memory.models import MemoryEntry, MemoryNotice
 from memory.policy import storage
 from memory.revisions import POLICY_ID, entry_lock, revision_append
+from memory.selectors import ensure_no_pending_clear
 
 # The promotions Iris made on its own: the member's explicit request is no news to them.
 AUTOMATIC_PROMOTIONS = frozenset({PromotionReason.REPEATED_OCCURRENCE_THRESHOLD_MET})
@@ -80,6 +81,7 @@ def memory_promotion_answer(*, notice: MemoryNotice, answer: str, actor: Actor) 
     if answer not in PromotionAnswer.CHOICES:
         raise InvalidInput(fields={"answer": [f"One of: {', '.join(PromotionAnswer.CHOICES)}."]})
     member_lock(member_id=notice.member_id)
+    ensure_no_pending_clear(member_id=notice.member_id)
     notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
     if notice.kind != MemoryNotice.Kind.PROMOTION:
         raise Conflict("This notice is not about a promotion.", code="not-a-promotion")

@@ -23,6 +23,7 @@ from memory.models import (
 )
 from memory.policy import storage
 from memory.revisions import POLICY_ID, entry_lock, revision_append
+from memory.selectors import ensure_no_pending_clear
 from memory.signals import reconfirm_settled
 
 # --- Re-confirmation ("Is this still true?") ------------------------------------------------
@@ -97,6 +98,7 @@ def memory_reconfirm_answer(*, notice: MemoryNotice, answer: str, actor: Actor) 
     if answer not in ReconfirmAnswer.CHOICES:
         raise InvalidInput(fields={"answer": [f"One of: {', '.join(ReconfirmAnswer.CHOICES)}."]})
     member_lock(member_id=notice.member_id)
+    ensure_no_pending_clear(member_id=notice.member_id)
     notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
     if notice.kind != MemoryNotice.Kind.RECONFIRM:
         raise Conflict("This question is not a re-confirmation.", code="not-a-reconfirm")

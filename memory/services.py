@@ -653,6 +653,7 @@ def memory_notice_answer(*, notice: MemoryNotice, accept: bool, actor: Actor) ->
     the draft. Audited with ids and scope kinds only."""
     # The member lock first, as every writer: the scope check reads opt-outs under it.
     member_lock(member_id=notice.member_id)
+    ensure_no_pending_clear(member_id=notice.member_id)
     notice = MemoryNotice.objects.select_for_update().get(pk=notice.pk)
     if notice.state != MemoryNotice.State.OPEN:
         raise Conflict("This question was already answered.", code="notice-answered")
@@ -867,6 +868,8 @@ def memory_edit(
 @transaction.atomic
 def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
     """The member confirms an inference: model-inferred → user-confirmed."""
+    member_lock(member_id=entry.member_id)
+    ensure_no_pending_clear(member_id=entry.member_id)
     entry = entry_lock(entry)
     if entry.origin not in (Origin.MODEL_INFERRED, Origin.SUMMARIZED_FROM_SESSION):
         raise Conflict("Only an inference can be confirmed.", code="not-an-inference")
@@ -884,6 +887,8 @@ def memory_confirm(*, entry: MemoryEntry, actor: Actor) -> MemoryEntry:
 @transaction.atomic
 def memory_change_scope(*, entry: MemoryEntry, scope, actor: Actor) -> MemoryEntry:
     """Move a memory between scopes within the per-scope rules."""
+    member_lock(member_id=entry.member_id)
+    ensure_no_pending_clear(member_id=entry.member_id)
     entry = entry_lock(entry)
     decision = scopes.evaluate_scope_change(entry.scope_kind, scope.kind)
     if not decision.allowed:
@@ -912,7 +917,10 @@ def member_opt_out_set(*, member: User, category: str, opted_out: bool, witness:
 def memory_off_the_record_set(
     *, member: User, active: bool, actor: Actor, session_id: str = ""
 ) -> OffTheRecordSession:
-    """Turn off-the-record on or off for a session ("" = every session of the member)."""
+    """Turn off-the-record on or off for a session ("" = every session of the member).
+    A switch of the member's: put aside while a full clear waits (`ensure_settings_open`)."""
+    member_lock(member_id=member.pk)
+    ensure_settings_open(member_id=member.pk)
     state, _ = OffTheRecordSession.objects.update_or_create(
         member=member,
         session_id=session_id,

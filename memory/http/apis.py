@@ -590,7 +590,8 @@ class OffTheRecordApi(APIView):
     """Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
     Without `session_id` the switch covers every session; with one, only that session.
-    GET reports whether remembering is paused now (for that session, if given).
+    GET reports whether remembering is paused now (for that session, if given). While a
+    full clear of my memory waits, the switch is put aside: 409 `clear-pending`.
     """
 
     class OffTheRecordInputSerializer(StrictInputSerializer):
@@ -606,7 +607,7 @@ class OffTheRecordApi(APIView):
         parameters=[
             OpenApiParameter("session_id", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False)
         ],
-        responses={200: OffTheRecordStateSerializer, **error_responses(400)},
+        responses={200: OffTheRecordStateSerializer, **error_responses(400, 409)},
     )
     def get(self, request):
         session_id = session_id_of(request.query_params.get("session_id"))

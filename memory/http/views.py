@@ -479,9 +479,11 @@ def memory_clear_view(request):
 @member_required
 def memory_off_the_record_view(request):
     active = request.POST.get("active") == "on"
-    memory_off_the_record_set(member=request.user, active=active, actor=Actor.of(request.user))
-    messages.success(
+    _attempt(
         request,
+        lambda: memory_off_the_record_set(
+            member=request.user, active=active, actor=Actor.of(request.user)
+        ),
         "Off the record: nothing new is remembered until you turn it off."
         if active
         else "Back on the record.",

@@ -21,11 +21,12 @@ from memory.controls import member_memory_settings_get
 from memory.entities.when import EARLIEST_YEAR, stated_times
 from memory.forgetting.services import memory_clear_cancel, memory_clear_request
 from memory.models import MemoryEntry, MemoryNotice
-from memory.selectors import memory_pending_clear
+from memory.pauses import memory_pause
+from memory.selectors import memory_off_the_record, memory_pending_clear
 from tests.iris_site.factories import PASSWORD
 from tests.memory.factories import consenting_member, remember
 from tests.memory.test_promotion_notices import NOVELS, promoted
-from tests.stepup import step_up
+from tests.stepup import step_up, step_up_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -161,6 +162,65 @@ def test_while_an_erase_waits_the_api_refuses_the_same_switches():
     )
     assert response.status_code == 201
     assert category in opted_out(member)
+
+
+def entries_as_they_are(member) -> list[tuple]:
+    rows = MemoryEntry.objects.filter(member=member)
+    return sorted(rows.values_list("pk", "lifecycle", "origin", "scope_kind", "revision_id"))
+
+
+def test_while_an_erase_waits_no_door_changes_a_hidden_memory():
+    """Found by review: while a full clear waited, pause, resume, confirm, a scope change,
+    a conflict question's answer and off the record were all taken (an edit was refused),
+    so a cancel no longer brought back what was there. Every one is now refused (409
+    `clear-pending` over the API, a message on the pages), nothing changed."""
+    member = consenting_member()
+    remember(member, subject="coffee", body="I take my coffee black")
+    notice = remember(
+        member, subject="coffee", body="Drinks tea now", origin="model-inferred"
+    ).notice
+    inferred = remember(
+        member, subject="music", body="Likes jazz on Sundays", origin="model-inferred"
+    ).entry
+    session = remember(
+        member,
+        subject="walks",
+        body="Walks by the canal",
+        scope={"kind": "session", "session_id": "s-9"},
+        session_id="s-9",
+    ).entry
+    active = remember(member, subject="tea", body="Green tea after lunch").entry
+    paused = remember(member, subject="bread", body="Bakes bread on Fridays").entry
+    memory_pause(entry=paused, actor=Actor.of(member))
+    memory_clear_request(member=member, actor=Actor.of(member))
+    before = entries_as_they_are(member)
+    api = step_up_client(member)
+    mine = f"{ME_API}memories/"
+    for method, url, body in (
+        ("post", f"{mine}{active.pk}/pause/", {}),
+        ("post", f"{mine}{paused.pk}/resume/", None),
+        ("post", f"{mine}{inferred.pk}/confirm/", None),
+        ("post", f"{mine}{session.pk}/scope/", {"scope": {"kind": "profile"}}),
+        ("post", f"{ME_API}notices/{notice.pk}/answer/", {"accept": True}),
+        ("put", f"{ME_API}off-the-record/", {"active": True}),
+    ):
+        response = getattr(api, method)(url, body, format="json")
+        assert response.status_code == 409, (url, response.content)
+        assert response.json()["error"]["code"] == "clear-pending"
+    page = signed_in(member)
+    for url, body in (
+        (f"/profile/memory/notices/{notice.pk}/answer/", {"answer": "update"}),
+        ("/profile/memory/off-the-record/", {"active": "on"}),
+        (f"/profile/memory/{active.pk}/pause/", {}),
+    ):
+        response = page.post(url, body, follow=True)
+        assert response.status_code == 200, url
+        assert "nothing new is stored" in messages_of(response) or "put aside" in messages_of(
+            response
+        ), url
+    assert entries_as_they_are(member) == before
+    assert not memory_off_the_record(member_id=member.pk, session_id="")
+    assert MemoryNotice.objects.get(pk=notice.pk).state == MemoryNotice.State.OPEN
 
 
 # --- a preview and its confirm, with a memory written in between -------------------------

@@ -64,7 +64,8 @@ def sync_detailed(
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
     Without `session_id` the switch covers every session; with one, only that session.
-    GET reports whether remembering is paused now (for that session, if given).
+    GET reports whether remembering is paused now (for that session, if given). While a
+    full clear of my memory waits, the switch is put aside: 409 `clear-pending`.
 
     Args:
         session_id (str | Unset):
@@ -98,7 +99,8 @@ def sync(
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
     Without `session_id` the switch covers every session; with one, only that session.
-    GET reports whether remembering is paused now (for that session, if given).
+    GET reports whether remembering is paused now (for that session, if given). While a
+    full clear of my memory waits, the switch is put aside: 409 `clear-pending`.
 
     Args:
         session_id (str | Unset):
@@ -127,7 +129,8 @@ async def asyncio_detailed(
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
     Without `session_id` the switch covers every session; with one, only that session.
-    GET reports whether remembering is paused now (for that session, if given).
+    GET reports whether remembering is paused now (for that session, if given). While a
+    full clear of my memory waits, the switch is put aside: 409 `clear-pending`.
 
     Args:
         session_id (str | Unset):
@@ -159,7 +162,8 @@ async def asyncio(
      Off the record: while active, nothing is remembered, and writes answer 422 `paused`.
 
     Without `session_id` the switch covers every session; with one, only that session.
-    GET reports whether remembering is paused now (for that session, if given).
+    GET reports whether remembering is paused now (for that session, if given). While a
+    full clear of my memory waits, the switch is put aside: 409 `clear-pending`.
 
     Args:
         session_id (str | Unset):
