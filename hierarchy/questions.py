@@ -23,7 +23,7 @@ from memory.access.capabilities import Capabilities
 from memory.access.gate import Reader, ReaderKind
 from memory.models import MemoryEntry, MemoryNotice
 from memory.recall.store import CANDIDATE_COLUMNS, candidate_of
-from memory.selectors import member_read_state, memory_notice_list
+from memory.selectors import member_read_state
 
 POLICY_ID = "iris.hierarchy.questions.v1"
 MAX_QUESTIONS = 20  # the newest; a surface asks a few at a time
@@ -59,8 +59,9 @@ def open_questions_read(
     )
     state = member_read_state(member_id=member_id, now=now)
     notices = list(
-        memory_notice_list(member_id=member_id)
-        .filter(state=MemoryNotice.State.OPEN)
+        # Every open question, a pending clear's included: the read gate withholds them
+        # and counts each by its reason (`memory_notice_list` is the member's own view).
+        MemoryNotice.objects.filter(member_id=member_id, state=MemoryNotice.State.OPEN)
         .select_related("proposed_entry")
         .order_by("-created_at", "-id")[:MAX_QUESTIONS]
     )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from consent.enums import BaseConsentType, ConsentStatus, category_consent_type
@@ -82,9 +82,21 @@ REVISION_TRAIL = Prefetch(
 )
 
 
+def memory_entries_shown(*, member_id) -> QuerySet[MemoryEntry]:
+    """Every entry of this member a door may name by id (any lifecycle); none while a
+    full clear waits: hidden, as from the list, on every door that names an entry (its
+    page, history, revisions, the API)."""
+    pending = MemoryClearRequest.objects.filter(
+        member_id=member_id, state=MemoryClearRequest.State.PENDING
+    )
+    # One statement with the entry's own read (a detail page counts its statements).
+    return MemoryEntry.objects.filter(~Exists(pending), member_id=member_id)
+
+
 def memory_entry_get(*, member_id, entry_id) -> MemoryEntry | None:
-    """One entry of this member, or None — another member's entry is simply not found."""
-    return MemoryEntry.objects.filter(member_id=member_id, pk=entry_id).first()
+    """One entry of this member, or None — another member's entry is simply not found,
+    nor is any while a full clear waits (`memory_entries_shown`)."""
+    return memory_entries_shown(member_id=member_id).filter(pk=entry_id).first()
 
 
 def memory_entry_sources(*, member_id, entry_ids: Iterable[str]) -> dict[str, Source]:
@@ -402,7 +414,14 @@ def member_read_state(
 
 
 def memory_notice_list(*, member_id) -> QuerySet[MemoryNotice]:
-    return MemoryNotice.objects.filter(member_id=member_id).select_related("entry")
+    """The member's notices and questions; none while a full clear waits (they quote the
+    hidden memories)."""
+    pending = MemoryClearRequest.objects.filter(
+        member_id=member_id, state=MemoryClearRequest.State.PENDING
+    )
+    return MemoryNotice.objects.filter(~Exists(pending), member_id=member_id).select_related(
+        "entry"
+    )
 
 
 def memory_recall_list(*, member_id, entry_id=None) -> QuerySet[RecallRecord]:

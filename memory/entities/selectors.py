@@ -21,6 +21,7 @@ from memory.entities.derive import LIVE_LIFECYCLES, entity_label, entity_relatio
 from memory.entities.policy import FactTime, fact_held_at, valid_at
 from memory.enums import EntityKind, EntityState, Lifecycle
 from memory.models import MemoryEntity, MemoryEntry, MemoryEntryEntity, MemoryRelationship
+from memory.selectors import memory_pending_clear
 
 
 def member_entity_get(member, entity_id, *, for_update: bool = False) -> MemoryEntity:
@@ -30,8 +31,8 @@ def member_entity_get(member, entity_id, *, for_update: bool = False) -> MemoryE
         raise NotFound() from None
     rows = MemoryEntity.objects.filter(member=member, pk=pk)
     entity = (rows.select_for_update() if for_update else rows).first()
-    if entity is None:
-        raise NotFound()
+    if entity is None or memory_pending_clear(member_id=member.pk) is not None:
+        raise NotFound()  # while a full clear waits, no person or topic is shown
     return entity
 
 
@@ -121,7 +122,9 @@ def periods(relationships) -> list:
 
 def _visible_entities(member):
     """What the member sees: their entities but the retired (of those Iris holds nothing
-    but a digest)."""
+    but a digest); none while a full clear waits, as their memories."""
+    if memory_pending_clear(member_id=member.pk) is not None:
+        return MemoryEntity.objects.none()
     return MemoryEntity.objects.filter(member=member).exclude(state=EntityState.RETIRED)
 
 

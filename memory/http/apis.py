@@ -72,7 +72,9 @@ from memory.selectors import (
     REVISION_TRAIL,
     ConsentLedgerView,
     consent_ledger_view,
+    ensure_no_pending_clear,
     entry_contract,
+    memory_entries_shown,
     memory_entry_get,
     memory_entry_list,
     memory_notice_list,
@@ -116,6 +118,8 @@ def entry_output(entry: MemoryEntry, *, consents: ConsentLedgerView | None = Non
 def _own_entry(request, pk) -> MemoryEntry:
     entry = memory_entry_get(member_id=request.user.pk, entry_id=pk)
     if entry is None:
+        # Hidden while a full clear waits: 409 `clear-pending` says why; else not found.
+        ensure_no_pending_clear(member_id=request.user.pk)
         raise NotFound()
     return entry
 
@@ -312,12 +316,14 @@ class MemoryDetailApi(APIView):
         # Whether a question about it is open is read with the entry: the question
         # itself only when there is one.
         entry = (
-            MemoryEntry.objects.filter(member_id=member_id, pk=pk)
+            memory_entries_shown(member_id=member_id)
+            .filter(pk=pk)
             .annotate(questioned=Exists(_open_notices_about(member_id, OuterRef("pk"))))
             .prefetch_related(REVISION_TRAIL)
             .first()
         )
         if entry is None:
+            ensure_no_pending_clear(member_id=member_id)  # hidden while a clear waits
             raise NotFound()
         recalls = memory_recall_list(member_id=member_id, entry_id=entry.pk).order_by(
             "-created_at"

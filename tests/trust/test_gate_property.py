@@ -266,8 +266,6 @@ def apply_state(case, member, entries, clients) -> ServiceClient:
             release_after=timezone.now() + timedelta(days=7),
             actor=Actor.system("property-test"),
         )
-    if case["clear_pending"]:
-        memory_clear_request(member=member, actor=Actor.of(member))
     if case["off_the_record"] is not None:
         memory_off_the_record_set(
             member=member,
@@ -275,6 +273,8 @@ def apply_state(case, member, entries, clients) -> ServiceClient:
             actor=Actor.of(member),
             session_id=case["off_the_record"],
         )
+    if case["clear_pending"]:  # last: while it waits, the member's switches are put aside
+        memory_clear_request(member=member, actor=Actor.of(member))
     return ServiceClient.objects.get(pk=client.pk)
 
 
