@@ -267,7 +267,7 @@ def get_context_bundle(
             entity_id=entity,
             as_of=as_of,
         )
-        bundle_cache_set(key, bundle, now=now, expires_at=first_expiry)
+        bundle_cache_set(key, bundle, member_id=member.pk, now=now, expires_at=first_expiry)
     counts = {
         "stm_count": len(bundle["stm"]),
         "ltm_count": len(bundle["ltm"]["entries"]),

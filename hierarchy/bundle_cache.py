@@ -84,11 +84,40 @@ def bundle_cache_get(key: str):
     return cache.get(key)
 
 
-def bundle_cache_set(key: str, value, *, now: datetime, expires_at: datetime | None) -> None:
+# A member's cached bundles are listed under one key, so that an erasure can delete them:
+# unreachable is not gone (the text would sit in Redis until it expired).
+MAX_INDEXED = 200
+
+
+def _index_key(member_id) -> str:
+    return f"iris:bundle-keys:{member_id}"
+
+
+def bundle_cache_set(
+    key: str, value, *, member_id, now: datetime, expires_at: datetime | None
+) -> None:
     """Keep `value` for 30 s, or only until `expires_at` (the first of its short-term rows
-    to expire) if that is sooner: an expired row is never served from the cache."""
+    to expire) if that is sooner: an expired row is never served from the cache. The key
+    is listed among the member's (`bundle_cache_drop`)."""
     timeout = BUNDLE_TTL_SECONDS
     if expires_at is not None:
         timeout = min(timeout, math.floor((expires_at - now).total_seconds()))
     if timeout > 0:
         cache.set(key, value, timeout)
+        index = _index_key(member_id)
+        listed = [k for k in cache.get(index) or [] if k != key][-(MAX_INDEXED - 1) :]
+        cache.set(index, [*listed, key], BUNDLE_TTL_SECONDS)
+
+
+def bundle_cache_drop(member_id) -> None:
+    """Delete the member's cached bundles (an erasure's: what it forgot is gone from the
+    cache too, not only unreachable). Two processes listing a key at the same instant can
+    lose one from the list: that bundle stays unreachable (the generation moved on) until
+    it expires, at most 30 s."""
+    index = _index_key(member_id)
+    cache.delete_many([*(cache.get(index) or []), index])
+
+
+def bundle_cache_held(member_id) -> list:
+    """The member's listed bundles the cache still holds."""
+    return list(cache.get_many(cache.get(_index_key(member_id)) or []).values())

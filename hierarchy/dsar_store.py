@@ -2,11 +2,13 @@
 memory, erased, searched and exported with the member's other content, and the context
 bundle's cache."""
 
+import json
 from collections.abc import Iterable
 
+from django.db import transaction
 from django.utils import timezone
 
-from hierarchy.bundle_cache import bundle_generation_bump
+from hierarchy.bundle_cache import bundle_cache_drop, bundle_cache_held, bundle_generation_bump
 from hierarchy.models_stm import ShortTermHold, ShortTermMemory
 from hierarchy.stm import (
     POLICY_ID,
@@ -182,16 +184,19 @@ SHORT_TERM_STORE = ContentStore(
 
 def _bundle_erase(erasure: Erasure) -> int:
     """Move the member's bundle generation on inside the erasure's transaction: from its
-    commit no process serves a bundle cached before it (`hierarchy.bundle_cache`)."""
+    commit no process serves a bundle cached before it (`hierarchy.bundle_cache`). And
+    delete the member's cached bundles, now and again once the erasure commits (one a
+    racing request cached meanwhile), so the forgotten text is gone from the cache too."""
     bundle_generation_bump(erasure.member_id)
+    bundle_cache_drop(erasure.member_id)
+    transaction.on_commit(lambda: bundle_cache_drop(erasure.member_id))
     return 1
 
 
 def _bundle_residue(erasure: Erasure) -> int:
-    """Nothing to search: a cached bundle is only ever reached under the member's current
-    generation, which the erasure moved on in its own transaction, so every bundle
-    resolved before it is unreachable in every process (the cache is keyed, not listed)."""
-    return 0
+    """The member's cached bundles that still hold what the erasure forgot (its text, or
+    a forgotten person's name)."""
+    return sum(erasure.holds(json.dumps(b)) for b in bundle_cache_held(erasure.member_id))
 
 
 _BUNDLE_EXTENT = "moves the member's bundle generation on: no cached bundle is served"

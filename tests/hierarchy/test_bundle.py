@@ -26,6 +26,7 @@ from iris_site.errors import NotPermitted
 from iris_site.models import AuditEvent
 from memory.access.capabilities import capabilities_for
 from memory.forgetting.dsar import memory_hold_place, memory_hold_release
+from memory.forgetting.erasure import memory_erasure_residue
 from memory.forgetting.services import memory_clear_request, memory_purge_entries, memory_tombstone
 from memory.models import MemoryEntry, RecallRecord, ServiceClientCapabilities
 from memory.pauses import memory_pause, memory_resume
@@ -106,6 +107,32 @@ def test_a_bundle_entry_says_when_it_was_true_apart_from_when_iris_learned_it():
     assert (lisbon["valid_to"], lisbon["valid_to_precision"]) == (None, "")
     assert lisbon["learned_at"] is not None
     assert (walks["valid_from"], walks["valid_from_precision"]) == (None, "")
+
+
+def _cached_texts() -> str:
+    """Every value the tests' cache (LocMemCache) holds, as text."""
+    store = cache._cache
+    return " ".join(raw.decode("utf-8", errors="replace") for raw in store.values())
+
+
+def test_forgetting_deletes_the_bundles_cached_before_it_not_only_unreachable():
+    """Found by review: an erasure moved the member's bundle generation on, so no cached
+    bundle holding the forgotten text was served again, but the text stayed in the cache
+    until it expired (Redis in production), and the residue check said 0 without looking.
+    The erasure now deletes the member's cached bundles, and the check counts those left."""
+    member = member_with()
+    entry_text = "I walk by the zqxcanal every morning"
+    entry = remember(member, subject="walks", body=entry_text).entry
+    assert bundle(member, query="zqxcanal walk")["ltm"]["entries"]
+    assert "zqxcanal" in _cached_texts()
+    memory_tombstone(entry=entry, actor=Actor.of(member))
+    assert "zqxcanal" not in _cached_texts()
+    residue = memory_erasure_residue(
+        member_id=member.pk, entry_ids=[entry.pk], texts=[entry_text], purge=False
+    )
+    assert residue == {}
+    after = bundle(member, query="zqxcanal walk")  # cached anew, holding nothing forgotten
+    assert after["ltm"]["entries"] == [] and "zqxcanal" not in _cached_texts()
 
 
 def test_a_repeat_within_30_seconds_is_served_from_the_cache_and_still_audited():
@@ -499,7 +526,7 @@ def test_auto_forget_withholds_an_entry_and_its_copy_and_caps_the_cache_at_its_t
     memory_settings(member, auto_forget_months={"profile": 3})
     kept: list = []
 
-    def spy(key, value, *, now, expires_at):
+    def spy(key, value, *, member_id, now, expires_at):
         kept.append(expires_at)
 
     monkeypatch.setattr(bundle_module, "bundle_cache_set", spy)
