@@ -199,7 +199,7 @@ def _bundle_residue(erasure: Erasure) -> int:
     return sum(erasure.holds(json.dumps(b)) for b in bundle_cache_held(erasure.member_id))
 
 
-_BUNDLE_EXTENT = "moves the member's bundle generation on: no cached bundle is served"
+_BUNDLE_EXTENT = "moves the member's bundle generation on and deletes their cached bundles"
 BUNDLE_CACHE_STORE = ContentStore(
     name="bundle-cache",
     erase=_bundle_erase,
