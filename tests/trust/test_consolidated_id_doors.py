@@ -107,7 +107,7 @@ def test_an_entry_past_the_members_auto_forget_choice_is_not_named(monkeypatch):
     due = aged + THREE_MONTHS
     kept: list = []
 
-    def spy(key, value, *, now, expires_at):
+    def spy(key, value, *, member_id, now, expires_at):
         kept.append(expires_at)
 
     monkeypatch.setattr(bundle_module, "bundle_cache_set", spy)
